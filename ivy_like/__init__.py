@@ -28,6 +28,8 @@ from ._backend import (
 )
 from ._build import build_all
 from ._convert import array, is_variable, to_native, to_numpy
+from ._data_type_functions import can_cast, finfo, iinfo, isdtype, result_type
+from ._info import __array_namespace_info__
 from ._dtypes import (
     Dtype,
     all_dtypes,

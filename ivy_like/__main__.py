@@ -1,4 +1,7 @@
-"""``python -m ivy_like demo``: run the reference pages' examples on every installed backend."""
+"""``python -m ivy_like demo``: the main demo (an MLP trained and converted on every backend).
+
+Other commands: ``seeds`` (the seed pages' examples), ``backends``, ``support-table``.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +15,18 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
     parser = argparse.ArgumentParser(prog="python -m ivy_like")
     sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="run the seed examples on every installed backend")
+    demo = sub.add_parser(
+        "demo", help="train one MLP on the digits data set on every autodiff backend, convert it"
+    )
     demo.add_argument("--backends", default=None, help="comma-separated (default: all installed)")
+    demo.add_argument("--steps", type=int, default=300, help="training steps (default 300)")
+    demo.add_argument("--seed", type=int, default=0, help="seed of everything (default 0)")
+    demo.add_argument("--plot", default=None, help="PNG path (default demo_output/loss_curves.png)")
+    demo.add_argument(
+        "--no-progress", action="store_true", help="no progress bar (off anyway without a TTY)"
+    )
+    seeds = sub.add_parser("seeds", help="run the seed pages' examples on every installed backend")
+    seeds.add_argument("--backends", default=None, help="comma-separated (default: all installed)")
     sub.add_parser("backends", help="list registered and available backends")
     sub.add_parser("support-table", help="print every op's status per backend (Markdown)")
     args = parser.parse_args(argv)
@@ -32,10 +45,22 @@ def main(argv: list[str] | None = None) -> int:
         print("registered:", ", ".join(ivy_like.registered_backends()))
         print("available: ", ", ".join(ivy_like.available_backends()))
         return 0
-    from .demo import run_demo
-
     names = args.backends.split(",") if args.backends else None
-    return run_demo(names)
+    if args.command == "seeds":
+        from .demo import run_seeds
+
+        return run_seeds(names)
+    from .demo import DEFAULT_PLOT, run_main_demo
+
+    if args.steps < 1:
+        parser.error("--steps must be at least 1")
+    return run_main_demo(
+        names,
+        steps=args.steps,
+        plot=args.plot or DEFAULT_PLOT,
+        seed=args.seed,
+        progress=False if args.no_progress else None,
+    )
 
 
 if __name__ == "__main__":

@@ -18,6 +18,12 @@ BINARY_DUNDERS = {
     "mod": "remainder",
     "pow": "pow",
     "matmul": "matmul",
+    # The array API's &, |, ^, <<, >> are bitwise (for bool arrays & | ^ are the logical ops).
+    "and": "bitwise_and",
+    "or": "bitwise_or",
+    "xor": "bitwise_xor",
+    "lshift": "bitwise_left_shift",
+    "rshift": "bitwise_right_shift",
 }
 COMPARISON_DUNDERS = {
     "__eq__": "equal",
@@ -26,14 +32,12 @@ COMPARISON_DUNDERS = {
     "__le__": "less_equal",
     "__gt__": "greater",
     "__ge__": "greater_equal",
-    "__and__": "logical_and",
-    "__or__": "logical_or",
 }
 UNARY_DUNDERS = {
     "__neg__": "negative",
     "__pos__": "positive",
     "__abs__": "abs",
-    "__invert__": "logical_not",
+    "__invert__": "bitwise_invert",  # bitwise; logical NOT for bool
 }
 
 _namespace: dict[str, Any] = {
@@ -41,6 +45,7 @@ _namespace: dict[str, Any] = {
     "_native": _backend.NATIVE.get,
     "_general": _dispatch.general,
     "_wrap": _wrap,
+    "_wrap_all": _dispatch.wrap_all,
     "_Array": Array,
     "_scalars": frozenset({int, float, bool, complex}),
 }

@@ -189,10 +189,16 @@ def general(spec: OpSpec, values: tuple[Any, ...]) -> Any:
     if out is not None:
         return write_out(spec, backend, out, result)
     if saw_array or (spec.creation and not saw_native):
-        if spec.n_outputs > 1:
-            return tuple(wrap(r, backend) for r in result)
+        if spec.n_outputs != 1:
+            return wrap_all(result, backend)
         return wrap(result, backend)
     return result
+
+
+def wrap_all(result: Any, backend: Backend) -> Any:
+    """Wrap every array of a multi-output result, keeping its type (tuple or namedtuple)."""
+    items = [wrap(r, backend) for r in result]
+    return tuple(items) if type(result) is tuple else type(result)(*items)
 
 
 # Set by ivy_like._array (the Array class and its fast constructor).
@@ -202,7 +208,7 @@ Array: Any = None
 
 def write_out(spec: OpSpec, backend: Backend, out: Any, result: Any) -> Any:
     """Write ``result`` into ``out`` after checking everything; return ``out``."""
-    if spec.n_outputs > 1:
+    if spec.n_outputs != 1:
         raise TypeError(f"{spec.name}: out= is not supported for ops with several outputs")
     kind = _classify(out)
     is_array = kind is ARRAY_KIND

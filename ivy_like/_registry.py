@@ -41,7 +41,7 @@ class OpSpec:
     sequences: tuple[str, ...] = ()
     dtypes: tuple[str, ...] = ()
     creation: bool = False
-    n_outputs: int = 1  # >1: the op returns a tuple of that many arrays
+    n_outputs: int = 1  # >1: a tuple of that many arrays; -1: a tuple of any length
     composite: bool = False
     method: bool = True
     family: str = "general"
@@ -228,8 +228,8 @@ def _function_source(spec: OpSpec) -> str:
         lines.append(f"        if {' and '.join([*no_out, *arrays]) or 'True'}:")
         lines += [f"            {d}" for d in dtype_lines]
         call = f"_b.{spec.backend_name}({_backend_call_unwrapped(spec)})"
-        if spec.n_outputs > 1:
-            lines.append(f"            return tuple(_wrap(_r, _b) for _r in {call})")
+        if spec.n_outputs != 1:
+            lines.append(f"            return _wrap_all({call}, _b)")
         else:
             lines.append(f"            return _wrap({call}, _b)")
     lines.append(f"    return _general(_spec, {_all_values(spec)})")
@@ -273,8 +273,8 @@ def _method_source(spec: OpSpec, method_name: str) -> str:
         for d in spec.dtypes:
             lines.append(f"{ind}if {d} is not None: {d} = _b.native_dtype({d})")
         call = f"_b.{spec.backend_name}({_backend_call(spec, first='self._data')})"
-        if spec.n_outputs > 1:
-            lines.append(f"{ind}return tuple(_wrap(_r, _b) for _r in {call})")
+        if spec.n_outputs != 1:
+            lines.append(f"{ind}return _wrap_all({call}, _b)")
         else:
             lines.append(f"{ind}return _wrap({call}, _b)")
     if not lines[-1].startswith("    return"):

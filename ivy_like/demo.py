@@ -1,6 +1,13 @@
-"""The seed pages' examples, run through ivy_like on one backend at a time.
+"""The demos behind ``python -m ivy_like``.
 
-Each example returns plain NumPy values so the demo (and the test suite) can compare backends.
+* ``demo`` (:func:`run_main_demo`): the issue 6 demo. One MLP, written once with ivy_like, is
+  trained on scikit-learn's bundled digits data set (no network) on every installed backend
+  with autodiff, from the same seed; a table gives accuracy and time per backend; the trained
+  model is converted to PyTorch and Keras modules (``ivy_like.convert``) whose predictions are
+  checked against ivy_like's; the loss curves are plotted to a PNG file.
+* ``seeds`` (:func:`run_seeds`): the seed pages' ``stop_gradient``/``grad`` examples run
+  through ivy_like on one backend at a time (each example returns NumPy values so the backends
+  can be compared).
 """
 
 from __future__ import annotations
@@ -8,6 +15,7 @@ from __future__ import annotations
 import io
 import time
 from contextlib import redirect_stdout
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -62,7 +70,8 @@ def tensorflow_page(backend: str) -> dict[str, Any]:
                 "without": ivy_like.to_numpy(g_full)}
 
 
-def run_demo(backends: list[str] | None = None) -> int:
+def run_seeds(backends: list[str] | None = None) -> int:
+    """Run the seed pages' examples on ``backends`` (default: all installed); 0 if they agree."""
     names = backends or ivy_like.available_backends()
     print(f"ivy_like {ivy_like.__version__}: backends {', '.join(names)}\n")
     reference: dict[str, Any] = {}
@@ -87,4 +96,291 @@ def run_demo(backends: list[str] | None = None) -> int:
             failures += 1
         print(f"   ({time.perf_counter() - start:.2f} s)\n")
     print("all backends agree" if not failures else f"{failures} disagreements")
+    return 1 if failures else 0
+
+
+# -- the main demo (issue 6): one MLP on the digits data set, every autodiff backend -------------
+DEFAULT_PLOT = "demo_output/loss_curves.png"
+SIZES = (64, 64, 10)
+
+
+@dataclass
+class Digits:
+    """scikit-learn's 8x8 digits, scaled to [0, 1], split once by a seeded permutation."""
+
+    x_train: np.ndarray
+    y_train: np.ndarray
+    x_test: np.ndarray
+    y_test: np.ndarray
+
+
+def load_digits_split(seed: int = 0, test_fraction: float = 0.2) -> Digits:
+    """The bundled digits data set (no download), float32 features, int32 labels.
+
+    Examples
+    --------
+    >>> from ivy_like.demo import load_digits_split
+    >>> d = load_digits_split()
+    >>> d.x_train.shape, d.x_test.shape, d.y_train.dtype
+    ((1438, 64), (359, 64), dtype('int32'))
+    """
+    from sklearn.datasets import load_digits
+
+    digits = load_digits()
+    x = (digits.data / 16.0).astype(np.float32)
+    y = digits.target.astype(np.int32)  # int32: JAX without x64 has no int64
+    order = np.random.Generator(np.random.PCG64(seed)).permutation(len(y))
+    n_test = int(len(y) * test_fraction)
+    test, train = order[:n_test], order[n_test:]
+    return Digits(x[train], y[train], x[test], y[test])
+
+
+def batch_indices(n: int, steps: int, batch_size: int, seed: int) -> list[np.ndarray]:
+    """The minibatches of every step: seeded epoch permutations, the same for every backend.
+
+    Examples
+    --------
+    >>> from ivy_like.demo import batch_indices
+    >>> [b.tolist() for b in batch_indices(4, 3, 2, seed=0)]
+    [[2, 3], [1, 0], [1, 0]]
+    """
+    rng = np.random.Generator(np.random.PCG64(seed))
+    out: list[np.ndarray] = []
+    while len(out) < steps:
+        order = rng.permutation(n)
+        out.extend(order[i : i + batch_size] for i in range(0, n - batch_size + 1, batch_size))
+    return out[:steps]
+
+
+@dataclass
+class TrainResult:
+    """What one backend's training run produced (all NumPy, comparable across backends)."""
+
+    backend: str
+    version: str
+    mode: str
+    losses: list[float]
+    accuracy: float
+    seconds: float
+    params: Any  # Container of NumPy arrays
+    test_logits: np.ndarray
+
+
+def train_mlp(
+    backend: str,
+    data: Digits,
+    *,
+    steps: int = 300,
+    batch_size: int = 64,
+    lr: float = 1e-2,
+    seed: int = 0,
+    progress: bool = False,
+) -> TrainResult:
+    """Train ``MLP(SIZES)`` with Adam on ``backend``: the same code on every backend.
+
+    The step is ``value_and_grad`` of the cross-entropy plus ``optimizers.adam``; on JAX it is
+    wrapped in ``jax.jit`` (the ivy_like layer traces away), elsewhere it runs eagerly.
+    """
+    from tqdm import tqdm
+
+    from . import nn, optimizers
+
+    with ivy_like.use_backend(backend) as b:
+        model = nn.MLP(SIZES, seed=seed)
+        opt = optimizers.adam(lr)
+
+        def loss_fn(params: Any, x: Any, y: Any) -> Any:
+            return nn.cross_entropy(model.apply(params, x), y)
+
+        grad_fn = ivy_like.value_and_grad(loss_fn)
+
+        def step(params: Any, state: Any, x: Any, y: Any) -> Any:
+            loss, grads = grad_fn(params, x, y)
+            params, state = opt.update(params, grads, state)
+            return params, state, loss
+
+        mode = "eager"
+        if b.name == "jax":
+            import jax
+
+            step = jax.jit(step)
+            mode = "jax.jit"
+        params, state = model.params, opt.init(model.params)
+        losses = []
+        bar = tqdm(total=steps, desc=f"{backend:>10}", unit="step", leave=False, disable=not progress)
+        start = time.perf_counter()
+        for i, idx in enumerate(batch_indices(len(data.y_train), steps, batch_size, seed)):
+            x, y = b.asarray(data.x_train[idx]), b.asarray(data.y_train[idx])
+            params, state, loss = step(params, state, x, y)
+            losses.append(loss)
+            bar.update(1)
+            if i % 50 == 0:
+                bar.set_postfix(loss=f"{float(b.to_numpy(loss)):.3f}")
+        logits = b.to_numpy(model.apply(params, b.asarray(data.x_test)))
+        seconds = time.perf_counter() - start
+        bar.close()
+        return TrainResult(
+            backend=backend,
+            version=b.version,
+            mode=mode,
+            losses=[float(b.to_numpy(v)) for v in losses],
+            accuracy=float(np.mean(np.argmax(logits, axis=-1) == data.y_test)),
+            seconds=seconds,
+            params=ivy_like.Container(params).cont_to_numpy(),
+            test_logits=np.asarray(logits),
+        )
+
+
+def _table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    line = "| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |"
+    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    body = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in rows]
+    return "\n".join([line, rule, *body])
+
+
+def plot_losses(results: list[TrainResult], path: str) -> str:
+    """Write the loss curves (one per backend) to ``path`` as a PNG; return the path.
+
+    Uses matplotlib's Agg canvas directly (no pyplot, no global backend switch).
+    """
+    import os
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7, 4.5))
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    styles = ["-", "--", ":", "-."]
+    for i, r in enumerate(results):
+        ax.plot(r.losses, styles[i % len(styles)], label=f"{r.backend} ({r.mode})", linewidth=1.2)
+    ax.set_yscale("log")
+    ax.set_xlabel("step")
+    ax.set_ylabel("training loss (cross-entropy)")
+    ax.set_title("ivy_like MLP on digits: the same code and seed on every backend")
+    ax.legend()
+    fig.tight_layout()
+    directory = os.path.dirname(path)
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def _agreement(name: str, out: np.ndarray, ref: np.ndarray, atol: float) -> tuple[str, bool]:
+    diff = float(np.max(np.abs(out - ref)))
+    same = bool(np.array_equal(np.argmax(out, -1), np.argmax(ref, -1)))
+    ok = same and diff <= atol
+    return f"  {name:<34} max |diff| {diff:.2e}, same predicted classes: {same}", ok
+
+
+def convert_and_check(result: TrainResult, data: Digits) -> tuple[list[str], bool]:
+    """Convert the trained model to native PyTorch and Keras models (and PyTorch back to an
+    ivy_like model on JAX) and compare their test-set logits with ivy_like's on NumPy."""
+    try:
+        from . import convert
+    except ImportError as err:
+        return [f"  skipped: ivy_like.convert is missing ({err})"], True
+    missing = [f for f in ("to_torch", "to_keras") if not hasattr(convert, f)]
+    if missing:
+        return [f"  skipped: ivy_like.convert has no {', '.join(missing)}"], True
+    from . import nn
+
+    model = nn.MLP(SIZES, params=result.params, backend="numpy")
+    ref = np.asarray(model(data.x_test))
+    lines = [f"  weights trained on {result.backend}; reference: ivy_like on numpy"]
+    ok_all = True
+    installed = set(ivy_like.available_backends())
+    atol = 1e-4  # float32 logits of size ~10-30, different matmul kernels
+    if "torch" in installed:
+        import torch
+
+        module = convert.to_torch(model)
+        with torch.no_grad():
+            out = module(torch.from_numpy(data.x_test)).numpy()
+        line, ok = _agreement("to_torch -> torch.nn.Sequential", out, ref, atol)
+        lines.append(line)
+        ok_all &= ok
+        if "jax" in installed and hasattr(convert, "from_torch"):
+            back = convert.from_torch(module, backend="jax")
+            out = np.asarray(ivy_like.to_numpy(back(ivy_like.get_backend("jax").asarray(data.x_test))))
+            line, ok = _agreement("from_torch(that) -> ivy_like on jax", out, ref, atol)
+            lines.append(line)
+            ok_all &= ok
+    if "tensorflow" in installed:
+        keras_model = convert.to_keras(model)
+        out = np.asarray(keras_model(data.x_test))
+        line, ok = _agreement("to_keras -> keras.Sequential", out, ref, atol)
+        lines.append(line)
+        ok_all &= ok
+    return lines, ok_all
+
+
+def run_main_demo(
+    backends: list[str] | None = None,
+    *,
+    steps: int = 300,
+    plot: str = DEFAULT_PLOT,
+    seed: int = 0,
+    progress: bool | None = None,
+) -> int:
+    """The issue 6 demo; returns 0 when training worked and every check agreed, else 1."""
+    import sys
+
+    if progress is None:
+        progress = sys.stdout.isatty()
+    names = backends or ivy_like.available_backends()
+    trainable = [n for n in names if ivy_like.get_backend(n).has_autodiff]
+    skipped = [n for n in names if n not in trainable]
+    data = load_digits_split(seed)
+    print(
+        f"ivy_like {ivy_like.__version__}: MLP {list(SIZES)} on scikit-learn digits "
+        f"({len(data.y_train)} train / {len(data.y_test)} test), Adam, {steps} steps, seed {seed}"
+    )
+    if skipped:
+        print(f"not trained (no autodiff): {', '.join(skipped)}")
+    results: list[TrainResult] = []
+    for name in trainable:
+        r = train_mlp(name, data, steps=steps, seed=seed, progress=progress)
+        results.append(r)
+        print(
+            f"{name:>10}: loss {r.losses[0]:.4f} -> {r.losses[-1]:.4f}, test accuracy "
+            f"{100 * r.accuracy:.1f}%, {r.seconds:.2f} s ({r.mode})"
+        )
+    if not results:
+        print("no backend with autodiff is installed: nothing to train")
+        return 1
+    ref = results[0]
+    rows = []
+    failures = 0
+    for r in results:
+        diff = float(np.max(np.abs(r.test_logits - ref.test_logits)))
+        rows.append(
+            [
+                r.backend,
+                r.version,
+                r.mode,
+                f"{r.losses[-1]:.4f}",
+                f"{100 * r.accuracy:.1f}%",
+                f"{r.seconds:.2f}",
+                f"{1000 * r.seconds / steps:.1f}",
+                f"{diff:.1e}",
+            ]
+        )
+        if not r.losses[-1] < r.losses[0]:
+            print(f"!! {r.backend}: the loss did not decrease")
+            failures += 1
+    print()
+    header = ["backend", "version", "mode", "final loss", "test acc", "time (s)", "ms/step",
+              f"logits vs {ref.backend}"]
+    print(_table(rows, header))
+    print("\nconversion of the trained model to native frameworks:")
+    lines, ok = convert_and_check(ref, data)
+    print("\n".join(lines))
+    if not ok:
+        print("!! converted models disagree")
+        failures += 1
+    path = plot_losses(results, plot)
+    print(f"\nloss curves written to {path}")
     return 1 if failures else 0

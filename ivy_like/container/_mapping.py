@@ -255,7 +255,7 @@ def map_op(
                 f"{spec.name}: out= must be a Container when an argument is a Container, "
                 f"got {type(out).__name__}"
             )
-        if spec.n_outputs > 1:
+        if spec.n_outputs != 1:
             raise TypeError(f"{spec.name}: out= is not supported for ops with several outputs")
         nodes.append(out)
         labels.append("out")
@@ -266,7 +266,8 @@ def map_op(
         template[spec.out_index] = None
     n_in = len(slots)
     seq_args = sorted({i for i, j in slots if j >= 0})
-    n_out = spec.n_outputs
+    # -1 (a tuple whose length depends on the data): each leaf holds its own tuple.
+    n_out = spec.n_outputs if spec.n_outputs > 0 else 1
     what = spec.name
 
     def call(leaves: list[Any]) -> Any:

@@ -141,3 +141,150 @@ def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None):
     >>> ivy_like.ones_like(ivy_like.array([1., 2.]))
     ivy_like.array([1., 1.])
     """
+
+
+# -- array API creation functions (issue 5) -----------------------------------------------------
+@op(dtypes=("dtype",), creation=True, family="creation")
+def empty(shape: Any, *, dtype: Any = None, device: Any = None):
+    """An uninitialised array of the given shape (default dtype float32).
+
+    Only the shape and dtype are defined. TensorFlow and MLX have no uninitialised
+    allocation and fill it with zeros.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> x = ivy_like.empty((2, 3), dtype=ivy_like.int32)
+    >>> x.shape, x.dtype
+    ((2, 3), ivy_like.int32)
+    """
+
+
+@op(arrays=("x",), dtypes=("dtype",), family="creation")
+def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None):
+    """An uninitialised array with the shape (and by default the dtype) of ``x``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.empty_like(ivy_like.array([1., 2.])).shape
+    (2,)
+    """
+
+
+@op(arrays=("x",), dtypes=("dtype",), family="creation")
+def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None):
+    """An array of ``fill_value`` with the shape (and by default the dtype) of ``x``.
+
+    The value is converted to the result's dtype as ``astype`` would (``2.5`` in an integer
+    array is ``2``).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.full_like(ivy_like.array([1, 2]), 7)
+    ivy_like.array([7, 7])
+    """
+
+
+@op(creation=True, family="creation")
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None):
+    """An array of the active backend sharing (or copying) the memory of a DLPack object.
+
+    ``x`` is anything with ``__dlpack__`` (an ``ivy_like.Array``, a NumPy array, a tensor of
+    another framework). ``copy=True`` always copies; ``copy=False`` never copies and raises
+    ``BufferError`` where the backend must copy (MLX always must; JAX and TensorFlow must for
+    buffers not aligned as they need); ``None`` shares where possible.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import ivy_like
+    >>> ivy_like.from_dlpack(np.arange(3))
+    ivy_like.array([0, 1, 2])
+    """
+
+
+@op(sequences=("arrays",), n_outputs=-1, family="creation")
+def meshgrid(*arrays: Any, indexing: str = "xy"):
+    """Coordinate grids from 1-D coordinate arrays; a tuple with one array per input.
+
+    ``indexing="xy"`` (Cartesian: the first two output axes are swapped) or ``"ij"``
+    (matrix). Inputs that are not 1-D raise ``ValueError`` on every backend (NumPy would
+    flatten them); each output keeps its input's dtype. The standard calls the result a
+    list; like NumPy 2 we return a tuple.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> gx, gy = ivy_like.meshgrid(ivy_like.array([1, 2, 3]), ivy_like.array([4, 5]))
+    >>> gx
+    ivy_like.array([[1, 2, 3],
+                    [1, 2, 3]])
+    """
+
+
+@op(arrays=("x",), family="creation")
+def tril(x: Any, /, *, k: int = 0, out: Any = None):
+    """The lower triangle of each matrix of ``x`` (the last two axes); zeros above diagonal k.
+
+    ``x`` must have at least two dimensions (``ValueError`` otherwise, on every backend).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.tril(ivy_like.ones((2, 3), dtype=ivy_like.int32))
+    ivy_like.array([[1, 0, 0],
+                    [1, 1, 0]])
+    """
+
+
+@op(arrays=("x",), family="creation")
+def triu(x: Any, /, *, k: int = 0, out: Any = None):
+    """The upper triangle of each matrix of ``x`` (the last two axes); zeros below diagonal k.
+
+    ``x`` must have at least two dimensions (``ValueError`` otherwise, on every backend).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.triu(ivy_like.ones((2, 3), dtype=ivy_like.int32), k=1)
+    ivy_like.array([[0, 1, 1],
+                    [0, 0, 1]])
+    """
+
+
+# -- shared rules (backends call these; no framework is imported here) ------------------------
+def _check_meshgrid(arrays: Any, indexing: Any) -> None:
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
+    for i, a in enumerate(arrays):
+        ndim = len(getattr(a, "shape", ()))
+        if ndim != 1:
+            raise ValueError(f"meshgrid: arrays[{i}] must be 1-D, got {ndim} dimensions")
+
+
+def _check_matrix(x: Any, name: str) -> None:
+    if len(x.shape) < 2:
+        raise ValueError(f"{name}: x must have at least 2 dimensions, got {len(x.shape)}")
+
+
+def _meshgrid_shapes(
+    lengths: list[int], indexing: str
+) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
+    """``(output shape, shape each 1-D input is reshaped to before broadcasting)``.
+
+    For backends whose own meshgrid needs one dtype (torch, tensorflow).
+    """
+    n = len(lengths)
+    axes = list(range(n))
+    if indexing == "xy" and n >= 2:
+        axes[0], axes[1] = 1, 0  # Cartesian: x varies along columns, y along rows
+    shape = [1] * n
+    views = []
+    for size, axis in zip(lengths, axes):
+        shape[axis] = size
+        view = [1] * n
+        view[axis] = size
+        views.append(tuple(view))
+    return tuple(shape), views

@@ -357,3 +357,552 @@ def where(condition: Any, x1: Any, x2: Any, /, *, out: Any = None):
     >>> ivy_like.where(c, ivy_like.array([1., 2.]), ivy_like.array([9., 9.]))
     ivy_like.array([1., 9.])
     """
+
+
+# -- the rest of the array API 2023.12 elementwise functions ------------------------------------
+# Rules decided once for every backend (each backend's elementwise.py makes them hold):
+# * integer ``x // 0`` and ``x % 0`` are 0 (NumPy's result; torch and TensorFlow raise, jax and
+#   MLX give other values); ``INT_MIN // -1`` wraps to ``INT_MIN`` (MLX would crash);
+# * ``round`` rounds halves to even, complex parts separately;
+# * shifts by at least the bit width give 0 (``>>`` of a negative number gives -1);
+# * type promotion follows the standard's table; a result the jax backend cannot represent
+#   without 64-bit mode (``int32`` with ``uint32`` gives ``int64``) is a ``TypeError``.
+
+
+@op(**_unary)
+def acos(x: Any, /, *, out: Any = None):
+    """Inverse cosine elementwise (NaN outside ``[-1, 1]`` for real inputs).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.acos(ivy_like.array([1.]))
+    ivy_like.array([0.])
+    """
+
+
+@op(**_unary)
+def acosh(x: Any, /, *, out: Any = None):
+    """Inverse hyperbolic cosine elementwise (NaN below 1 for real inputs).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.acosh(ivy_like.array([1.]))
+    ivy_like.array([0.])
+    """
+
+
+@op(**_unary)
+def asin(x: Any, /, *, out: Any = None):
+    """Inverse sine elementwise (NaN outside ``[-1, 1]`` for real inputs).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.asin(ivy_like.array([0.]))
+    ivy_like.array([0.])
+    """
+
+
+@op(**_unary)
+def asinh(x: Any, /, *, out: Any = None):
+    """Inverse hyperbolic sine elementwise.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.asinh(ivy_like.array([0.]))
+    ivy_like.array([0.])
+    """
+
+
+@op(**_unary)
+def atan(x: Any, /, *, out: Any = None):
+    """Inverse tangent elementwise, in ``[-pi/2, pi/2]`` for real inputs.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.atan(ivy_like.array([0.]))
+    ivy_like.array([0.])
+    """
+
+
+@op(**_binary)
+def atan2(x1: Any, x2: Any, /, *, out: Any = None):
+    """Angle of the point ``(x2, x1)`` elementwise, in ``[-pi, pi]`` (signed zeros respected).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.atan2(ivy_like.array([0., 1.]), ivy_like.array([1., 0.]))
+    ivy_like.array([0.       , 1.5707964])
+    """
+
+
+@op(**_unary)
+def atanh(x: Any, /, *, out: Any = None):
+    """Inverse hyperbolic tangent elementwise (``±inf`` at ``±1``, NaN beyond).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.atanh(ivy_like.array([0.]))
+    ivy_like.array([0.])
+    """
+
+
+@op(**_binary)
+def bitwise_and(x1: Any, x2: Any, /, *, out: Any = None):
+    """Bitwise AND of integer or bool arrays (for bool it is the logical AND); ``x1 & x2``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.bitwise_and(ivy_like.array([12, 10]), 6)
+    ivy_like.array([4, 2])
+    """
+
+
+@op(**_binary)
+def bitwise_left_shift(x1: Any, x2: Any, /, *, out: Any = None):
+    """``x1 << x2`` for integer arrays; ``x2`` must be non-negative.
+
+    Shifting by the bit width of the result dtype or more gives 0 on every backend (NumPy's
+    rule). Negative shift counts are not defined by the standard and give backend-dependent
+    values.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.bitwise_left_shift(ivy_like.array([1, 3]), 2)
+    ivy_like.array([ 4, 12])
+    """
+
+
+@op(**_unary)
+def bitwise_invert(x: Any, /, *, out: Any = None):
+    """Bitwise NOT of an integer or bool array (for bool it is the logical NOT); ``~x``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.bitwise_invert(ivy_like.array([0, 5]))
+    ivy_like.array([-1, -6])
+    >>> ivy_like.bitwise_invert(ivy_like.array([True, False]))
+    ivy_like.array([False,  True])
+    """
+
+
+@op(**_binary)
+def bitwise_or(x1: Any, x2: Any, /, *, out: Any = None):
+    """Bitwise OR of integer or bool arrays (for bool it is the logical OR); ``x1 | x2``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.bitwise_or(ivy_like.array([12, 10]), 1)
+    ivy_like.array([13, 11])
+    """
+
+
+@op(**_binary)
+def bitwise_right_shift(x1: Any, x2: Any, /, *, out: Any = None):
+    """``x1 >> x2`` for integer arrays (arithmetic: the sign is kept); ``x2`` non-negative.
+
+    Shifting by the bit width of the result dtype or more gives 0, or -1 for negative
+    ``x1``, on every backend (NumPy's rule).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.bitwise_right_shift(ivy_like.array([16, -16]), 2)
+    ivy_like.array([ 4, -4])
+    """
+
+
+@op(**_binary)
+def bitwise_xor(x1: Any, x2: Any, /, *, out: Any = None):
+    """Bitwise XOR of integer or bool arrays (for bool it is the logical XOR); ``x1 ^ x2``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.bitwise_xor(ivy_like.array([12, 10]), 6)
+    ivy_like.array([10, 12])
+    """
+
+
+@op(**_unary)
+def ceil(x: Any, /, *, out: Any = None):
+    """Smallest integer value not below ``x``, elementwise; integer inputs are returned as is.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.ceil(ivy_like.array([-1.5, 1.2]))
+    ivy_like.array([-1.,  2.])
+    """
+
+
+@op(arrays=("x", "min", "max"), family="elementwise")
+def clip(
+    x: Any,
+    /,
+    min: Any = None,  # noqa: A002 - array API name
+    max: Any = None,  # noqa: A002 - array API name
+    *,
+    out: Any = None,
+):
+    """``x`` clamped to ``[min, max]`` elementwise; the result has ``x``'s dtype.
+
+    Decided for every backend: a bound that is ``None`` is not applied (both ``None``: a copy
+    of ``x``); the result is ``minimum(maximum(x, min), max)`` broadcast over all three, so a
+    NaN in ``x`` or in a bound gives NaN and where ``min > max`` the result is ``max``
+    (NumPy's rule). For integer ``x``, Python int bounds outside the dtype's range are clamped
+    to it. ``x`` must be integer or real floating-point; a floating-point bound for an integer
+    ``x`` (the standard leaves mixed kinds unspecified) raises ``TypeError``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.clip(ivy_like.array([-2., 0.5, 3.]), 0., 1.)
+    ivy_like.array([0. , 0.5, 1. ])
+    >>> ivy_like.clip(ivy_like.array([1, 5, 9]), max=6)
+    ivy_like.array([1, 5, 6])
+    """
+
+
+@op(**_unary)
+def conj(x: Any, /, *, out: Any = None):
+    """Complex conjugate elementwise; real inputs are returned unchanged.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.conj(ivy_like.array([1 + 2j]))
+    ivy_like.array([1.-2.j])
+    """
+
+
+@op(**_binary)
+def copysign(x1: Any, x2: Any, /, *, out: Any = None):
+    """``|x1|`` with the sign bit of ``x2`` elementwise (``-0.0`` and NaN signs count).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.copysign(ivy_like.array([1., -2.]), ivy_like.array([-0., 3.]))
+    ivy_like.array([-1.,  2.])
+    """
+
+
+@op(**_unary)
+def cosh(x: Any, /, *, out: Any = None):
+    """Hyperbolic cosine elementwise.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.cosh(ivy_like.array([0.]))
+    ivy_like.array([1.])
+    """
+
+
+@op(**_unary)
+def expm1(x: Any, /, *, out: Any = None):
+    """``exp(x) - 1`` elementwise, accurate for small ``x``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.expm1(ivy_like.array([0.]))
+    ivy_like.array([0.])
+    """
+
+
+@op(**_unary)
+def floor(x: Any, /, *, out: Any = None):
+    """Largest integer value not above ``x``, elementwise; integer inputs are returned as is.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.floor(ivy_like.array([-1.5, 1.2]))
+    ivy_like.array([-2.,  1.])
+    """
+
+
+@op(**_binary)
+def hypot(x1: Any, x2: Any, /, *, out: Any = None):
+    """``sqrt(x1**2 + x2**2)`` elementwise without undue overflow (``inf`` if either is inf).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.hypot(ivy_like.array([3.]), ivy_like.array([4.]))
+    ivy_like.array([5.])
+    """
+
+
+@op(**_unary)
+def imag(x: Any, /, *, out: Any = None):
+    """Imaginary part elementwise (``float32`` for ``complex64``); zeros for real inputs.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.imag(ivy_like.array([1 + 2j]))
+    ivy_like.array([2.])
+    """
+
+
+@op(**_unary)
+def isfinite(x: Any, /, *, out: Any = None):
+    """True where ``x`` is neither infinite nor NaN (always for integers and bool).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.isfinite(ivy_like.array([1., ivy_like.inf, ivy_like.nan]))
+    ivy_like.array([ True, False, False])
+    """
+
+
+@op(**_unary)
+def isinf(x: Any, /, *, out: Any = None):
+    """True where ``x`` (or a complex part) is ``±inf``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.isinf(ivy_like.array([1., -ivy_like.inf, ivy_like.nan]))
+    ivy_like.array([False,  True, False])
+    """
+
+
+@op(**_unary)
+def isnan(x: Any, /, *, out: Any = None):
+    """True where ``x`` (or a complex part) is NaN.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.isnan(ivy_like.array([1., ivy_like.nan]))
+    ivy_like.array([False,  True])
+    """
+
+
+@op(**_unary)
+def log1p(x: Any, /, *, out: Any = None):
+    """``log(1 + x)`` elementwise, accurate for small ``x``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.log1p(ivy_like.array([0.]))
+    ivy_like.array([0.])
+    """
+
+
+@op(**_unary)
+def log2(x: Any, /, *, out: Any = None):
+    """Base-2 logarithm elementwise.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.log2(ivy_like.array([1., 8.]))
+    ivy_like.array([0., 3.])
+    """
+
+
+@op(**_unary)
+def log10(x: Any, /, *, out: Any = None):
+    """Base-10 logarithm elementwise.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.log10(ivy_like.array([1., 100.]))
+    ivy_like.array([0., 2.])
+    """
+
+
+@op(**_binary)
+def logaddexp(x1: Any, x2: Any, /, *, out: Any = None):
+    """``log(exp(x1) + exp(x2))`` elementwise without overflow.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.logaddexp(ivy_like.array([0.]), ivy_like.array([0.]))
+    ivy_like.array([0.6931472])
+    """
+
+
+@op(**_binary)
+def logical_xor(x1: Any, x2: Any, /, *, out: Any = None):
+    """Logical XOR of two bool arrays.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.logical_xor(ivy_like.array([True, True]), ivy_like.array([True, False]))
+    ivy_like.array([False,  True])
+    """
+
+
+@op(**_binary)
+def nextafter(x1: Any, x2: Any, /, *, out: Any = None):
+    """The next representable value after ``x1`` towards ``x2``, elementwise (real floats).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.nextafter(ivy_like.array([1.]), 2.) > 1.
+    ivy_like.array([ True])
+    """
+
+
+@op(**_unary)
+def real(x: Any, /, *, out: Any = None):
+    """Real part elementwise (``float32`` for ``complex64``); real inputs unchanged.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.real(ivy_like.array([1 + 2j]))
+    ivy_like.array([1.])
+    """
+
+
+@op(**_unary)
+def round(x: Any, /, *, out: Any = None):  # noqa: A001 - array API name
+    """Round to the nearest integer value elementwise; halves go to the even neighbour.
+
+    Decided for every backend: ``0.5 -> 0``, ``1.5 -> 2``, ``2.5 -> 2``, ``-0.5 -> -0``
+    (round half to even, as the standard says); complex numbers round their real and
+    imaginary parts separately; integer inputs are returned as is.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.round(ivy_like.array([0.5, 1.5, 2.5, -2.7]))
+    ivy_like.array([ 0.,  2.,  2., -3.])
+    """
+
+
+@op(**_unary)
+def sign(x: Any, /, *, out: Any = None):
+    """-1, 0 or 1 by the sign of ``x``; NaN for NaN; ``x / |x|`` for complex (0 at 0).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.sign(ivy_like.array([-3., 0., 2.]))
+    ivy_like.array([-1.,  0.,  1.])
+    >>> ivy_like.sign(ivy_like.array([3 + 4j]))
+    ivy_like.array([0.6+0.8j])
+    """
+
+
+@op(**_unary)
+def signbit(x: Any, /, *, out: Any = None):
+    """True where the sign bit of ``x`` is set (also for ``-0.0`` and negative NaN).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.signbit(ivy_like.array([-1., -0., 0., 2.]))
+    ivy_like.array([ True,  True, False, False])
+    """
+
+
+@op(**_unary)
+def sinh(x: Any, /, *, out: Any = None):
+    """Hyperbolic sine elementwise.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.sinh(ivy_like.array([0.]))
+    ivy_like.array([0.])
+    """
+
+
+@op(**_unary)
+def tan(x: Any, /, *, out: Any = None):
+    """Tangent elementwise (radians).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.tan(ivy_like.array([0.]))
+    ivy_like.array([0.])
+    """
+
+
+@op(**_unary)
+def trunc(x: Any, /, *, out: Any = None):
+    """``x`` rounded towards zero elementwise; integer inputs are returned as is.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.trunc(ivy_like.array([-1.7, 1.7]))
+    ivy_like.array([-1.,  1.])
+    """
+
+
+# -- shared rules (backends call these; no framework is imported here) ------------------------
+def _clip_bound(name: str, bound: Any, x_dtype: Any, bound_dtype: Any = None) -> Any:
+    """Check one ``clip`` bound against ``x``'s unified dtype; clamp Python ints into range.
+
+    ``bound_dtype`` is the unified dtype of an array bound (None for a Python scalar).
+    """
+    if x_dtype.kind not in "iuf":
+        raise TypeError(f"clip: x must have an integer or real floating-point dtype, got {x_dtype}")
+    if bound_dtype is None:
+        if isinstance(bound, bool) or not isinstance(bound, (int, float)):
+            raise TypeError(
+                f"clip: {name} must be an int, a float, an array or None, got "
+                f"{type(bound).__name__}"
+            )
+        kind = "f" if isinstance(bound, float) else "i"
+    else:
+        kind = bound_dtype.kind
+        if kind not in "iuf":
+            raise TypeError(f"clip: {name} must have a real numeric dtype, got {bound_dtype}")
+    if x_dtype.kind in "iu" and kind == "f":
+        raise TypeError(
+            f"clip: {name} is floating-point but x is {x_dtype}; convert one of them first"
+        )
+    if bound_dtype is None and x_dtype.kind in "iu":
+        import numpy as np
+
+        info = np.iinfo(x_dtype.name)
+        return int(info.min) if bound < info.min else int(info.max) if bound > info.max else bound
+    return bound
+
+
+def _clip(x: Any, lo: Any, hi: Any, maximum: Any, minimum: Any, astype: Any) -> Any:
+    """``clip`` from a backend's own ``maximum``, ``minimum`` and ``astype`` (native arrays).
+
+    The backends' maximum/minimum propagate NaN and broadcast, so the rules documented on
+    :func:`clip` hold wherever those two do.
+    """
+    from .._dtypes import as_dtype
+
+    x_dtype = as_dtype(x.dtype)
+    out = x
+    for name, bound, fn in (("min", lo, maximum), ("max", hi, minimum)):
+        if bound is None:
+            continue
+        bound_dtype = as_dtype(bound.dtype) if hasattr(bound, "dtype") else None
+        out = fn(out, _clip_bound(name, bound, x_dtype, bound_dtype))
+    if out is x:
+        return astype(x, x.dtype, copy=True)  # both bounds None: a copy, never an alias
+    # An array bound of a wider dtype promoted the result: the standard keeps x's dtype.
+    return out if out.dtype == x.dtype else astype(out, x.dtype)

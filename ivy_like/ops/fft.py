@@ -1,0 +1,305 @@
+"""The array API ``fft`` extension (``ivy_like.fft``).
+
+Rules decided once for every backend:
+
+* Input must be floating point (real or complex); integer or boolean input is a ``TypeError``
+  (NumPy would compute in float64, JAX in float32). Real input to ``fft``/``ifft``/``fftn``/
+  ``ifftn``/``hfft`` is taken as complex of the same precision; ``rfft``/``rfftn``/``ihfft``
+  take real input only (``TypeError`` for complex). Precision is kept: float32/complex64 in,
+  complex64 (or float32 for ``irfft``/``irfftn``/``hfft``) out; float64/complex128 in,
+  complex128/float64 out. A backend that cannot compute in 64 bits (MLX computes FFTs in
+  complex64 only) raises ``TypeError`` rather than silently losing precision.
+* ``n`` (``s`` for the n-D transforms) crops or zero-pads the input along the axis; ``-1`` in
+  ``s`` keeps the input's size. For ``irfft``/``hfft`` the default ``n`` is
+  ``2 * (m - 1)`` for ``m`` input points. ``n < 1`` is a ``ValueError``.
+* ``axes=None`` means every axis, or the last ``len(s)`` axes when ``s`` is given; ``s`` and
+  ``axes`` of different lengths are a ``ValueError``. For ``rfftn``/``irfftn`` the last axis
+  in ``axes`` is the real (halved) one.
+* ``norm`` is ``"backward"`` (no scaling forward, ``1/n`` inverse), ``"ortho"`` (``1/sqrt(n)``
+  both ways) or ``"forward"`` (``1/n`` forward); anything else is a ``ValueError``.
+* ``fftfreq``/``rfftfreq`` are creation functions: the default dtype is float32.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._registry import op
+
+_FFT = ("fft",)
+
+
+@op(arrays=("x",), family="fft", namespaces=_FFT)
+def fft(
+    x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
+):
+    """One-dimensional discrete Fourier transform along ``axis``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> y = ivy_like.fft.fft(ivy_like.array([1., 1., 1., 1.]))
+    >>> y.dtype, ivy_like.abs(y)
+    (ivy_like.complex64, ivy_like.array([4., 0., 0., 0.]))
+    """
+
+
+@op(arrays=("x",), family="fft", namespaces=_FFT)
+def ifft(
+    x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
+):
+    """One-dimensional inverse discrete Fourier transform along ``axis``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.fft.ifft(ivy_like.array([4.+0.j, 0.+0.j, 0.+0.j, 0.+0.j]))
+    ivy_like.array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j])
+    """
+
+
+@op(arrays=("x",), family="fft", namespaces=_FFT)
+def fftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward", out: Any = None):
+    """N-dimensional discrete Fourier transform over ``axes``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.fft.fftn(ivy_like.ones((2, 2)))
+    ivy_like.array([[4.+0.j, 0.+0.j],
+                    [0.+0.j, 0.+0.j]])
+    """
+
+
+@op(arrays=("x",), family="fft", namespaces=_FFT)
+def ifftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward", out: Any = None):
+    """N-dimensional inverse discrete Fourier transform over ``axes``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.fft.ifftn(ivy_like.array([[4.+0.j, 0.+0.j], [0.+0.j, 0.+0.j]]))
+    ivy_like.array([[1.+0.j, 1.+0.j],
+                    [1.+0.j, 1.+0.j]])
+    """
+
+
+@op(arrays=("x",), family="fft", namespaces=_FFT)
+def rfft(
+    x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
+):
+    """Discrete Fourier transform of real input: the ``n // 2 + 1`` non-negative frequencies.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.fft.rfft(ivy_like.array([1., 2., 3., 4.]))
+    ivy_like.array([10.+0.j, -2.+2.j, -2.+0.j])
+    """
+
+
+@op(arrays=("x",), family="fft", namespaces=_FFT)
+def irfft(
+    x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
+):
+    """Inverse of :func:`rfft`: ``n`` real points (default ``2 * (m - 1)``).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.fft.irfft(ivy_like.array([10.+0.j, -2.+2.j, -2.+0.j]))
+    ivy_like.array([1., 2., 3., 4.])
+    """
+
+
+@op(arrays=("x",), family="fft", namespaces=_FFT)
+def rfftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward", out: Any = None):
+    """N-dimensional transform of real input; the last of ``axes`` is halved.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.fft.rfftn(ivy_like.ones((2, 4))).shape
+    (2, 3)
+    """
+
+
+@op(arrays=("x",), family="fft", namespaces=_FFT)
+def irfftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward", out: Any = None):
+    """Inverse of :func:`rfftn`; real output, the last of ``axes`` has ``s[-1]`` points.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.fft.irfftn(ivy_like.fft.rfftn(ivy_like.ones((2, 4))), s=(2, 4))
+    ivy_like.array([[1., 1., 1., 1.],
+                    [1., 1., 1., 1.]])
+    """
+
+
+@op(arrays=("x",), family="fft", namespaces=_FFT)
+def hfft(
+    x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
+):
+    """Transform of a Hermitian-symmetric signal given by its first half: real output.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.fft.hfft(ivy_like.array([1.+0.j, 0.+0.j, 0.+0.j]))
+    ivy_like.array([1., 1., 1., 1.])
+    """
+
+
+@op(arrays=("x",), family="fft", namespaces=_FFT)
+def ihfft(
+    x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
+):
+    """Inverse of :func:`hfft` for real input: the ``n // 2 + 1`` non-negative frequencies.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.abs(ivy_like.fft.ihfft(ivy_like.array([1., 1., 1., 1.])))
+    ivy_like.array([1., 0., 0.])
+    """
+
+
+@op(dtypes=("dtype",), creation=True, family="fft", namespaces=_FFT)
+def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None):
+    """Sample frequencies of :func:`fft` for ``n`` points spaced ``d`` apart (default float32).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.fft.fftfreq(4, d=0.5)
+    ivy_like.array([ 0. ,  0.5, -1. , -0.5])
+    """
+
+
+@op(dtypes=("dtype",), creation=True, family="fft", namespaces=_FFT)
+def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None):
+    """Sample frequencies of :func:`rfft` (the ``n // 2 + 1`` non-negative ones).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.fft.rfftfreq(4)
+    ivy_like.array([0.  , 0.25, 0.5 ])
+    """
+
+
+@op(arrays=("x",), family="fft", namespaces=_FFT)
+def fftshift(x: Any, /, *, axes: Any = None, out: Any = None):
+    """Move the zero-frequency term to the centre along ``axes`` (default: all).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.fft.fftshift(ivy_like.fft.fftfreq(4))
+    ivy_like.array([-0.5 , -0.25,  0.  ,  0.25])
+    """
+
+
+@op(arrays=("x",), family="fft", namespaces=_FFT)
+def ifftshift(x: Any, /, *, axes: Any = None, out: Any = None):
+    """Inverse of :func:`fftshift` (they differ for odd lengths).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.fft.ifftshift(ivy_like.array([-1., 0., 1.]))
+    ivy_like.array([ 0.,  1., -1.])
+    """
+
+
+# -- helpers shared by the backends (plain Python, no framework) -------------------------------
+NORMS = ("backward", "ortho", "forward")
+
+
+def _check_norm(name: str, norm: Any) -> str:
+    if norm not in NORMS:
+        raise ValueError(f"fft.{name}: norm must be 'backward', 'ortho' or 'forward', got {norm!r}")
+    return norm
+
+
+def _check_kind(name: str, kind: str, real_only: bool = False) -> None:
+    """``kind`` is the NumPy dtype kind letter of the input."""
+    if kind not in ("f", "c"):
+        raise TypeError(f"fft.{name}: expected a floating-point array (see ivy_like.fft)")
+    if real_only and kind == "c":
+        raise TypeError(f"fft.{name}: expected a real floating-point array, got a complex one")
+
+
+def _axis(name: str, ndim: int, axis: Any) -> int:
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        raise TypeError(f"fft.{name}: axis must be an int, got {axis!r}")
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"fft.{name}: axis {axis} is out of range for a {ndim}-d array")
+    return axis % ndim
+
+
+def _length(name: str, n: Any, default: int) -> int:
+    if n is None:
+        n = default
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"fft.{name}: n must be an int or None, got {n!r}")
+    if n < 1:
+        raise ValueError(f"fft.{name}: the number of points must be >= 1, got {n}")
+    return n
+
+
+def _one_d(
+    name: str, shape: tuple[int, ...], n: Any, axis: Any, inverse_real: bool = False
+) -> tuple[int, int]:
+    """(axis, n) of a 1-D transform, resolved: ``inverse_real`` for irfft/hfft defaults."""
+    ax = _axis(name, len(shape), axis)
+    default = 2 * (shape[ax] - 1) if inverse_real else shape[ax]
+    return ax, _length(name, n, default)
+
+
+def _n_d(
+    name: str, shape: tuple[int, ...], s: Any, axes: Any, inverse_real: bool = False
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(axes, sizes) of an n-D transform, resolved as the module docstring says."""
+    ndim = len(shape)
+    if s is not None:
+        s = tuple(s)
+    if axes is None:
+        axes = tuple(range(ndim - len(s), ndim)) if s is not None else tuple(range(ndim))
+        if s is not None and len(s) > ndim:
+            raise ValueError(f"fft.{name}: s has {len(s)} entries for a {ndim}-d array")
+    axes = tuple(_axis(name, ndim, a) for a in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"fft.{name}: repeated axis in {axes!r}")
+    if s is None:
+        s = (-1,) * len(axes)
+    if len(s) != len(axes):
+        raise ValueError(f"fft.{name}: s and axes must have the same length, got {s} and {axes}")
+    sizes = []
+    for i, (a, size) in enumerate(zip(axes, s)):
+        last = i == len(axes) - 1
+        default = 2 * (shape[a] - 1) if inverse_real and last else shape[a]
+        sizes.append(_length(name, None if size == -1 else size, default))
+    return axes, tuple(sizes)
+
+
+def _shift_axes(name: str, ndim: int, axes: Any) -> tuple[int, ...]:
+    if axes is None:
+        return tuple(range(ndim))
+    items = tuple(axes) if isinstance(axes, (tuple, list)) else (axes,)
+    return tuple(_axis(name, ndim, a) for a in items)
+
+
+def _swap_norm(norm: str) -> str:
+    """The norm of the opposite direction: hfft is irfft of the conjugate with it swapped."""
+    return {"backward": "forward", "forward": "backward"}.get(norm, norm)
+
+
+def _scale(norm: str, n: int, inverse: bool) -> float | None:
+    """The factor to apply after an unnormalised transform of ``n`` points, or None."""
+    if norm == "ortho":
+        return 1.0 / n**0.5
+    if (norm == "forward") != inverse:
+        return 1.0 / n
+    return None

@@ -1,3 +1,44 @@
 """Array API indexing functions (issue 5)."""
 
 from __future__ import annotations
+
+from typing import Any
+
+from .._registry import op
+
+
+@op(arrays=("x", "indices"), family="indexing")
+def take(x: Any, indices: Any, /, *, axis: int | None = None, out: Any = None):
+    """Elements of ``x`` at ``indices`` along ``axis`` (None: of the flattened ``x``).
+
+    Decided once for every backend: negative indices count from the end; an index out of
+    range raises ``IndexError`` (jax would clamp or fill and mlx would read past the end;
+    inside ``jax.jit`` / ``mx.compile`` index values are unknown and go unchecked, as for
+    ``x[i]``); ``indices`` must be an int or an integer array (``TypeError`` otherwise, bool
+    arrays included).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> x = ivy_like.array([[1, 2], [3, 4]])
+    >>> ivy_like.take(x, ivy_like.array([1, 0, -1]), axis=1)
+    ivy_like.array([[2, 1, 2],
+                    [4, 3, 4]])
+    """
+
+
+# -- shared rules (backends call these; no framework is imported here) ------------------------
+def _take_axis(ndim: int, indices: Any, axis: int | None, kind: str | None) -> int | None:
+    """The checked axis of ``take`` (None: flatten ``x`` first).
+
+    ``kind`` is the dtype kind letter of ``indices`` (None for a Python value). Backends then
+    compute ``x[(slice(None),) * axis + (indices,)]`` with their bounds-checked ``getitem``.
+    """
+    from .manipulation import _axis
+
+    if kind is None:
+        if isinstance(indices, bool) or not hasattr(indices, "__index__"):
+            raise TypeError(f"take: indices must be an integer array, got {indices!r}")
+    elif kind not in "iu":
+        raise TypeError("take: indices must be an integer array")
+    return None if axis is None else _axis(axis, ndim, "take")

@@ -1,13 +1,79 @@
-"""Linear algebra in the main namespace."""
+"""Linear algebra: the array API ``linalg`` extension and the main-namespace functions.
+
+``matmul``, ``matrix_transpose``, ``tensordot`` and ``vecdot`` are in both ``ivy_like`` and
+``ivy_like.linalg``; the rest only in ``ivy_like.linalg``.
+
+Rules decided once for every backend:
+
+* The decompositions and solvers (cholesky, det, eigh, eigvalsh, inv, matrix_norm,
+  matrix_power, matrix_rank, pinv, qr, slogdet, solve, svd, svdvals, vector_norm) take
+  floating-point arrays only; integer or boolean input is a ``TypeError`` (NumPy would compute
+  in float64, JAX in float32: they disagree, so neither is chosen). Results keep the input's
+  precision (float32 in, float32 out). ``matmul``, ``tensordot``, ``vecdot``, ``outer``,
+  ``cross``, ``trace``, ``diagonal`` and ``matrix_transpose`` take any numeric dtype.
+* Stacks: every matrix function works on ``(..., M, N)`` and broadcasts batch dimensions.
+* ``solve(x1, x2)`` treats ``x2`` as a vector only when it is one-dimensional (the standard's
+  rule; torch's own rule also guesses from the shapes, here it never does).
+* ``matrix_rank`` and ``pinv`` cut singular values below ``rtol * largest``; the default
+  ``rtol`` is ``max(M, N) * eps`` of the dtype on every backend (JAX's own default is 10x
+  larger, NumPy's pinv uses 1e-15). ``matrix_rank`` gives the backend's default integer.
+* ``eigh`` eigenvalues are ascending. Eigenvector and singular vector signs (phases) are not
+  unique and may differ between backends; ``U @ diag(S) @ Vh`` and ``A @ v = v * w`` agree.
+* Singular matrices in ``inv``/``solve``/``cholesky`` of non-positive-definite input: what the
+  framework does (an error on NumPy and torch, non-finite values on JAX, MLX and TensorFlow);
+  the standard leaves it unspecified and checking would cost a synchronisation per call.
+* MLX runs its decompositions on the CPU stream (its GPU has none); float64 works there on the
+  CPU. TensorFlow and MLX compose ``matrix_norm``, ``vector_norm``, ``matrix_power``,
+  ``matrix_rank`` and similar from their own ops.
+
+The named-tuple result types are defined here, without any framework import; every backend
+returns them.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from .._registry import op
 
+__all__ = ["EighResult", "QRResult", "SVDResult", "SlogdetResult"]
 
-@op(arrays=("x1", "x2"), family="linalg")
+
+class EighResult(NamedTuple):
+    """``(eigenvalues, eigenvectors)`` of :func:`ivy_like.linalg.eigh`."""
+
+    eigenvalues: Any
+    eigenvectors: Any
+
+
+class QRResult(NamedTuple):
+    """``(Q, R)`` of :func:`ivy_like.linalg.qr`."""
+
+    Q: Any
+    R: Any
+
+
+class SlogdetResult(NamedTuple):
+    """``(sign, logabsdet)`` of :func:`ivy_like.linalg.slogdet`."""
+
+    sign: Any
+    logabsdet: Any
+
+
+class SVDResult(NamedTuple):
+    """``(U, S, Vh)`` of :func:`ivy_like.linalg.svd`."""
+
+    U: Any
+    S: Any
+    Vh: Any
+
+
+_BOTH = ("", "linalg")
+_LINALG = ("linalg",)
+
+
+# -- in ivy_like and ivy_like.linalg ------------------------------------------------------------
+@op(arrays=("x1", "x2"), family="linalg", namespaces=_BOTH)
 def matmul(x1: Any, x2: Any, /, *, out: Any = None):
     """Matrix product with broadcasting over leading dimensions (``x1 @ x2``).
 
@@ -18,3 +84,433 @@ def matmul(x1: Any, x2: Any, /, *, out: Any = None):
     >>> ivy_like.matmul(a, ivy_like.array([1., 1.]))
     ivy_like.array([3., 7.])
     """
+
+
+@op(arrays=("x",), family="linalg", namespaces=_BOTH)
+def matrix_transpose(x: Any, /, *, out: Any = None):
+    """Transpose the last two axes of ``x`` (at least two-dimensional).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.matrix_transpose(ivy_like.array([[1., 2., 3.]]))
+    ivy_like.array([[1.],
+                    [2.],
+                    [3.]])
+    """
+
+
+@op(arrays=("x1", "x2"), family="linalg", namespaces=_BOTH)
+def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2, out: Any = None):
+    """Sum of products over the last ``axes`` axes of ``x1`` and the first of ``x2``.
+
+    ``axes`` is an int N (the last N of ``x1`` with the first N of ``x2``) or a pair of
+    sequences of axes, contracted pairwise. Contracted axes must have equal sizes.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> a = ivy_like.array([[1., 2.], [3., 4.]])
+    >>> ivy_like.tensordot(a, a, axes=1)
+    ivy_like.array([[ 7., 10.],
+                    [15., 22.]])
+    >>> ivy_like.tensordot(a, a, axes=([0, 1], [0, 1]))
+    ivy_like.array(30.)
+    """
+
+
+@op(arrays=("x1", "x2"), family="linalg", namespaces=_BOTH)
+def vecdot(x1: Any, x2: Any, /, *, axis: int = -1, out: Any = None):
+    """Dot product of vectors along ``axis``: ``sum(conj(x1) * x2, axis)``, broadcasting the rest.
+
+    ``axis`` must be negative (counted from the end after broadcasting, as the standard asks)
+    and ``x1`` and ``x2`` must have the same size along it; otherwise ``ValueError``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.vecdot(ivy_like.array([[1., 2.], [3., 4.]]), ivy_like.array([1., 1.]))
+    ivy_like.array([3., 7.])
+    """
+
+
+# -- ivy_like.linalg only -------------------------------------------------------------------------
+@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+def cholesky(x: Any, /, *, upper: bool = False, out: Any = None):
+    """Cholesky factor of a symmetric (Hermitian) positive-definite matrix (stack).
+
+    Lower-triangular ``L`` with ``x = L @ L^H``; with ``upper=True`` the upper factor
+    ``U = L^H`` with ``x = U^H @ U``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.linalg.cholesky(ivy_like.array([[4., 2.], [2., 5.]]))
+    ivy_like.array([[2., 0.],
+                    [1., 2.]])
+    """
+
+
+@op(arrays=("x1", "x2"), family="linalg", namespaces=_LINALG)
+def cross(x1: Any, x2: Any, /, *, axis: int = -1, out: Any = None):
+    """Cross product of 3-element vectors along ``axis``, broadcasting the other axes.
+
+    ``axis`` must be negative and the size along it 3 in both arrays (``ValueError``).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.linalg.cross(ivy_like.array([1., 0., 0.]), ivy_like.array([0., 1., 0.]))
+    ivy_like.array([0., 0., 1.])
+    """
+
+
+@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+def det(x: Any, /, *, out: Any = None):
+    """Determinant of a square matrix (or of each in a stack).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.linalg.det(ivy_like.array([[1., 2.], [3., 4.]]))
+    ivy_like.array(-2.)
+    """
+
+
+@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+def diagonal(x: Any, /, *, offset: int = 0, out: Any = None):
+    """The ``offset``-th diagonal of the last two axes (above the main one when positive).
+
+    An offset outside the matrix gives an empty last axis.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> a = ivy_like.array([[1., 2., 3.], [4., 5., 6.]])
+    >>> ivy_like.linalg.diagonal(a), ivy_like.linalg.diagonal(a, offset=1)
+    (ivy_like.array([1., 5.]), ivy_like.array([2., 6.]))
+    """
+
+
+@op(arrays=("x",), n_outputs=2, family="linalg", namespaces=_LINALG)
+def eigh(x: Any, /):
+    """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric/Hermitian matrix.
+
+    Returns an :class:`EighResult` ``(eigenvalues, eigenvectors)``; only the lower triangle
+    of ``x`` is read. Eigenvector signs are not unique (see the module notes).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> w, v = ivy_like.linalg.eigh(ivy_like.array([[2., 0.], [0., 1.]]))
+    >>> w
+    ivy_like.array([1., 2.])
+    """
+
+
+@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+def eigvalsh(x: Any, /, *, out: Any = None):
+    """Eigenvalues (ascending) of a symmetric/Hermitian matrix (stack).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.linalg.eigvalsh(ivy_like.array([[3., 0.], [0., 1.]]))
+    ivy_like.array([1., 3.])
+    """
+
+
+@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+def inv(x: Any, /, *, out: Any = None):
+    """Inverse of a square matrix (stack).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.linalg.inv(ivy_like.array([[2., 1.], [1., 1.]]))
+    ivy_like.array([[ 1., -1.],
+                    [-1.,  2.]])
+    """
+
+
+@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro", out: Any = None):  # noqa: A002
+    """Matrix norm over the last two axes.
+
+    ``ord``: ``"fro"`` (Frobenius), ``"nuc"`` (sum of singular values), ``1``/``-1`` (max/min
+    column sum of absolute values), ``inf``/``-inf`` (max/min row sum), ``2``/``-2``
+    (largest/smallest singular value). Any other value is a ``ValueError``. Complex input
+    gives a real result of the same precision.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> a = ivy_like.array([[3., 0.], [0., 4.]])
+    >>> ivy_like.linalg.matrix_norm(a), ivy_like.linalg.matrix_norm(a, ord=1)
+    (ivy_like.array(5.), ivy_like.array(4.))
+    """
+
+
+@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+def matrix_power(x: Any, n: int, /, *, out: Any = None):
+    """``x`` raised to the integer power ``n`` (``n = 0``: identity; negative: of the inverse).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.linalg.matrix_power(ivy_like.array([[1., 1.], [0., 1.]]), 3)
+    ivy_like.array([[1., 3.],
+                    [0., 1.]])
+    """
+
+
+@op(arrays=("x", "rtol"), family="linalg", namespaces=_LINALG)
+def matrix_rank(x: Any, /, *, rtol: Any = None, out: Any = None):
+    """Number of singular values above ``rtol * largest`` (default ``rtol``: ``max(M, N) * eps``).
+
+    ``rtol`` is a float or an array broadcasting against the stack shape. The result has the
+    backend's default integer dtype.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.linalg.matrix_rank(ivy_like.array([[1., 2.], [2., 4.]]))
+    ivy_like.array(1)
+    """
+
+
+@op(arrays=("x1", "x2"), family="linalg", namespaces=_LINALG)
+def outer(x1: Any, x2: Any, /, *, out: Any = None):
+    """Outer product of two one-dimensional arrays: ``out[i, j] = x1[i] * x2[j]``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.linalg.outer(ivy_like.array([1., 2.]), ivy_like.array([1., 10.]))
+    ivy_like.array([[ 1., 10.],
+                    [ 2., 20.]])
+    """
+
+
+@op(arrays=("x", "rtol"), family="linalg", namespaces=_LINALG)
+def pinv(x: Any, /, *, rtol: Any = None, out: Any = None):
+    """Moore-Penrose pseudo-inverse; singular values below ``rtol * largest`` count as zero.
+
+    The default ``rtol`` is ``max(M, N) * eps`` of the dtype on every backend.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.linalg.pinv(ivy_like.array([[2., 0.], [0., 0.]]))
+    ivy_like.array([[0.5, 0. ],
+                    [0. , 0. ]])
+    """
+
+
+@op(arrays=("x",), n_outputs=2, family="linalg", namespaces=_LINALG)
+def qr(x: Any, /, *, mode: str = "reduced"):
+    """QR decomposition ``x = Q @ R`` of an ``(..., M, N)`` matrix; a :class:`QRResult`.
+
+    ``mode="reduced"``: ``Q`` is ``(..., M, K)`` and ``R`` ``(..., K, N)`` with
+    ``K = min(M, N)``; ``mode="complete"``: ``Q`` is ``(..., M, M)`` and ``R`` ``(..., M, N)``.
+    Column signs of ``Q`` (rows of ``R``) may differ between backends.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> x = ivy_like.ones((3, 2))
+    >>> [a.shape for a in ivy_like.linalg.qr(x)], [a.shape for a in ivy_like.linalg.qr(x, mode="complete")]
+    ([(3, 2), (2, 2)], [(3, 3), (3, 2)])
+    """
+
+
+@op(arrays=("x",), n_outputs=2, family="linalg", namespaces=_LINALG)
+def slogdet(x: Any, /):
+    """Sign and natural log of the absolute determinant; a :class:`SlogdetResult`.
+
+    For a singular matrix the sign is 0 and ``logabsdet`` is ``-inf``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> sign, logabsdet = ivy_like.linalg.slogdet(ivy_like.array([[-4., 0.], [0., 0.25]]))
+    >>> sign, logabsdet
+    (ivy_like.array(-1.), ivy_like.array(0.))
+    """
+
+
+@op(arrays=("x1", "x2"), family="linalg", namespaces=_LINALG)
+def solve(x1: Any, x2: Any, /, *, out: Any = None):
+    """Solve ``x1 @ result = x2`` for square ``x1``, broadcasting batch dimensions.
+
+    ``x2`` is a vector only when it is one-dimensional; otherwise a stack of matrices.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.linalg.solve(ivy_like.array([[2., 0.], [0., 4.]]), ivy_like.array([2., 2.]))
+    ivy_like.array([1. , 0.5])
+    """
+
+
+@op(arrays=("x",), n_outputs=3, family="linalg", namespaces=_LINALG)
+def svd(x: Any, /, *, full_matrices: bool = True):
+    """Singular value decomposition ``x = U @ diag(S) @ Vh``; an :class:`SVDResult`.
+
+    ``S`` is descending. With ``full_matrices=False``, ``U`` is ``(..., M, K)`` and ``Vh``
+    ``(..., K, N)`` for ``K = min(M, N)``; otherwise square. Singular vector signs may differ
+    between backends.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> u, s, vh = ivy_like.linalg.svd(ivy_like.array([[0., 2.], [3., 0.]]))
+    >>> s
+    ivy_like.array([3., 2.])
+    """
+
+
+@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+def svdvals(x: Any, /, *, out: Any = None):
+    """Singular values of ``x`` (stack), descending.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.linalg.svdvals(ivy_like.array([[0., 2.], [3., 0.]]))
+    ivy_like.array([3., 2.])
+    """
+
+
+@op(arrays=("x",), dtypes=("dtype",), family="linalg", namespaces=_LINALG)
+def trace(x: Any, /, *, offset: int = 0, dtype: Any = None, out: Any = None):
+    """Sum of the ``offset``-th diagonal of the last two axes.
+
+    Without ``dtype`` the dtype follows ``ivy_like.sum``: booleans and integers narrower than
+    the backend's default integer are summed in it, floats keep their dtype.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.linalg.trace(ivy_like.array([[1., 2.], [3., 4.]]))
+    ivy_like.array(5.)
+    """
+
+
+@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+def vector_norm(
+    x: Any,
+    /,
+    *,
+    axis: Any = None,
+    keepdims: bool = False,
+    ord: Any = 2,  # noqa: A002
+    out: Any = None,
+):
+    """Vector p-norm over ``axis`` (None: all elements; a tuple: those axes as one vector).
+
+    ``ord``: any nonzero real p (``sum(abs(x)**p)**(1/p)``), ``inf``/``-inf`` (max/min of
+    ``abs(x)``) or ``0`` (number of nonzero elements, as a float). Complex input gives a real
+    result of the same precision.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.linalg.vector_norm(ivy_like.array([3., -4.]))
+    ivy_like.array(5.)
+    >>> ivy_like.linalg.vector_norm(ivy_like.array([3., -4.]), ord=float("inf"))
+    ivy_like.array(4.)
+    """
+
+
+# -- helpers shared by the backends (plain Python, no framework) -------------------------------
+MATRIX_NORM_ORDS = ("fro", "nuc", 1, -1, 2, -2, float("inf"), -float("inf"))
+
+
+def _check_float(name: str, kind: str) -> None:
+    """``kind`` is the NumPy dtype kind letter of the input ("f", "c", "i", ...)."""
+    if kind not in ("f", "c"):
+        raise TypeError(f"linalg.{name}: expected a floating-point array (see ivy_like.linalg)")
+
+
+def _check_matrix(name: str, shape: tuple[int, ...], square: bool = False) -> None:
+    if len(shape) < 2:
+        raise ValueError(f"linalg.{name}: x must be at least 2-D, got shape {tuple(shape)}")
+    if square and shape[-1] != shape[-2]:
+        raise ValueError(f"linalg.{name}: x must be square, got shape {tuple(shape)}")
+
+
+def _check_matrix_norm_ord(ord: Any) -> None:  # noqa: A002
+    if isinstance(ord, bool) or ord not in MATRIX_NORM_ORDS:
+        raise ValueError(
+            f"linalg.matrix_norm: ord must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, -inf; "
+            f"got {ord!r}"
+        )
+
+
+def _check_vector_norm_ord(ord: Any) -> float:  # noqa: A002
+    if isinstance(ord, bool) or not isinstance(ord, (int, float)) or ord != ord:
+        raise ValueError(f"linalg.vector_norm: ord must be a real number, got {ord!r}")
+    return float(ord)
+
+
+def _norm_axes(ndim: int, axis: Any) -> tuple[int, ...]:
+    """``axis`` of vector_norm as non-negative axes (None: all), checked."""
+    if axis is None:
+        return tuple(range(ndim))
+    items = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    out = []
+    for a in items:
+        if isinstance(a, bool) or not isinstance(a, int):
+            raise TypeError(f"linalg.vector_norm: axis must be an int or tuple, got {axis!r}")
+        if not -ndim <= a < max(ndim, 1):
+            raise ValueError(f"linalg.vector_norm: axis {a} out of range for {ndim}-d input")
+        out.append(a % ndim if ndim else 0)
+    if len(set(out)) != len(out):
+        raise ValueError(f"linalg.vector_norm: repeated axis in {axis!r}")
+    return tuple(out)
+
+
+def _check_qr_mode(mode: Any) -> None:
+    if mode not in ("reduced", "complete"):
+        raise ValueError(f"linalg.qr: mode must be 'reduced' or 'complete', got {mode!r}")
+
+
+def _check_power(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"linalg.matrix_power: n must be an int, got {n!r}")
+    return n
+
+
+def _vector_axis(name: str, shape1: tuple[int, ...], shape2: tuple[int, ...], axis: Any) -> int:
+    """The negative axis of ``vecdot``/``cross`` after broadcasting, checked."""
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        raise TypeError(f"{name}: axis must be an int, got {axis!r}")
+    n = min(len(shape1), len(shape2))
+    if not -n <= axis <= -1:
+        raise ValueError(f"{name}: axis must be in [-{n}, -1] (negative, counted from the end)")
+    if shape1[axis] != shape2[axis]:
+        raise ValueError(
+            f"{name}: x1 and x2 must have the same size along axis {axis}, "
+            f"got {shape1[axis]} and {shape2[axis]}"
+        )
+    return axis
+
+
+def _tensordot_axes(axes: Any, ndim1: int, ndim2: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``axes`` of tensordot as two tuples of non-negative axes."""
+    if isinstance(axes, int) and not isinstance(axes, bool):
+        if not 0 <= axes <= min(ndim1, ndim2):
+            raise ValueError(f"tensordot: axes={axes} is out of range for these inputs")
+        return tuple(range(ndim1 - axes, ndim1)), tuple(range(axes))
+    try:
+        a1, a2 = axes
+        a1 = tuple(a1) if isinstance(a1, (tuple, list)) else (a1,)
+        a2 = tuple(a2) if isinstance(a2, (tuple, list)) else (a2,)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"tensordot: axes must be an int or a pair of sequences, got {axes!r}"
+        ) from None
+    if len(a1) != len(a2):
+        raise ValueError(f"tensordot: the two sequences in axes differ in length: {axes!r}")
+    return tuple(a % ndim1 for a in a1), tuple(a % ndim2 for a in a2)

@@ -67,3 +67,265 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None, out:
     >>> ivy_like.astype(ivy_like.array([1.7, -1.7]), "int32")
     ivy_like.array([ 1, -1])
     """
+
+
+# -- array API manipulation functions (issue 5) ------------------------------------------------
+# Rules decided once for every backend (each backend calls these helpers before its native op):
+# * an axis out of range raises ``AxisError`` (NumPy's: both an IndexError and a ValueError);
+#   a repeated axis raises ValueError;
+# * ``squeeze`` of an axis whose size is not 1 raises ValueError (torch would ignore it);
+# * ``repeat``: negative repeats, or repeats whose length is neither 1 nor the axis size,
+#   raise ValueError; non-integer repeats raise TypeError.
+
+
+@op(sequences=("arrays",), n_outputs=-1, family="manipulation")
+def broadcast_arrays(*arrays: Any):
+    """Broadcast arrays against each other; returns a tuple of arrays of one shape.
+
+    Each result keeps its own dtype. Shapes that do not broadcast raise ``ValueError`` on
+    every backend. The standard calls the result a list; like NumPy 2 we return a tuple.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> a, b = ivy_like.broadcast_arrays(ivy_like.array([1, 2]), ivy_like.array([[0], [1]]))
+    >>> a.shape, b.shape
+    ((2, 2), (2, 2))
+    """
+
+
+@op(arrays=("x",), family="manipulation")
+def broadcast_to(x: Any, /, shape: Any, *, out: Any = None):
+    """``x`` broadcast to ``shape`` (NumPy's broadcasting rules; ``ValueError`` otherwise).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.broadcast_to(ivy_like.array([1, 2]), (2, 2))
+    ivy_like.array([[1, 2],
+                    [1, 2]])
+    """
+
+
+@op(arrays=("x",), family="manipulation")
+def expand_dims(x: Any, /, *, axis: int = 0, out: Any = None):
+    """``x`` with a new axis of size 1 inserted at ``axis`` (in ``[-x.ndim - 1, x.ndim]``).
+
+    An axis out of that range raises ``AxisError`` (an ``IndexError`` and a ``ValueError``).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.expand_dims(ivy_like.array([1, 2]), axis=-1).shape
+    (2, 1)
+    """
+
+
+@op(arrays=("x",), family="manipulation")
+def flip(x: Any, /, *, axis: Any = None, out: Any = None):
+    """``x`` with the order of elements reversed along ``axis`` (None: every axis).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.flip(ivy_like.array([[1, 2], [3, 4]]), axis=1)
+    ivy_like.array([[2, 1],
+                    [4, 3]])
+    """
+
+
+@op(arrays=("x",), family="manipulation")
+def moveaxis(x: Any, source: Any, destination: Any, /, *, out: Any = None):
+    """``x`` with the axes ``source`` (an int or a tuple) moved to ``destination``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.moveaxis(ivy_like.zeros((2, 3, 4)), 0, -1).shape
+    (3, 4, 2)
+    """
+
+
+@op(arrays=("x", "repeats"), family="manipulation")
+def repeat(x: Any, repeats: Any, /, *, axis: int | None = None, out: Any = None):
+    """Each element of ``x`` repeated ``repeats`` times along ``axis`` (None: flattened first).
+
+    ``repeats`` is an int or a 1-D integer array of length 1 or ``x.shape[axis]``. Negative
+    repeats or a wrong length raise ``ValueError``, non-integer repeats ``TypeError``, on every
+    backend. With an array of repeats the result's shape depends on the values: jax needs
+    concrete repeats (not inside ``jax.jit``) and mlx evaluates them.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.repeat(ivy_like.array([1, 2]), 2)
+    ivy_like.array([1, 1, 2, 2])
+    >>> ivy_like.repeat(ivy_like.array([1, 2]), ivy_like.array([0, 3]))
+    ivy_like.array([2, 2, 2])
+    """
+
+
+@op(arrays=("x",), family="manipulation")
+def roll(x: Any, /, shift: Any, *, axis: Any = None, out: Any = None):
+    """Elements of ``x`` shifted cyclically by ``shift`` along ``axis``.
+
+    ``axis=None`` rolls the flattened array and restores the shape (``shift`` must then be an
+    int). With a tuple of axes, ``shift`` is an int (used for each) or a tuple of the same
+    length; shifts of a repeated axis add up, as in NumPy.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.roll(ivy_like.array([1, 2, 3, 4]), 1)
+    ivy_like.array([4, 1, 2, 3])
+    """
+
+
+@op(arrays=("x",), family="manipulation")
+def squeeze(x: Any, /, axis: Any, *, out: Any = None):
+    """``x`` without the axes ``axis`` (an int or a tuple), each of which must have size 1.
+
+    Squeezing an axis whose size is not 1 raises ``ValueError`` on every backend (torch alone
+    would silently keep it).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.squeeze(ivy_like.zeros((1, 2, 1)), axis=(0, 2)).shape
+    (2,)
+    """
+
+
+@op(arrays=("x",), family="manipulation")
+def tile(x: Any, repetitions: Any, /, *, out: Any = None):
+    """``x`` repeated ``repetitions[i]`` times along each axis ``i`` (NumPy's ``tile``).
+
+    When ``repetitions`` is shorter than ``x.ndim`` it is padded with leading ones; when it is
+    longer, ``x`` gains leading axes of size 1. Negative repetitions raise ``ValueError``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.tile(ivy_like.array([1, 2]), (2, 2))
+    ivy_like.array([[1, 2, 1, 2],
+                    [1, 2, 1, 2]])
+    """
+
+
+@op(arrays=("x",), n_outputs=-1, family="manipulation")
+def unstack(x: Any, /, *, axis: int = 0):
+    """A tuple of the ``x.shape[axis]`` slices of ``x`` along ``axis``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.unstack(ivy_like.array([[1, 2], [3, 4]]), axis=1)
+    (ivy_like.array([1, 3]), ivy_like.array([2, 4]))
+    """
+
+
+# -- shared rules (backends call these; no framework is imported here) ------------------------
+def _axis_error() -> type[Exception]:
+    import numpy as np
+
+    # numpy >= 1.25 moved it to numpy.exceptions; 2.x removed the old name.
+    return np.exceptions.AxisError if hasattr(np, "exceptions") else np.AxisError
+
+
+def _axis(axis: Any, ndim: int, name: str) -> int:
+    """``axis`` as an index in ``range(ndim)``; ``AxisError`` when out of range."""
+    if isinstance(axis, bool) or not hasattr(axis, "__index__"):
+        raise TypeError(f"{name}: axis must be an int, got {type(axis).__name__}")
+    axis = axis.__index__()
+    if not -ndim <= axis < ndim:
+        raise _axis_error()(f"{name}: axis {axis} is out of bounds for an array of {ndim} dims")
+    return axis % ndim
+
+
+def _axes(axis: Any, ndim: int, name: str) -> tuple[int, ...]:
+    """``axis`` (None: every axis, an int or a sequence of ints) as distinct indices."""
+    if axis is None:
+        return tuple(range(ndim))
+    items = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    out = tuple(_axis(a, ndim, name) for a in items)
+    if len(set(out)) != len(out):
+        raise ValueError(f"{name}: repeated axis in {axis!r}")
+    return out
+
+
+def _squeeze_axes(shape: tuple[int, ...], axis: Any) -> tuple[int, ...]:
+    axes = _axes(axis, len(shape), "squeeze")
+    for a in axes:
+        if shape[a] != 1:
+            raise ValueError(f"squeeze: cannot squeeze axis {a} of size {shape[a]} (not 1)")
+    return axes
+
+
+def _moveaxis_perm(ndim: int, source: Any, destination: Any) -> list[int]:
+    """The permutation that ``moveaxis(x, source, destination)`` applies to ``x``'s axes."""
+    src = _axes(source, ndim, "moveaxis")
+    dst = _axes(destination, ndim, "moveaxis")
+    if len(src) != len(dst):
+        raise ValueError(
+            f"moveaxis: source {source!r} and destination {destination!r} differ in length"
+        )
+    rest = [a for a in range(ndim) if a not in src]
+    for d, s in sorted(zip(dst, src)):
+        rest.insert(d, s)
+    return rest
+
+
+def _roll_args(shift: Any, axis: Any, ndim: int) -> tuple[Any, Any]:
+    """``(shifts, axes)`` as tuples with distinct axes (repeated axes' shifts summed), or
+    ``(shift, None)`` for the flattened roll."""
+    if axis is None:
+        if isinstance(shift, bool) or not hasattr(shift, "__index__"):
+            raise TypeError(f"roll: with axis=None, shift must be an int, got {shift!r}")
+        return shift.__index__(), None
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    shifts = tuple(shift) if isinstance(shift, (tuple, list)) else (shift,) * len(axes)
+    if len(shifts) != len(axes):
+        raise ValueError(f"roll: shift {shift!r} and axis {axis!r} differ in length")
+    total: dict[int, int] = {}
+    for s, a in zip(shifts, axes):
+        if isinstance(s, bool) or not hasattr(s, "__index__"):
+            raise TypeError(f"roll: shift must be an int or a tuple of ints, got {shift!r}")
+        a = _axis(a, ndim, "roll")
+        total[a] = total.get(a, 0) + s.__index__()
+    return tuple(total.values()), tuple(total)
+
+
+def _tile_shapes(
+    shape: tuple[int, ...], repetitions: Any
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``(shape of x with leading ones, repetitions with leading ones)``, of equal length."""
+    reps = tuple(repetitions) if isinstance(repetitions, (tuple, list)) else (repetitions,)
+    for r in reps:
+        if isinstance(r, bool) or not hasattr(r, "__index__"):
+            raise TypeError(f"tile: repetitions must be ints, got {repetitions!r}")
+        if r < 0:
+            raise ValueError(f"tile: repetitions must be non-negative, got {repetitions!r}")
+    n = max(len(shape), len(reps))
+    return (1,) * (n - len(shape)) + tuple(shape), (1,) * (n - len(reps)) + reps
+
+
+def _repeat_count(repeats: int) -> int:
+    """A Python int of repeats, checked (arrays of repeats are checked by each backend)."""
+    if isinstance(repeats, bool) or not hasattr(repeats, "__index__"):
+        raise TypeError(f"repeat: repeats must be an int or an integer array, got {repeats!r}")
+    if repeats < 0:
+        raise ValueError(f"repeat: repeats must be non-negative, got {repeats}")
+    return repeats.__index__()
+
+
+def _check_repeats_array(shape: tuple[int, ...], size: int, axis: Any, kind: str) -> None:
+    """Checks of an array of repeats that need only its shape and dtype kind."""
+    if kind not in "iu":
+        raise TypeError("repeat: repeats must be an int or an integer array")
+    if len(shape) > 1:
+        raise ValueError(f"repeat: repeats must be 0-d or 1-d, got shape {shape}")
+    n = shape[0] if shape else 1
+    if n not in (1, size):
+        raise ValueError(
+            f"repeat: {n} repeats for {size} elements along axis {axis} (need 1 or {size})"
+        )

@@ -1,3 +1,624 @@
-"""ivy_like.nn ops (issue 6)."""
+"""``ivy_like.nn`` ops: the functional layers, declared once (issue 6).
+
+Each op is published in ``ivy_like.nn`` (backend functions are named ``nn_<op>``). Ops whose
+declaration has a body are *composites* written with ivy_like ops: they run on every backend
+that does not define ``nn_<op>`` and are differentiable wherever the ops they use are. The
+backends define natives where a framework kernel matters for speed (``softmax``, ``linear`` on
+torch, the pooling windows) or is needed at all (``conv1d``/``conv2d``, the exact ``gelu``).
+
+Layouts follow PyTorch unless ``data_format`` says otherwise: ``conv2d`` takes NCHW inputs and
+OIHW weights (``data_format="NHWC"``: NHWC inputs, HWIO weights, Keras/TF's layout);
+``conv1d`` NCW/OIW (``"NWC"``: NWC/WIO). Integer ``padding`` pads both sides of each spatial
+axis; ``"valid"`` is no padding; ``"same"`` pads so that the output has ``ceil(size/stride)``
+positions, the extra row going to the end (TF's and JAX's rule; PyTorch's for stride 1).
+
+The helpers ``conv_geometry`` and ``pool_geometry`` are shared by every backend, so argument
+checks and their error messages are the same everywhere.
+"""
 
 from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import ivy_like as il
+
+from .. import _backend
+from .._registry import OPS, op
+
+_NN = ("nn",)
+_nn = {"family": "nn", "namespaces": _NN}
+
+
+# -- argument helpers shared with the backends ---------------------------------------------------
+def _tuple(value: Any, n: int, name: str, who: str) -> tuple[int, ...]:
+    """An int or a length-``n`` sequence of ints, as an ``n``-tuple of ints >= 0."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        out = (value,) * n
+    elif isinstance(value, Sequence) and len(value) == n and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        out = tuple(value)
+    else:
+        raise TypeError(f"{who}: {name} must be an int or a sequence of {n} ints, got {value!r}")
+    if any(v < 0 for v in out):
+        raise ValueError(f"{who}: {name} must be non-negative, got {value!r}")
+    return out
+
+
+def conv_geometry(
+    who: str,
+    spatial: Sequence[int],
+    kernel: Sequence[int],
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """``(strides, pads, dilations)`` for a convolution; ``pads`` is ``((lo, hi), ...)``.
+
+    Examples
+    --------
+    >>> from ivy_like.ops.nn import conv_geometry
+    >>> conv_geometry("conv2d", (5, 5), (3, 3), 2, "same", 1)
+    ((2, 2), ((1, 1), (1, 1)), (1, 1))
+    """
+    n = len(spatial)
+    strides = _tuple(stride, n, "stride", who)
+    dilations = _tuple(dilation, n, "dilation", who)
+    if 0 in strides or 0 in dilations:
+        raise ValueError(f"{who}: stride and dilation must be positive")
+    if isinstance(padding, str):
+        mode = padding.lower()
+        if mode == "valid":
+            pads = ((0, 0),) * n
+        elif mode == "same":
+            pads = tuple(
+                _same_pad(size, k, s, d)
+                for size, k, s, d in zip(spatial, kernel, strides, dilations)
+            )
+        else:
+            raise ValueError(f"{who}: padding must be 'valid', 'same', ints or pairs, got {padding!r}")
+    elif (
+        isinstance(padding, Sequence)
+        and len(padding) == n
+        and all(isinstance(p, Sequence) and not isinstance(p, str) for p in padding)
+    ):
+        pads = tuple(_tuple(tuple(p), 2, "padding", who) for p in padding)  # type: ignore[misc]
+    else:
+        pads = tuple((p, p) for p in _tuple(padding, n, "padding", who))
+    for size, k, (lo, hi), d in zip(spatial, kernel, pads, dilations):
+        if size + lo + hi < (k - 1) * d + 1:
+            raise ValueError(
+                f"{who}: the (padded) input of size {size + lo + hi} is smaller than the "
+                f"dilated kernel of size {(k - 1) * d + 1}"
+            )
+    return strides, pads, dilations
+
+
+def _same_pad(size: int, k: int, s: int, d: int) -> tuple[int, int]:
+    total = max((math.ceil(size / s) - 1) * s + (k - 1) * d + 1 - size, 0)
+    return total // 2, total - total // 2
+
+
+def check_conv(who: str, x_shape: Any, w_shape: Any, n: int, groups: int, data_format: str) -> bool:
+    """Check ranks, channels and ``groups``; return True for channels-last ``data_format``."""
+    formats = {1: ("NCW", "NWC"), 2: ("NCHW", "NHWC")}[n]
+    if data_format not in formats:
+        raise ValueError(f"{who}: data_format must be one of {formats}, got {data_format!r}")
+    last = data_format == formats[1]
+    if len(x_shape) != n + 2:
+        raise ValueError(f"{who}: x must have {n + 2} dimensions ({data_format}), got {len(x_shape)}")
+    if len(w_shape) != n + 2:
+        raise ValueError(f"{who}: weight must have {n + 2} dimensions, got {len(w_shape)}")
+    if not isinstance(groups, int) or isinstance(groups, bool) or groups < 1:
+        raise ValueError(f"{who}: groups must be a positive int, got {groups!r}")
+    c_in = x_shape[-1] if last else x_shape[1]
+    w_in, c_out = (w_shape[-2], w_shape[-1]) if last else (w_shape[1], w_shape[0])
+    if c_in % groups or c_out % groups:
+        raise ValueError(
+            f"{who}: in_channels ({c_in}) and out_channels ({c_out}) must be divisible by "
+            f"groups ({groups})"
+        )
+    if w_in * groups != c_in:
+        raise ValueError(
+            f"{who}: weight expects {w_in * groups} input channels (in/groups={w_in}, "
+            f"groups={groups}) but x has {c_in}"
+        )
+    return last
+
+
+def pool_geometry(
+    who: str, kernel_size: Any, stride: Any, padding: Any, data_format: str
+) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], bool]:
+    """``(kernel, strides, pads, channels_last)`` of a 2-D pooling, checked as PyTorch does.
+
+    Examples
+    --------
+    >>> from ivy_like.ops.nn import pool_geometry
+    >>> pool_geometry("max_pool2d", 2, None, 0, "NCHW")
+    ((2, 2), (2, 2), (0, 0), False)
+    """
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"{who}: data_format must be 'NCHW' or 'NHWC', got {data_format!r}")
+    kernel = _tuple(kernel_size, 2, "kernel_size", who)
+    strides = kernel if stride is None else _tuple(stride, 2, "stride", who)
+    pads = _tuple(padding, 2, "padding", who)
+    if 0 in kernel or 0 in strides:
+        raise ValueError(f"{who}: kernel_size and stride must be positive")
+    if any(2 * p > k for p, k in zip(pads, kernel)):
+        raise ValueError(f"{who}: padding {pads} must be at most half the kernel size {kernel}")
+    return kernel, strides, pads, data_format == "NHWC"
+
+
+def _reduction(value: Any, reduction: str, who: str) -> Any:
+    if reduction == "mean":
+        return il.mean(value)
+    if reduction == "sum":
+        return il.sum(value)
+    if reduction == "none":
+        return value
+    raise ValueError(f"{who}: reduction must be 'mean', 'sum' or 'none', got {reduction!r}")
+
+
+def _shape(x: Any) -> tuple[int, ...]:
+    return tuple(int(s) for s in x.shape)
+
+
+# -- dense layers ----------------------------------------------------------------------------
+@op(arrays=("x", "weight", "bias"), **_nn)
+def linear(x: Any, weight: Any, bias: Any = None):
+    """``x @ weight.T + bias``, with PyTorch's layout: ``weight`` is ``(out, in)``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> x = ivy_like.array([[1., 2.]])
+    >>> w = ivy_like.array([[1., 0.], [1., 1.], [0., 2.]])
+    >>> ivy_like.nn.linear(x, w, ivy_like.array([0., 0., 1.]))
+    ivy_like.array([[1., 3., 5.]])
+    """
+    y = il.matmul(x, il.matrix_transpose(weight))
+    return y if bias is None else y + bias
+
+
+@op(arrays=("indices", "weight"), **_nn)
+def embedding(indices: Any, weight: Any):
+    """Rows of ``weight`` (``(num_embeddings, dim)``) at integer ``indices`` of any shape.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> w = ivy_like.array([[0., 0.], [1., 1.], [2., 2.]])
+    >>> ivy_like.nn.embedding(ivy_like.array([[2, 0]]), w)
+    ivy_like.array([[[2., 2.],
+                     [0., 0.]]])
+    """
+    shape = _shape(indices)
+    rows = il.take(weight, il.reshape(indices, (-1,)), axis=0)
+    return il.reshape(rows, (*shape, _shape(weight)[1]))
+
+
+# -- convolutions and pooling (native on every backend) ----------------------------------------
+@op(arrays=("x", "weight", "bias"), **_nn)
+def conv1d(
+    x: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+    data_format: str = "NCW",
+):
+    """1-D convolution (cross-correlation, as every framework computes it).
+
+    ``x`` is ``(N, C_in, W)`` with ``weight`` ``(C_out, C_in/groups, K)`` (PyTorch), or with
+    ``data_format="NWC"`` ``x`` is ``(N, W, C_in)`` and ``weight`` ``(K, C_in/groups, C_out)``.
+    ``padding``: an int, a ``(lo, hi)`` pair in a 1-sequence, ``"valid"`` or ``"same"``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> x = ivy_like.array([[[1., 2., 3., 4.]]])
+    >>> ivy_like.nn.conv1d(x, ivy_like.array([[[1., 0., -1.]]]), padding=1)
+    ivy_like.array([[[-2., -2., -2.,  3.]]])
+    """
+
+
+@op(arrays=("x", "weight", "bias"), **_nn)
+def conv2d(
+    x: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+    data_format: str = "NCHW",
+):
+    """2-D convolution: NCHW inputs with OIHW weights, or NHWC inputs with HWIO weights.
+
+    ``stride`` and ``dilation`` are ints or pairs; ``padding`` an int, a pair, a pair of
+    ``(lo, hi)`` pairs, ``"valid"`` or ``"same"``; ``groups`` splits the channels.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> x = ivy_like.reshape(ivy_like.arange(9.), (1, 1, 3, 3))
+    >>> w = ivy_like.ones((1, 1, 2, 2))
+    >>> ivy_like.nn.conv2d(x, w)
+    ivy_like.array([[[[ 8., 12.],
+                      [20., 24.]]]])
+    """
+
+
+def _windows(x: Any, kernel: Any, strides: Any, pads: Any, last: bool, fill: float) -> Any:
+    """All pooling windows stacked on a new first axis (NCHW); padding holds ``fill``."""
+    if last:
+        x = il.permute_dims(x, (0, 3, 1, 2))
+    (ph, pw), (kh, kw), (sh, sw) = pads, kernel, strides
+    if ph:
+        edge = il.full_like(x[:, :, :1, :], fill)
+        x = il.concat([edge] * ph + [x] + [edge] * ph, axis=2)
+    if pw:
+        edge = il.full_like(x[:, :, :, :1], fill)
+        x = il.concat([edge] * pw + [x] + [edge] * pw, axis=3)
+    h, w = _shape(x)[2:]
+    oh, ow = (h - kh) // sh + 1, (w - kw) // sw + 1
+    if oh < 1 or ow < 1:
+        raise ValueError(f"pooling: the input ({h}x{w} padded) is smaller than the kernel")
+    return il.stack(
+        [
+            x[:, :, i : i + sh * (oh - 1) + 1 : sh, j : j + sw * (ow - 1) + 1 : sw]
+            for i in range(kh)
+            for j in range(kw)
+        ]
+    )
+
+
+def _unlast(y: Any, last: bool) -> Any:
+    return il.permute_dims(y, (0, 2, 3, 1)) if last else y
+
+
+@op(arrays=("x",), **_nn)
+def max_pool2d(
+    x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
+):
+    """Maximum over ``kernel_size`` windows (``stride`` defaults to ``kernel_size``; padding
+    counts as minus infinity, as in PyTorch).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> x = ivy_like.reshape(ivy_like.arange(16.), (1, 1, 4, 4))
+    >>> ivy_like.nn.max_pool2d(x, 2)
+    ivy_like.array([[[[ 5.,  7.],
+                      [13., 15.]]]])
+    """
+    kernel, strides, pads, last = pool_geometry("max_pool2d", kernel_size, stride, padding, data_format)
+    windows = _windows(x, kernel, strides, pads, last, -math.inf)
+    return _unlast(il.max(windows, axis=0), last)
+
+
+@op(arrays=("x",), **_nn)
+def avg_pool2d(
+    x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
+):
+    """Mean over ``kernel_size`` windows; zero padding is counted in the mean (PyTorch's
+    default ``count_include_pad=True``).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> x = ivy_like.reshape(ivy_like.arange(16.), (1, 1, 4, 4))
+    >>> ivy_like.nn.avg_pool2d(x, 2)
+    ivy_like.array([[[[ 2.5,  4.5],
+                      [10.5, 12.5]]]])
+    """
+    kernel, strides, pads, last = pool_geometry("avg_pool2d", kernel_size, stride, padding, data_format)
+    windows = _windows(x, kernel, strides, pads, last, 0.0)
+    return _unlast(il.mean(windows, axis=0), last)
+
+
+# -- normalization and dropout -------------------------------------------------------------------
+@op(arrays=("x", "weight", "bias"), **_nn)
+def layer_norm(
+    x: Any, normalized_shape: Any, weight: Any = None, bias: Any = None, eps: float = 1e-5
+):
+    """Normalize over the trailing ``normalized_shape`` axes (biased variance, as PyTorch),
+    then scale by ``weight`` and shift by ``bias``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> y = ivy_like.nn.layer_norm(ivy_like.array([[1., 3.], [2., 2.]]), 2)
+    >>> [[round(float(v), 4) for v in row] for row in y.to_numpy()]
+    [[-1.0, 1.0], [0.0, 0.0]]
+    """
+    dims = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if _shape(x)[len(_shape(x)) - len(dims) :] != dims:
+        raise ValueError(
+            f"layer_norm: normalized_shape {dims} does not match the trailing axes of x "
+            f"{_shape(x)}"
+        )
+    axes = tuple(range(-len(dims), 0))
+    mu = il.mean(x, axis=axes, keepdims=True)
+    centered = x - mu
+    var = il.mean(centered * centered, axis=axes, keepdims=True)
+    y = centered / il.sqrt(var + eps)
+    if weight is not None:
+        y = y * weight
+    return y if bias is None else y + bias
+
+
+@op(arrays=("x", "running_mean", "running_var", "weight", "bias"), **_nn)
+def batch_norm(
+    x: Any,
+    running_mean: Any,
+    running_var: Any,
+    weight: Any = None,
+    bias: Any = None,
+    eps: float = 1e-5,
+    axis: int = 1,
+):
+    """Batch normalization at inference: ``(x - running_mean) / sqrt(running_var + eps)``,
+    scaled and shifted, with the statistics taken along the channel ``axis`` (1: NC...).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> x = ivy_like.array([[1., 2.], [3., 4.]])
+    >>> ivy_like.nn.batch_norm(x, ivy_like.array([1., 2.]), ivy_like.array([4., 1.]), eps=0.)
+    ivy_like.array([[0., 0.],
+                    [1., 2.]])
+    """
+    ndim = len(_shape(x))
+    shape = [1] * ndim
+    shape[axis % ndim] = -1
+
+    def channel(v: Any) -> Any:
+        return il.reshape(v, tuple(shape))
+
+    y = (x - channel(running_mean)) / il.sqrt(channel(running_var) + eps)
+    if weight is not None:
+        y = y * channel(weight)
+    return y if bias is None else y + channel(bias)
+
+
+@op(arrays=("x",), **_nn)
+def dropout(x: Any, p: float = 0.5, key: Any = None):
+    """Zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)``.
+
+    ``key`` is the seed of the mask (an int, see :mod:`ivy_like.random`): the same key gives
+    the same mask on every backend. ``key=None`` means inference: ``x`` is returned unchanged.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.nn.dropout(ivy_like.ones(6), 0.5, key=0)
+    ivy_like.array([0., 2., 2., 2., 0., 0.])
+    """
+    if not isinstance(p, (int, float)) or not 0.0 <= p < 1.0:
+        raise ValueError(f"dropout: p must be a probability in [0, 1), got {p!r}")
+    if key is None or p == 0:
+        return x
+    from .. import random
+
+    keep = random.bernoulli(1.0 - p, _shape(x), seed=key, backend=_backend.current_backend()).data
+    return il.where(keep, x / (1.0 - p), il.zeros_like(x))
+
+
+# -- activations ---------------------------------------------------------------------------------
+@op(arrays=("x",), **_nn)
+def relu(x: Any):
+    """``max(x, 0)``; the gradient at 0 is 0 on every backend.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.nn.relu(ivy_like.array([-1., 0., 2.]))
+    ivy_like.array([0., 0., 2.])
+    """
+    return il.where(x > 0, x, il.zeros_like(x))
+
+
+@op(arrays=("x",), **_nn)
+def gelu(x: Any, approximate: str = "none"):
+    """Gaussian error linear unit, ``x * Phi(x)`` (exact, with erf), or its tanh form with
+    ``approximate="tanh"`` (PyTorch's names).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> y = ivy_like.nn.gelu(ivy_like.array([-1., 0., 1.]))
+    >>> [round(float(v), 4) for v in y.to_numpy()]
+    [-0.1587, 0.0, 0.8413]
+    """
+
+
+def tanh_gelu(x: Any) -> Any:
+    """The tanh approximation of gelu, written with ivy_like ops (used by the backends)."""
+    inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)
+    return 0.5 * x * (1.0 + il.tanh(inner))
+
+
+def check_gelu(approximate: str) -> None:
+    if approximate not in ("none", "tanh"):
+        raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
+
+
+@op(arrays=("x",), **_nn)
+def sigmoid(x: Any):
+    """The logistic function ``1 / (1 + exp(-x))``, without overflow for large ``|x|``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> y = ivy_like.nn.sigmoid(ivy_like.array([0., 2., 100., -100.]))
+    >>> [round(float(v), 4) for v in y.to_numpy()]
+    [0.5, 0.8808, 1.0, 0.0]
+    """
+    e = il.exp(-il.abs(x))
+    return il.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+
+
+@op(arrays=("x",), **_nn)
+def silu(x: Any):
+    """``x * sigmoid(x)`` (also called swish).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> [round(float(v), 4) for v in ivy_like.nn.silu(ivy_like.array([0., 1.])).to_numpy()]
+    [0.0, 0.7311]
+    """
+    return x * il.nn.sigmoid(x)
+
+
+@op(arrays=("x",), **_nn)
+def softmax(x: Any, axis: int = -1):
+    """``exp(x) / sum(exp(x))`` along ``axis``, computed stably (shifted by the maximum).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.nn.softmax(ivy_like.array([0., 0., 1000.]))
+    ivy_like.array([0., 0., 1.])
+    """
+    e = il.exp(x - il.stop_gradient(il.max(x, axis=axis, keepdims=True)))
+    return e / il.sum(e, axis=axis, keepdims=True)
+
+
+@op(arrays=("x",), **_nn)
+def log_softmax(x: Any, axis: int = -1):
+    """``x - log(sum(exp(x)))`` along ``axis``, computed stably.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.nn.log_softmax(ivy_like.array([0., 0.]))
+    ivy_like.array([-0.6931472, -0.6931472])
+    """
+    shifted = x - il.stop_gradient(il.max(x, axis=axis, keepdims=True))
+    return shifted - il.log(il.sum(il.exp(shifted), axis=axis, keepdims=True))
+
+
+# -- attention and losses ------------------------------------------------------------------------
+@op(arrays=("query", "key", "value", "attn_mask"), **_nn)
+def scaled_dot_product_attention(
+    query: Any,
+    key: Any,
+    value: Any,
+    attn_mask: Any = None,
+    is_causal: bool = False,
+    scale: float | None = None,
+):
+    """``softmax(query @ key^T * scale + mask) @ value`` over the last two axes.
+
+    ``scale`` defaults to ``1/sqrt(d)``. ``attn_mask`` is boolean (True: may attend, as in
+    PyTorch) or additive floats; ``is_causal`` masks positions after the query's own.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> q = ivy_like.array([[1., 0.]])
+    >>> kv = ivy_like.array([[1., 0.], [0., 1.]])
+    >>> ivy_like.nn.scaled_dot_product_attention(q, kv, kv, is_causal=True)
+    ivy_like.array([[1., 0.]])
+    """
+    d = _shape(query)[-1]
+    scores = il.matmul(query, il.matrix_transpose(key)) * (
+        (1.0 / math.sqrt(d)) if scale is None else scale
+    )
+    neg = il.full_like(scores, -math.inf)
+    if is_causal:
+        lq, lk = _shape(scores)[-2:]
+        allowed = il.to_native(il.tril(il.ones((lq, lk)))) > 0  # creation gives an Array
+        scores = il.where(allowed, scores, neg)
+    if attn_mask is not None:
+        if "bool" in str(attn_mask.dtype):
+            scores = il.where(attn_mask, scores, neg)
+        else:
+            scores = scores + attn_mask
+    return il.matmul(il.nn.softmax(scores, axis=-1), value)
+
+
+@op(arrays=("logits", "labels"), **_nn)
+def cross_entropy(logits: Any, labels: Any, reduction: str = "mean"):
+    """Softmax cross-entropy with the classes on the last axis of ``logits``.
+
+    ``labels`` holds integer class indices (the shape of ``logits`` without its last axis),
+    or floating class probabilities of the shape of ``logits``. ``reduction``: ``"mean"``,
+    ``"sum"`` or ``"none"``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> logits = ivy_like.array([[0., 0.], [0., 0.]])
+    >>> ivy_like.nn.cross_entropy(logits, ivy_like.array([0, 1]))
+    ivy_like.array(0.6931472)
+    """
+    logp = il.nn.log_softmax(logits, axis=-1)
+    lshape, tshape = _shape(logits), _shape(labels)
+    if tshape == lshape and _is_float(labels):
+        losses = -il.sum(labels * logp, axis=-1)
+    elif tshape == lshape[:-1]:
+        classes = il.to_native(il.arange(lshape[-1]))  # creation gives an Array
+        hit = il.equal(il.expand_dims(labels, axis=-1), classes)
+        losses = -il.sum(il.where(hit, logp, il.zeros_like(logp)), axis=-1)
+    else:
+        raise ValueError(
+            f"cross_entropy: labels of shape {tshape} do not fit logits of shape {lshape} "
+            f"(expected {lshape[:-1]} class indices or {lshape} probabilities)"
+        )
+    return _reduction(losses, reduction, "cross_entropy")
+
+
+def _is_float(x: Any) -> bool:
+    return "float" in str(x.dtype)
+
+
+@op(arrays=("input", "target"), **_nn)
+def mse_loss(input: Any, target: Any, reduction: str = "mean"):  # noqa: A002 - PyTorch's name
+    """Mean squared error ``(input - target) ** 2``, reduced by ``reduction``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.nn.mse_loss(ivy_like.array([1., 2.]), ivy_like.array([1., 4.]))
+    ivy_like.array(2.)
+    """
+    diff = input - target
+    return _reduction(diff * diff, reduction, "mse_loss")
+
+
+# -- composite fallbacks on the fast path -------------------------------------------------------
+# The generated fast path calls ``backend.nn_<op>`` directly; a backend module that leaves an
+# op to its composite declaration must still answer that attribute. Each loaded Backend gets a
+# wrapper that runs the declaration with that backend active (what the general path does).
+def _fallback(spec: Any, backend: Any) -> Any:
+    decl = spec.declaration
+    use = _backend.use_backend
+
+    def composite(*args: Any, **kwargs: Any) -> Any:
+        with use(backend):
+            return decl(*args, **kwargs)
+
+    composite.__name__ = spec.backend_name
+    composite.__wrapped__ = decl  # type: ignore[attr-defined]
+    return composite
+
+
+def _install_fallbacks(backend: Any) -> None:
+    for spec in OPS.values():
+        if spec.namespaces != _NN or not spec.composite:
+            continue
+        name = spec.backend_name
+        if name not in backend.__dict__ and name not in backend.unsupported:
+            backend.__dict__[name] = _fallback(spec, backend)
+
+
+_backend._load_hooks.append(_install_fallbacks)
+for _loaded in list(_backend._loaded.values()):
+    _install_fallbacks(_loaded)

@@ -56,3 +56,135 @@ def min(x: Any, /, *, axis: Any = None, keepdims: bool = False, out: Any = None)
     >>> ivy_like.min(ivy_like.array([[1., 5.], [3., 4.]]), axis=1)
     ivy_like.array([1., 3.])
     """
+
+
+@op(arrays=("x",), dtypes=("dtype",), family="reduction")
+def cumulative_sum(
+    x: Any,
+    /,
+    *,
+    axis: int | None = None,
+    dtype: Any = None,
+    include_initial: bool = False,
+    out: Any = None,
+):
+    """Cumulative sum along ``axis``; with ``include_initial`` the result starts with a zero.
+
+    ``axis`` may be omitted only for a one-dimensional ``x``; for more dimensions it is a
+    ``ValueError`` (so is a 0-d ``x``). Without ``dtype``, booleans and integers narrower than
+    the backend's default integer accumulate in it (unsigned ones in the unsigned integer of
+    that width; on torch, which has no usable uint64, in int64); floats keep their dtype.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.cumulative_sum(ivy_like.array([1., 2., 3.]), include_initial=True)
+    ivy_like.array([0., 1., 3., 6.])
+    """
+
+
+@op(arrays=("x",), dtypes=("dtype",), family="reduction")
+def prod(
+    x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False, out: Any = None
+):
+    """Product over ``axis``; the product of nothing is 1. Result dtype as for ``sum``.
+
+    Booleans and integers narrower than the backend's default integer are multiplied in it
+    (unsigned ones in the unsigned integer of that width; int64 on torch).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.prod(ivy_like.array([[1., 2.], [3., 4.]]), axis=1)
+    ivy_like.array([ 2., 12.])
+    """
+
+
+@op(arrays=("x",), family="reduction")
+def std(
+    x: Any,
+    /,
+    *,
+    axis: Any = None,
+    correction: int | float = 0.0,
+    keepdims: bool = False,
+    out: Any = None,
+):
+    """Standard deviation over ``axis``: the square root of :func:`var`.
+
+    For real floating-point inputs (others raise ``TypeError``). ``correction`` is subtracted
+    from the number N of reduced elements in the divisor (1 gives the sample estimate); when
+    ``N - correction <= 0`` the result is NaN on every backend (NumPy and torch give inf).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.std(ivy_like.array([1., 3., 5.]), correction=1)
+    ivy_like.array(2.)
+    """
+
+
+@op(arrays=("x",), family="reduction")
+def var(
+    x: Any,
+    /,
+    *,
+    axis: Any = None,
+    correction: int | float = 0.0,
+    keepdims: bool = False,
+    out: Any = None,
+):
+    """Variance over ``axis``: ``sum((x - mean) ** 2) / (N - correction)``.
+
+    For real floating-point inputs (others raise ``TypeError``); when ``N - correction <= 0``
+    (an empty reduction included) the result is NaN on every backend.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.var(ivy_like.array([1., 2., 3., 4.])), ivy_like.var(ivy_like.array([1.]), correction=1)
+    (ivy_like.array(1.25), ivy_like.array(nan))
+    """
+
+
+# -- helpers shared by the backends (plain Python, no framework) ---------------------------------
+def _axes(ndim: int, axis: Any, name: str) -> tuple[int, ...]:
+    """``axis`` (None, an int or a sequence of ints) as sorted non-negative axes of ``ndim``."""
+    if axis is None:
+        return tuple(range(ndim))
+    items = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    out = []
+    for a in items:
+        if not isinstance(a, int) or isinstance(a, bool):
+            raise TypeError(f"{name}: axis must be an int or a tuple of ints, got {axis!r}")
+        if not -ndim <= a < ndim:
+            raise ValueError(f"{name}: axis {a} is out of range for a {ndim}-d array")
+        out.append(a % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError(f"{name}: repeated axis in {axis!r}")
+    return tuple(sorted(out))
+
+
+def _count(shape: tuple[int, ...], axis: Any, name: str) -> int:
+    """Number of elements one reduction over ``axis`` combines."""
+    n = 1
+    for a in _axes(len(shape), axis, name):
+        n *= shape[a]
+    return n
+
+
+def _cumulative_axis(ndim: int, axis: int | None) -> int:
+    """The one axis of ``cumulative_sum``: required unless ``x`` is 1-D; 0-d is an error."""
+    if ndim == 0:
+        raise ValueError("cumulative_sum: x must have at least one dimension, got a 0-d array")
+    if axis is None:
+        if ndim != 1:
+            raise ValueError(f"cumulative_sum: axis is required for a {ndim}-d array")
+        return 0
+    return _axes(ndim, axis, "cumulative_sum")[0]
+
+
+def _check_correction(correction: Any, name: str) -> float:
+    if isinstance(correction, bool) or not isinstance(correction, (int, float)):
+        raise TypeError(f"{name}: correction must be an int or a float, got {correction!r}")
+    return float(correction)

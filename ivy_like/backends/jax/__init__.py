@@ -13,6 +13,8 @@ backend, so ivy_like ops can be traced and differentiated.
 
 from __future__ import annotations
 
+import builtins
+
 from typing import Any
 
 import jax
@@ -188,7 +190,7 @@ def _key(x: Any, key: Any) -> Any:
     silently where NumPy raises ``IndexError``; index values known outside a trace are checked.
     """
     items = key if type(key) is tuple else (key,)
-    if any(type(k) is list for k in items):
+    if builtins.any(type(k) is list for k in items):
         items = tuple(np.asarray(k) if type(k) is list else k for k in items)
         key = items if type(key) is tuple else items[0]
     shp = x.shape
@@ -312,7 +314,7 @@ def arange(
     start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
 ) -> Any:
     if dtype is None:
-        is_float = any(isinstance(v, float) for v in (start, stop, step))
+        is_float = builtins.any(isinstance(v, float) for v in (start, stop, step))
         dtype = DEFAULT_FLOAT if is_float else DEFAULT_INT
     return jnp.arange(start, stop, step, dtype=dtype, device=_device(device))
 

@@ -1,3 +1,224 @@
-"""jax backend: array API elementwise functions beyond the first set (issue 5)."""
+"""jax backend: array API elementwise functions beyond the first set (issue 5).
 
-__all__: list[str] = []
+Mostly aliases of ``jax.numpy``. Changed from plain aliases, here and for some functions of
+the first set (defined again under the same names; this module is imported last):
+
+* integer ``floor_divide``/``remainder`` by zero give 0 (``jnp.floor_divide`` gives -1 or -2);
+* without 64-bit mode, integer promotions that the standard sends to int64 (int8/16/32 with
+  uint32) raise ``TypeError``: JAX would compute them in int32 and wrap silently.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import jax.numpy as jnp
+
+from ...ops.elementwise import _clip
+from . import _X64_HINT, DTYPES, X64, astype
+
+__all__ = [
+    "acos",
+    "acosh",
+    "add",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "bitwise_and",
+    "bitwise_invert",
+    "bitwise_left_shift",
+    "bitwise_or",
+    "bitwise_right_shift",
+    "bitwise_xor",
+    "ceil",
+    "clip",
+    "conj",
+    "copysign",
+    "cosh",
+    "equal",
+    "expm1",
+    "floor",
+    "floor_divide",
+    "greater",
+    "greater_equal",
+    "hypot",
+    "imag",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "less",
+    "less_equal",
+    "log10",
+    "log1p",
+    "log2",
+    "logaddexp",
+    "logical_xor",
+    "maximum",
+    "minimum",
+    "multiply",
+    "nextafter",
+    "not_equal",
+    "pow",
+    "real",
+    "remainder",
+    "round",
+    "sign",
+    "signbit",
+    "sinh",
+    "subtract",
+    "tan",
+    "trunc",
+    "where",
+]
+
+_INTEGER = frozenset(v for k, v in DTYPES.items() if k.kind in "iu")
+_UINT32 = jnp.dtype("uint32")
+# Pairs whose standard result is int64: JAX's 32-bit mode would give int32.
+_NEEDS_X64 = frozenset(
+    pair
+    for d in ("int8", "int16", "int32")
+    for pair in ((jnp.dtype(d), _UINT32), (_UINT32, jnp.dtype(d)))
+)
+
+
+def _check_pair(name: str, x1: Any, x2: Any) -> None:
+    d1, d2 = getattr(x1, "dtype", None), getattr(x2, "dtype", None)
+    if (d1, d2) in _NEEDS_X64:
+        raise TypeError(
+            f"{name}: {d1} with {d2} promotes to int64, which the jax backend cannot represent "
+            f"without 64-bit mode; {_X64_HINT}"
+        )
+
+
+_INT32 = jnp.dtype("int32")
+
+
+def _checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``fn`` of two arrays, refusing the int64 promotions 32-bit JAX would truncate.
+
+    Those promotions come out as int32, so the operands are inspected only then: the common
+    call pays one dtype read.
+    """
+    if X64:
+        return fn  # every standard promotion is representable
+
+    def op(x1: Any, x2: Any, /) -> Any:
+        out = fn(x1, x2)
+        if out.dtype is _INT32:
+            _check_pair(name, x1, x2)
+        return out
+
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+def _checked_comparison(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """Like :func:`_checked` for bool results: the operands are always inspected."""
+    if X64:
+        return fn
+
+    def op(x1: Any, x2: Any, /) -> Any:
+        _check_pair(name, x1, x2)
+        return fn(x1, x2)
+
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+add = _checked(jnp.add, "add")
+subtract = _checked(jnp.subtract, "subtract")
+multiply = _checked(jnp.multiply, "multiply")
+pow = _checked(jnp.power, "pow")  # noqa: A001
+maximum = _checked(jnp.maximum, "maximum")
+minimum = _checked(jnp.minimum, "minimum")
+equal = _checked_comparison(jnp.equal, "equal")
+not_equal = _checked_comparison(jnp.not_equal, "not_equal")
+less = _checked_comparison(jnp.less, "less")
+less_equal = _checked_comparison(jnp.less_equal, "less_equal")
+greater = _checked_comparison(jnp.greater, "greater")
+greater_equal = _checked_comparison(jnp.greater_equal, "greater_equal")
+bitwise_and = _checked(jnp.bitwise_and, "bitwise_and")
+bitwise_or = _checked(jnp.bitwise_or, "bitwise_or")
+bitwise_xor = _checked(jnp.bitwise_xor, "bitwise_xor")
+# Shifts by >= the bit width already give 0 (or -1 for negative >>), our rule.
+bitwise_left_shift = _checked(jnp.left_shift, "bitwise_left_shift")
+bitwise_right_shift = _checked(jnp.right_shift, "bitwise_right_shift")
+
+
+def where(condition: Any, x1: Any, x2: Any, /) -> Any:
+    out = jnp.where(condition, x1, x2)
+    if not X64 and out.dtype is _INT32:
+        _check_pair("where", x1, x2)
+    return out
+
+
+def floor_divide(x1: Any, x2: Any, /) -> Any:
+    """``jnp.floor_divide``; integer division by zero gives 0 (NumPy's result).
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from ivy_like.backends import jax as B
+    >>> B.floor_divide(jnp.array([7, -7]), jnp.array([2, 0]))
+    Array([3, 0], dtype=int32)
+    """
+    out = jnp.floor_divide(x1, x2)
+    if not X64 and out.dtype is _INT32:
+        _check_pair("floor_divide", x1, x2)
+    return jnp.where(jnp.equal(x2, 0), 0, out) if out.dtype in _INTEGER else out
+
+
+def remainder(x1: Any, x2: Any, /) -> Any:
+    """``jnp.remainder``; integer remainder by zero gives 0 (NumPy's result).
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from ivy_like.backends import jax as B
+    >>> B.remainder(jnp.array([7, -7]), jnp.array([3, 0]))
+    Array([1, 0], dtype=int32)
+    """
+    out = jnp.remainder(x1, x2)
+    if not X64 and out.dtype is _INT32:
+        _check_pair("remainder", x1, x2)
+    return jnp.where(jnp.equal(x2, 0), 0, out) if out.dtype in _INTEGER else out
+
+
+acos = jnp.arccos
+acosh = jnp.arccosh
+asin = jnp.arcsin
+asinh = jnp.arcsinh
+atan = jnp.arctan
+atan2 = jnp.arctan2
+atanh = jnp.arctanh
+bitwise_invert = jnp.invert
+ceil = jnp.ceil  # integers keep their dtype
+conj = jnp.conj
+copysign = jnp.copysign
+cosh = jnp.cosh
+expm1 = jnp.expm1
+floor = jnp.floor
+hypot = jnp.hypot
+imag = jnp.imag
+isfinite = jnp.isfinite
+isinf = jnp.isinf
+isnan = jnp.isnan
+log10 = jnp.log10
+log1p = jnp.log1p
+log2 = jnp.log2
+logaddexp = jnp.logaddexp
+logical_xor = jnp.logical_xor
+nextafter = jnp.nextafter
+real = jnp.real
+round = jnp.round  # noqa: A001  (half to even; complex parts separately)
+sign = jnp.sign  # x / |x| for complex
+signbit = jnp.signbit
+sinh = jnp.sinh
+tan = jnp.tan
+trunc = jnp.trunc
+
+
+def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+    return _clip(x, min, max, maximum, minimum, astype)

@@ -1,3 +1,191 @@
-"""jax backend: array API linalg functions beyond the first set (issue 5)."""
+"""jax backend: the array API linalg extension (``jax.numpy.linalg`` is conforming).
 
-__all__: list[str] = []
+Wrappers add the rules of ``ivy_like.ops.linalg``: floating-point input for the
+decompositions, the standard's default ``rtol`` (JAX's own is 10x larger), NumPy's reading of
+only the lower triangle in ``cholesky``/``eigh``/``eigvalsh`` (JAX symmetrizes by default),
+the default integer for ``matrix_rank``, named-tuple results. Tracers pass through unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+
+from ivy_like.ops.linalg import (
+    EighResult,
+    QRResult,
+    SlogdetResult,
+    SVDResult,
+    _check_float,
+    _check_matrix,
+    _check_matrix_norm_ord,
+    _check_power,
+    _check_qr_mode,
+    _check_vector_norm_ord,
+    _norm_axes,
+    _tensordot_axes,
+    _vector_axis,
+)
+from . import DEFAULT_INT
+
+__all__ = [
+    "linalg_cholesky",
+    "linalg_cross",
+    "linalg_det",
+    "linalg_diagonal",
+    "linalg_eigh",
+    "linalg_eigvalsh",
+    "linalg_inv",
+    "linalg_matrix_norm",
+    "linalg_matrix_power",
+    "linalg_matrix_rank",
+    "linalg_outer",
+    "linalg_pinv",
+    "linalg_qr",
+    "linalg_slogdet",
+    "linalg_solve",
+    "linalg_svd",
+    "linalg_svdvals",
+    "linalg_trace",
+    "linalg_vector_norm",
+    "matrix_transpose",
+    "tensordot",
+    "vecdot",
+]
+
+
+def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> Any:
+    x = jnp.asarray(x)
+    _check_float(name, x.dtype.kind)
+    if matrix:
+        _check_matrix(name, x.shape, square)
+    return x
+
+
+def _default_rtol(x: Any) -> float:
+    return max(x.shape[-2:]) * float(np.finfo(x.dtype).eps)
+
+
+# -- in both namespaces ---------------------------------------------------------------------------
+def matrix_transpose(x: Any, /) -> Any:
+    x = jnp.asarray(x)
+    _check_matrix("matrix_transpose", x.shape)
+    return jnp.swapaxes(x, -1, -2)
+
+
+def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+    return jnp.tensordot(x1, x2, axes=_tensordot_axes(axes, jnp.ndim(x1), jnp.ndim(x2)))
+
+
+def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    axis = _vector_axis("vecdot", jnp.shape(x1), jnp.shape(x2), axis)
+    return jnp.linalg.vecdot(x1, x2, axis=axis)
+
+
+# -- linalg ---------------------------------------------------------------------------------------
+def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
+    return jnp.linalg.cholesky(
+        _float("cholesky", x, square=True), upper=upper, symmetrize_input=False
+    )
+
+
+def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    axis = _vector_axis("linalg.cross", jnp.shape(x1), jnp.shape(x2), axis)
+    if jnp.shape(x1)[axis] != 3:
+        raise ValueError("linalg.cross: the vectors must have 3 elements along axis")
+    return jnp.linalg.cross(x1, x2, axis=axis)
+
+
+def linalg_det(x: Any, /) -> Any:
+    return jnp.linalg.det(_float("det", x, square=True))
+
+
+def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
+    x = jnp.asarray(x)
+    _check_matrix("diagonal", x.shape)
+    return jnp.linalg.diagonal(x, offset=offset)
+
+
+def linalg_eigh(x: Any, /) -> EighResult:
+    return EighResult(
+        *jnp.linalg.eigh(_float("eigh", x, square=True), UPLO="L", symmetrize_input=False)
+    )
+
+
+def linalg_eigvalsh(x: Any, /) -> Any:
+    return jnp.linalg.eigvalsh(_float("eigvalsh", x, square=True), symmetrize_input=False)
+
+
+def linalg_inv(x: Any, /) -> Any:
+    return jnp.linalg.inv(_float("inv", x, square=True))
+
+
+def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
+    _check_matrix_norm_ord(ord)
+    return jnp.linalg.matrix_norm(_float("matrix_norm", x), keepdims=keepdims, ord=ord)
+
+
+def linalg_matrix_power(x: Any, n: int, /) -> Any:
+    return jnp.linalg.matrix_power(_float("matrix_power", x, square=True), _check_power(n))
+
+
+def linalg_matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
+    x = _float("matrix_rank", x)
+    rtol = _default_rtol(x) if rtol is None else rtol
+    return jnp.linalg.matrix_rank(x, rtol=rtol).astype(DEFAULT_INT)
+
+
+def linalg_outer(x1: Any, x2: Any, /) -> Any:
+    if jnp.ndim(x1) != 1 or jnp.ndim(x2) != 1:
+        raise ValueError("linalg.outer: x1 and x2 must be one-dimensional")
+    return jnp.linalg.outer(x1, x2)
+
+
+def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
+    x = _float("pinv", x)
+    return jnp.linalg.pinv(x, rtol=_default_rtol(x) if rtol is None else rtol)
+
+
+def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
+    _check_qr_mode(mode)
+    return QRResult(*jnp.linalg.qr(_float("qr", x), mode=mode))
+
+
+def linalg_slogdet(x: Any, /) -> SlogdetResult:
+    return SlogdetResult(*jnp.linalg.slogdet(_float("slogdet", x, square=True)))
+
+
+def linalg_solve(x1: Any, x2: Any, /) -> Any:
+    x1 = _float("solve", x1, square=True)
+    # JAX >= 0.5 follows the standard: x2 is a vector only when it is 1-D.
+    return jnp.linalg.solve(x1, _float("solve", x2, matrix=False))
+
+
+def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
+    return SVDResult(*jnp.linalg.svd(_float("svd", x), full_matrices=full_matrices))
+
+
+def linalg_svdvals(x: Any, /) -> Any:
+    return jnp.linalg.svdvals(_float("svdvals", x))
+
+
+def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    x = jnp.asarray(x)
+    _check_matrix("trace", x.shape)
+    return jnp.linalg.trace(x, offset=offset, dtype=dtype)
+
+
+def linalg_vector_norm(
+    x: Any,
+    /,
+    *,
+    axis: Any = None,
+    keepdims: bool = False,
+    ord: Any = 2,  # noqa: A002
+) -> Any:
+    x = _float("vector_norm", x, matrix=False)
+    _check_vector_norm_ord(ord)
+    axes = None if axis is None else _norm_axes(x.ndim, axis)
+    return jnp.linalg.vector_norm(x, axis=axes, keepdims=keepdims, ord=ord)

@@ -1,3 +1,162 @@
-"""jax backend: array API manipulation functions beyond the first set (issue 5)."""
+"""jax backend: array API creation, manipulation and indexing functions (issue 5).
 
-__all__: list[str] = []
+Aliases of ``jax.numpy`` after the shared rules of ``ivy_like.ops`` (axis checks, squeeze of a
+non-1 axis, repeats). ``take`` goes through this backend's bounds-checked ``getitem``: JAX
+itself would clamp or fill out-of-range indices silently.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from ... import _dtypes as D
+from ...ops.creation import _check_matrix, _check_meshgrid
+from ...ops.indexing import _take_axis
+from ...ops.manipulation import (
+    _axes,
+    _axis,
+    _check_repeats_array,
+    _moveaxis_perm,
+    _repeat_count,
+    _roll_args,
+    _squeeze_axes,
+    _tile_shapes,
+)
+from . import DEFAULT_FLOAT, _check_representable, _device, getitem
+
+__all__ = [
+    "broadcast_arrays",
+    "broadcast_to",
+    "empty",
+    "empty_like",
+    "expand_dims",
+    "flip",
+    "from_dlpack",
+    "full_like",
+    "meshgrid",
+    "moveaxis",
+    "repeat",
+    "roll",
+    "squeeze",
+    "take",
+    "tile",
+    "tril",
+    "triu",
+    "unstack",
+]
+
+
+# -- creation -------------------------------------------------------------------------------------
+def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return jnp.empty(shape, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
+
+
+def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    return jnp.empty_like(x, dtype=dtype, device=_device(device))
+
+
+def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return jnp.full_like(x, fill_value, dtype=dtype, device=_device(device))
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
+    """``jnp.from_dlpack``; without 64-bit mode a 64-bit input raises ``TypeError``.
+
+    ``copy=False`` raises ``BufferError`` where JAX cannot share the memory (unaligned data).
+
+    Also the core's import helper (``from_dlpack(obj)``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ivy_like.backends import jax as B
+    >>> B.from_dlpack(np.ones(2, dtype=np.float32))
+    Array([1., 1.], dtype=float32)
+    """
+    _check_representable(x, "from_dlpack")
+    try:
+        return jnp.from_dlpack(x, device=_device(device), copy=copy)
+    except (jax.errors.JaxRuntimeError, ValueError) as err:
+        if copy is False:  # e.g. an unaligned buffer JAX cannot view (it says ValueError)
+            raise BufferError(f"from_dlpack: copy=False, but JAX must copy ({err})") from None
+        raise
+
+
+def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
+    _check_meshgrid(arrays, indexing)
+    return tuple(jnp.meshgrid(*arrays, indexing=indexing))
+
+
+def tril(x: Any, /, *, k: int = 0) -> Any:
+    _check_matrix(x, "tril")
+    return jnp.tril(x, k=k)
+
+
+def triu(x: Any, /, *, k: int = 0) -> Any:
+    _check_matrix(x, "triu")
+    return jnp.triu(x, k=k)
+
+
+# -- manipulation ---------------------------------------------------------------------------------
+def broadcast_arrays(*arrays: Any) -> tuple[Any, ...]:
+    return tuple(jnp.broadcast_arrays(*arrays))
+
+
+def broadcast_to(x: Any, /, shape: Any) -> Any:
+    return jnp.broadcast_to(x, shape)
+
+
+def expand_dims(x: Any, /, *, axis: int = 0) -> Any:
+    return jnp.expand_dims(x, _axis(axis, jnp.ndim(x) + 1, "expand_dims"))
+
+
+def flip(x: Any, /, *, axis: Any = None) -> Any:
+    return jnp.flip(x, axis=_axes(axis, jnp.ndim(x), "flip"))
+
+
+def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
+    return jnp.transpose(x, _moveaxis_perm(jnp.ndim(x), source, destination))
+
+
+def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+    if axis is not None:
+        axis = _axis(axis, jnp.ndim(x), "repeat")
+    if isinstance(repeats, (jax.Array, jax.core.Tracer)):
+        size = jnp.size(x) if axis is None else jnp.shape(x)[axis]
+        _check_repeats_array(tuple(repeats.shape), size, axis, D.as_dtype(repeats.dtype).kind)
+        # Values known outside a trace are checked (JAX reads a negative count as 0).
+        if not isinstance(repeats, jax.core.Tracer) and bool((repeats < 0).any()):
+            raise ValueError("repeat: repeats must be non-negative")
+    else:
+        repeats = _repeat_count(repeats)
+    return jnp.repeat(x, repeats, axis=axis)
+
+
+def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
+    shift, axis = _roll_args(shift, axis, jnp.ndim(x))
+    return jnp.roll(x, shift, axis=axis)
+
+
+def squeeze(x: Any, /, axis: Any) -> Any:
+    return jnp.squeeze(x, axis=_squeeze_axes(jnp.shape(x), axis))
+
+
+def tile(x: Any, repetitions: Any, /) -> Any:
+    _, reps = _tile_shapes(jnp.shape(x), repetitions)
+    return jnp.tile(x, reps)
+
+
+def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
+    return tuple(jnp.unstack(x, axis=_axis(axis, jnp.ndim(x), "unstack")))
+
+
+# -- indexing -------------------------------------------------------------------------------------
+def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    kind = D.as_dtype(indices.dtype).kind if hasattr(indices, "dtype") else None
+    axis = _take_axis(jnp.ndim(x), indices, axis, kind)
+    if axis is None:
+        x, axis = jnp.reshape(x, (-1,)), 0
+    return getitem(x, (slice(None),) * axis + (indices,))

@@ -26,6 +26,8 @@ Choices and gaps, measured on MLX 0.32 (CPU):
 
 from __future__ import annotations
 
+import builtins
+
 from typing import Any
 
 import mlx.core as mx
@@ -361,7 +363,7 @@ def arange(
     start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
 ) -> Any:
     if dtype is None:
-        is_float = any(isinstance(v, float) for v in (start, stop, step))
+        is_float = builtins.any(isinstance(v, float) for v in (start, stop, step))
         dtype = DEFAULT_FLOAT if is_float else DEFAULT_INT
     if stop is None:
         start, stop = 0, start

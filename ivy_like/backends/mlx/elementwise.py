@@ -1,3 +1,323 @@
-"""mlx backend: array API elementwise functions beyond the first set (issue 5)."""
+"""mlx backend: array API elementwise functions beyond the first set (issue 5).
 
-__all__: list[str] = []
+Aliases of ``mlx.core``, with wrappers where MLX differs from the rules of
+``ivy_like.ops.elementwise``:
+
+* integer ``floor_divide``/``remainder`` (these two replace the first set's aliases): ``x % 0``
+  gives ``x`` in MLX and ``INT_MIN // -1`` or ``INT_MIN % -1`` kill the process with SIGFPE;
+  here divisors 0 and -1 are never passed to MLX's kernel (``x // -1`` is ``-x``, wrapping);
+* shifts by the bit width or more (MLX wraps the count for 32/64-bit integers);
+* ``sign`` of NaN (MLX gives 0);
+* ``complex64`` with ``float64`` promotes to ``complex128``, which MLX lacks: ``add``,
+  ``subtract``, ``multiply``, ``divide``, ``pow``, ``where``, ``equal`` and ``not_equal`` raise ``TypeError`` instead of
+  MLX's silent ``complex64`` (these replace the first set's aliases);
+* ``copysign``, ``hypot``, ``nextafter``, ``signbit`` (missing) and complex ``expm1``
+  (no kernel), composed from MLX ops.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import mlx.core as mx
+
+from ...ops.elementwise import _clip
+from . import DTYPES, astype, maximum, minimum
+
+__all__ = [
+    "acos",
+    "add",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "bitwise_and",
+    "bitwise_invert",
+    "bitwise_left_shift",
+    "bitwise_or",
+    "bitwise_right_shift",
+    "bitwise_xor",
+    "ceil",
+    "clip",
+    "conj",
+    "copysign",
+    "cosh",
+    "divide",
+    "equal",
+    "expm1",
+    "floor",
+    "floor_divide",
+    "hypot",
+    "imag",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "log10",
+    "log1p",
+    "log2",
+    "logaddexp",
+    "logical_xor",
+    "multiply",
+    "nextafter",
+    "not_equal",
+    "pow",
+    "real",
+    "remainder",
+    "round",
+    "sign",
+    "signbit",
+    "sinh",
+    "subtract",
+    "tan",
+    "trunc",
+    "where",
+]
+
+_INTEGER = frozenset(v for k, v in DTYPES.items() if k.kind in "iu")
+_SIGNED = frozenset(v for k, v in DTYPES.items() if k.kind == "i")
+_SAME_WIDTH_INT = {mx.float16: mx.int16, mx.bfloat16: mx.int16, mx.float32: mx.int32}
+if mx.float64 in DTYPES.values():
+    _SAME_WIDTH_INT[mx.float64] = mx.int64
+
+
+def _pair(x1: Any, x2: Any) -> tuple[Any, Any]:
+    """Both operands as arrays of MLX's promoted dtype (Python scalars weak)."""
+    a1, a2 = isinstance(x1, mx.array), isinstance(x2, mx.array)
+    if a1 and a2:
+        dt = x1.dtype if x1.dtype == x2.dtype else mx.result_type(x1, x2)
+    else:
+        arr, scalar = (x1, x2) if a1 else (x2, x1)
+        dt = (mx.zeros((), dtype=arr.dtype) + scalar).dtype  # MLX's own weak-scalar rule
+    return _as(x1, dt), _as(x2, dt)
+
+
+def _as(value: Any, dtype: Any) -> Any:
+    if isinstance(value, mx.array):
+        return value if value.dtype == dtype else value.astype(dtype)
+    return mx.array(value, dtype=dtype)
+
+
+def _integers(x1: Any, x2: Any) -> bool:
+    """True when both operands are integer arrays or Python ints (an integer result)."""
+    for v in (x1, x2):
+        if isinstance(v, mx.array):
+            if v.dtype not in _INTEGER:
+                return False
+        elif type(v) is not int:
+            return False
+    return True
+
+
+# -- promotion beyond MLX's dtypes ----------------------------------------------------------------
+_C64 = mx.complex64
+_HAS_F64 = mx.float64 in DTYPES.values()
+
+
+def _no_complex128(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``fn``, raising where the standard's result would be complex128 (MLX has none).
+
+    MLX computes complex64 with float64 in complex64; such results come out complex64, so the
+    operands are inspected only then.
+    """
+    if not _HAS_F64:
+        return fn  # no float64 either: every promotion stays within MLX's dtypes
+
+    def op(*args: Any) -> Any:
+        out = fn(*args)
+        if out.dtype == _C64:
+            dtypes = {getattr(a, "dtype", None) for a in args[-2:]}
+            if mx.float64 in dtypes:
+                raise TypeError(
+                    f"{name}: complex64 with float64 promotes to complex128, which the mlx "
+                    "backend does not support; convert one operand first"
+                )
+        return out
+
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+add = _no_complex128(mx.add, "add")
+subtract = _no_complex128(mx.subtract, "subtract")
+multiply = _no_complex128(mx.multiply, "multiply")
+divide = _no_complex128(mx.divide, "divide")
+pow = _no_complex128(mx.power, "pow")  # noqa: A001
+where = _no_complex128(mx.where, "where")
+
+
+def _no_complex128_comparison(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """Like :func:`_no_complex128` for bool results: the operands are always inspected."""
+    if not _HAS_F64:
+        return fn
+
+    def op(x1: Any, x2: Any, /) -> Any:
+        dtypes = {getattr(x1, "dtype", None), getattr(x2, "dtype", None)}
+        if _C64 in dtypes and mx.float64 in dtypes:
+            raise TypeError(
+                f"{name}: complex64 with float64 promotes to complex128, which the mlx "
+                "backend does not support; convert one operand first"
+            )
+        return fn(x1, x2)
+
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+equal = _no_complex128_comparison(mx.equal, "equal")
+not_equal = _no_complex128_comparison(mx.not_equal, "not_equal")
+
+
+# -- division -------------------------------------------------------------------------------------
+def floor_divide(x1: Any, x2: Any, /) -> Any:
+    """``mx.floor_divide``; integer ``x // 0`` is 0 and ``x // -1`` is ``-x`` (wrapping).
+
+    Examples
+    --------
+    >>> import mlx.core as mx
+    >>> from ivy_like.backends import mlx as B
+    >>> B.floor_divide(mx.array([7, -7, 5]), mx.array([2, 0, -1]))
+    array([3, 0, -5], dtype=int32)
+    """
+    if not _integers(x1, x2):
+        return mx.floor_divide(x1, x2)
+    a, b = _pair(x1, x2)
+    zero = b == 0
+    if a.dtype not in _SIGNED:
+        return mx.where(zero, 0, mx.floor_divide(a, mx.where(zero, 1, b)))
+    minus_one = b == -1
+    out = mx.floor_divide(a, mx.where(zero | minus_one, 1, b))
+    return mx.where(zero, 0, mx.where(minus_one, -a, out))
+
+
+def remainder(x1: Any, x2: Any, /) -> Any:
+    """``mx.remainder``; integer ``x % 0`` and ``x % -1`` are 0.
+
+    Examples
+    --------
+    >>> import mlx.core as mx
+    >>> from ivy_like.backends import mlx as B
+    >>> B.remainder(mx.array([7, -7, 5]), mx.array([3, 0, -1]))
+    array([1, 0, 0], dtype=int32)
+    """
+    if not _integers(x1, x2):
+        return mx.remainder(x1, x2)
+    a, b = _pair(x1, x2)
+    bad = b == 0
+    if a.dtype in _SIGNED:
+        bad = bad | (b == -1)
+    return mx.where(bad, 0, mx.remainder(a, mx.where(bad, 1, b)))
+
+
+# -- shifts ---------------------------------------------------------------------------------------
+def bitwise_left_shift(x1: Any, x2: Any, /) -> Any:
+    a, b = _pair(x1, x2)
+    bits = a.dtype.size * 8
+    out = mx.left_shift(a, mx.minimum(b, bits - 1))
+    return mx.where(b >= bits, 0, out)  # every bit shifted out
+
+
+def bitwise_right_shift(x1: Any, x2: Any, /) -> Any:
+    a, b = _pair(x1, x2)
+    bits = a.dtype.size * 8
+    # A signed shift by bits-1 already gives 0 or -1; unsigned values must become 0.
+    out = mx.right_shift(a, mx.minimum(b, bits - 1))
+    return out if a.dtype in _SIGNED else mx.where(b >= bits, 0, out)
+
+
+# -- sign bits ------------------------------------------------------------------------------------
+def signbit(x: Any, /) -> Any:
+    # The top bit, read as the sign of a signed integer of the same width (-0.0 and NaNs
+    # with the sign bit set included).
+    itype = _SAME_WIDTH_INT.get(x.dtype)
+    if itype is not None:
+        return mx.view(x, itype) < 0
+    if x.dtype in _SIGNED:
+        return x < 0
+    return mx.zeros(x.shape, dtype=mx.bool_)  # unsigned and bool
+
+
+def copysign(x1: Any, x2: Any, /) -> Any:
+    a, b = _pair(x1, x2)
+    magnitude = mx.abs(a)
+    return mx.where(signbit(b), -magnitude, magnitude)
+
+
+def sign(x: Any, /) -> Any:
+    out = mx.sign(x)  # x / |x| for complex
+    if x.dtype in _SAME_WIDTH_INT:
+        out = mx.where(mx.isnan(x), x, out)  # mx.sign(nan) is 0
+    return out
+
+
+def nextafter(x1: Any, x2: Any, /) -> Any:
+    a, b = _pair(x1, x2)
+    itype = _SAME_WIDTH_INT.get(a.dtype)
+    if itype is None:
+        raise TypeError(f"nextafter: expected real floating-point arrays, got {a.dtype}")
+    bits = mx.view(a, itype)
+    # Floats are sign-magnitude: one step in the integer view moves one ulp; +1 moves away
+    # from zero when heading away from zero, -1 otherwise.
+    away = (b > a) == (a > 0)
+    out = mx.view(mx.where(away, bits + 1, bits - 1), a.dtype)
+    tiny = mx.view(mx.array(1, dtype=itype), a.dtype)  # the smallest subnormal
+    out = mx.where(a == 0, mx.where(b > 0, tiny, -tiny), out)
+    out = mx.where(a == b, b, out)
+    return mx.where(mx.isnan(a) | mx.isnan(b), a + b, out)  # NaN in, NaN out
+
+
+def hypot(x1: Any, x2: Any, /) -> Any:
+    a, b = _pair(x1, x2)
+    a, b = mx.abs(a), mx.abs(b)
+    big, small = mx.maximum(a, b), mx.minimum(a, b)  # NaN propagates through both
+    # Scaled by the larger value so the squares cannot overflow; 0/0 gives 0.
+    ratio = mx.where(big == 0, 0, small / mx.where(big == 0, 1, big))
+    out = big * mx.sqrt(1 + ratio * ratio)
+    return mx.where(mx.isinf(a) | mx.isinf(b), float("inf"), out)  # inf even beside NaN
+
+
+def expm1(x: Any, /) -> Any:
+    if not mx.issubdtype(x.dtype, mx.complexfloating):
+        return mx.expm1(x)
+    # exp(a + ib) - 1 = (expm1(a) cos b - 2 sin(b/2)^2) + i exp(a) sin b: no cancellation
+    # for small a and b, unlike exp(x) - 1.
+    a, b = mx.real(x), mx.imag(x)
+    half = mx.sin(b / 2)
+    re = mx.expm1(a) * mx.cos(b) - 2 * half * half
+    return re + 1j * (mx.exp(a) * mx.sin(b))
+
+
+acos = mx.arccos
+acosh = mx.arccosh
+asin = mx.arcsin
+asinh = mx.arcsinh
+atan = mx.arctan
+atan2 = mx.arctan2
+atanh = mx.arctanh
+bitwise_and = mx.bitwise_and
+bitwise_invert = mx.bitwise_invert
+bitwise_or = mx.bitwise_or
+bitwise_xor = mx.bitwise_xor
+ceil = mx.ceil  # integers are returned as is
+conj = mx.conj
+cosh = mx.cosh
+floor = mx.floor
+imag = mx.imag
+isfinite = mx.isfinite
+isinf = mx.isinf
+isnan = mx.isnan
+log10 = mx.log10
+log1p = mx.log1p
+log2 = mx.log2
+logaddexp = mx.logaddexp
+logical_xor = mx.logical_xor
+real = mx.real
+round = mx.round  # noqa: A001  (half to even; complex parts separately)
+sinh = mx.sinh
+tan = mx.tan
+trunc = mx.trunc
+
+
+def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+    return _clip(x, min, max, maximum, minimum, astype)

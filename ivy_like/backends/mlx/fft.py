@@ -1,3 +1,125 @@
-"""mlx backend: array API fft functions beyond the first set (issue 5)."""
+"""mlx backend: the array API fft extension on ``mlx.core.fft``.
 
-__all__: list[str] = []
+MLX computes FFTs in complex64 only (it turns float64 input into complex64 silently), so
+float64 input is a ``TypeError`` here rather than a silent loss of precision. MLX has no
+``hfft``/``ihfft``: they are ``irfft``/``rfft`` of the conjugate with the opposite
+normalisation. ``fftfreq``/``rfftfreq`` take a dtype (MLX's give float32 only).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mlx.core as mx
+
+from ivy_like.ops.fft import (
+    _check_kind,
+    _check_norm,
+    _length,
+    _n_d,
+    _one_d,
+    _shift_axes,
+    _swap_norm,
+)
+
+from . import _INEXACT, DEFAULT_FLOAT, _stream
+
+__all__ = [
+    "fft_fft",
+    "fft_fftfreq",
+    "fft_fftn",
+    "fft_fftshift",
+    "fft_hfft",
+    "fft_ifft",
+    "fft_ifftn",
+    "fft_ifftshift",
+    "fft_ihfft",
+    "fft_irfft",
+    "fft_irfftn",
+    "fft_rfft",
+    "fft_rfftfreq",
+    "fft_rfftn",
+]
+
+
+def _input(name: str, x: Any, real_only: bool = False) -> Any:
+    kind = "c" if x.dtype == mx.complex64 else "f" if x.dtype in _INEXACT else "i"
+    _check_kind(name, kind, real_only)
+    if x.dtype == getattr(mx, "float64", None):
+        raise TypeError(
+            f"fft.{name}: the mlx backend computes FFTs in single precision only; "
+            "convert float64 input to float32 explicitly"
+        )
+    return x
+
+
+def _one(fn: Any, name: str, real_only: bool = False, inverse_real: bool = False) -> Any:
+    def transform(
+        x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward"
+    ) -> Any:
+        x = _input(name, x, real_only)
+        ax, n = _one_d(name, tuple(x.shape), n, axis, inverse_real)
+        return fn(x, n=n, axis=ax, norm=_check_norm(name, norm))
+
+    transform.__name__ = f"fft_{name}"
+    return transform
+
+
+def _many(fn: Any, name: str, real_only: bool = False, inverse_real: bool = False) -> Any:
+    def transform(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
+        x = _input(name, x, real_only)
+        axes, s = _n_d(name, tuple(x.shape), s, axes, inverse_real)
+        return fn(x, s=list(s), axes=list(axes), norm=_check_norm(name, norm))
+
+    transform.__name__ = f"fft_{name}"
+    return transform
+
+
+fft_fft = _one(mx.fft.fft, "fft")
+fft_ifft = _one(mx.fft.ifft, "ifft")
+fft_rfft = _one(mx.fft.rfft, "rfft", real_only=True)
+fft_irfft = _one(mx.fft.irfft, "irfft", inverse_real=True)
+fft_fftn = _many(mx.fft.fftn, "fftn")
+fft_ifftn = _many(mx.fft.ifftn, "ifftn")
+fft_rfftn = _many(mx.fft.rfftn, "rfftn", real_only=True)
+fft_irfftn = _many(mx.fft.irfftn, "irfftn", inverse_real=True)
+
+
+def fft_hfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
+    x = _input("hfft", x).astype(mx.complex64)
+    ax, n = _one_d("hfft", tuple(x.shape), n, axis, inverse_real=True)
+    return mx.fft.irfft(mx.conj(x), n=n, axis=ax, norm=_swap_norm(_check_norm("hfft", norm)))
+
+
+def fft_ihfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
+    x = _input("ihfft", x, real_only=True)
+    ax, n = _one_d("ihfft", tuple(x.shape), n, axis)
+    norm = _swap_norm(_check_norm("ihfft", norm))
+    return mx.conj(mx.fft.rfft(x, n=n, axis=ax, norm=norm))
+
+
+def _freq(n: int, d: float, dtype: Any, device: Any, values: Any) -> Any:
+    stream = _stream(device)
+    dtype = dtype or DEFAULT_FLOAT
+    # float64 (CPU only) is computed in float64; everything else in float32, then cast.
+    work = dtype if dtype == getattr(mx, "float64", None) else mx.float32
+    return (values.astype(work) / (n * d)).astype(dtype, stream=stream)
+
+
+def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
+    n = _length("fftfreq", n, n)
+    values = mx.concatenate([mx.arange(0, (n - 1) // 2 + 1), mx.arange(-(n // 2), 0)])
+    return _freq(n, d, dtype, device, values)
+
+
+def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
+    n = _length("rfftfreq", n, n)
+    return _freq(n, d, dtype, device, mx.arange(0, n // 2 + 1))
+
+
+def fft_fftshift(x: Any, /, *, axes: Any = None) -> Any:
+    return mx.fft.fftshift(x, axes=list(_shift_axes("fftshift", x.ndim, axes)))
+
+
+def fft_ifftshift(x: Any, /, *, axes: Any = None) -> Any:
+    return mx.fft.ifftshift(x, axes=list(_shift_axes("ifftshift", x.ndim, axes)))

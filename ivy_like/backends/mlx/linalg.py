@@ -1,3 +1,279 @@
-"""mlx backend: array API linalg functions beyond the first set (issue 5)."""
+"""mlx backend: the array API linalg extension on ``mlx.core.linalg``.
 
-__all__: list[str] = []
+MLX's decompositions (cholesky, eigh, inv, qr, svd, solve, det, slogdet...) run only on the
+CPU stream, so they are called with ``stream=mx.cpu`` (a GPU array is read there and the
+result used anywhere, as MLX has unified memory). Real float32 and float64 work; complex
+input to the decompositions is a ``TypeError`` here (MLX has no complex ``inv``/``solve``/
+``qr``..., and half of a family working would be a trap).
+
+Composed from MLX ops where MLX lacks the array API form: ``pinv`` with ``rtol`` (MLX's pinv
+has no cutoff), ``matrix_rank``, ``svd(full_matrices=False)`` (MLX returns full matrices),
+``qr(mode="complete")`` (MLX returns the reduced form: the complete Q comes from the QR of
+``[x | I]``, whose first columns are those of ``x``'s Householder QR), ``solve`` with
+broadcast batch dimensions, ``vector_norm``, ``matrix_power``, ``tensordot`` and ``vecdot``
+of integers (``mx.matmul`` rejects them).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import mlx.core as mx
+
+from ivy_like.ops.linalg import (
+    EighResult,
+    QRResult,
+    SlogdetResult,
+    SVDResult,
+    _check_float,
+    _check_matrix,
+    _check_matrix_norm_ord,
+    _check_power,
+    _check_qr_mode,
+    _check_vector_norm_ord,
+    _norm_axes,
+    _tensordot_axes,
+    _vector_axis,
+)
+
+from . import _INEXACT, DEFAULT_INT
+from . import matmul as _matmul
+from . import sum as _sum
+
+__all__ = [
+    "linalg_cholesky",
+    "linalg_cross",
+    "linalg_det",
+    "linalg_diagonal",
+    "linalg_eigh",
+    "linalg_eigvalsh",
+    "linalg_inv",
+    "linalg_matrix_norm",
+    "linalg_matrix_power",
+    "linalg_matrix_rank",
+    "linalg_outer",
+    "linalg_pinv",
+    "linalg_qr",
+    "linalg_slogdet",
+    "linalg_solve",
+    "linalg_svd",
+    "linalg_svdvals",
+    "linalg_trace",
+    "linalg_vector_norm",
+    "matrix_transpose",
+    "tensordot",
+    "vecdot",
+]
+
+_CPU = mx.cpu
+
+
+def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> Any:
+    kind = "f" if x.dtype in _INEXACT else "i"
+    if x.dtype == mx.complex64 and name not in ("matrix_norm", "vector_norm"):
+        raise TypeError(f"linalg.{name}: complex input is not supported by the mlx backend")
+    _check_float(name, "c" if x.dtype == mx.complex64 else kind)
+    if matrix:
+        _check_matrix(name, tuple(x.shape), square)
+    return x
+
+
+def _mT(x: Any) -> Any:
+    return mx.swapaxes(x, -1, -2)
+
+
+def _eps(x: Any) -> float:
+    return float(mx.finfo(x.dtype).eps)
+
+
+def _svdvals(x: Any) -> Any:
+    return mx.linalg.svd(x, compute_uv=False, stream=_CPU)
+
+
+def _cutoff(x: Any, s: Any, rtol: Any) -> Any:
+    """``rtol * largest singular value`` with a trailing axis, for comparing with ``s``."""
+    if rtol is None:
+        rtol = max(x.shape[-2:]) * _eps(x)
+    rtol = mx.array(rtol, dtype=s.dtype) if not isinstance(rtol, mx.array) else rtol
+    return mx.expand_dims(rtol.astype(s.dtype), -1) * mx.max(s, axis=-1, keepdims=True)
+
+
+# -- in both namespaces ---------------------------------------------------------------------------
+def matrix_transpose(x: Any, /) -> Any:
+    _check_matrix("matrix_transpose", tuple(x.shape))
+    return _mT(x)
+
+
+def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+    a1, a2 = _tensordot_axes(axes, x1.ndim, x2.ndim)
+    if x1.dtype in _INEXACT or x2.dtype in _INEXACT:
+        return mx.tensordot(x1, x2, axes=[list(a1), list(a2)])
+    # Integers: contract with this backend's exact integer matmul.
+    free1 = [i for i in range(x1.ndim) if i not in a1]
+    free2 = [i for i in range(x2.ndim) if i not in a2]
+    k = math.prod(x1.shape[i] for i in a1)
+    left = mx.transpose(x1, [*free1, *a1]).reshape(-1, k)
+    right = mx.transpose(x2, [*a2, *free2]).reshape(k, -1)
+    shape = [x1.shape[i] for i in free1] + [x2.shape[i] for i in free2]
+    return _matmul(left, right).reshape(shape)
+
+
+def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    axis = _vector_axis("vecdot", tuple(x1.shape), tuple(x2.shape), axis)
+    prod = mx.conj(x1) * x2 if x1.dtype == mx.complex64 else x1 * x2
+    return mx.sum(prod, axis=axis).astype(prod.dtype)  # MLX widens small ints in sums
+
+
+# -- linalg ---------------------------------------------------------------------------------------
+def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
+    return mx.linalg.cholesky(_float("cholesky", x, square=True), upper=upper, stream=_CPU)
+
+
+def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    axis = _vector_axis("linalg.cross", tuple(x1.shape), tuple(x2.shape), axis)
+    if x1.shape[axis] != 3:
+        raise ValueError("linalg.cross: the vectors must have 3 elements along axis")
+    return mx.linalg.cross(x1, x2, axis=axis)
+
+
+def linalg_det(x: Any, /) -> Any:
+    return mx.linalg.det(_float("det", x, square=True), stream=_CPU)
+
+
+def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
+    _check_matrix("diagonal", tuple(x.shape))
+    return mx.diagonal(x, offset, -2, -1)
+
+
+def linalg_eigh(x: Any, /) -> EighResult:
+    return EighResult(*mx.linalg.eigh(_float("eigh", x, square=True), stream=_CPU))
+
+
+def linalg_eigvalsh(x: Any, /) -> Any:
+    return mx.linalg.eigvalsh(_float("eigvalsh", x, square=True), stream=_CPU)
+
+
+def linalg_inv(x: Any, /) -> Any:
+    return mx.linalg.inv(_float("inv", x, square=True), stream=_CPU)
+
+
+def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
+    _check_matrix_norm_ord(ord)
+    x = _float("matrix_norm", x)
+    return mx.linalg.norm(x, ord=ord, axis=[-2, -1], keepdims=keepdims, stream=_CPU)
+
+
+def linalg_matrix_power(x: Any, n: int, /) -> Any:
+    x = _float("matrix_power", x, square=True)
+    n = _check_power(n)
+    if n == 0:
+        return mx.broadcast_to(mx.eye(x.shape[-1], dtype=x.dtype), x.shape)
+    if n < 0:
+        x, n = mx.linalg.inv(x, stream=_CPU), -n
+    # Square-and-multiply: log2(n) products, as NumPy does.
+    result = None
+    while n:
+        if n & 1:
+            result = x if result is None else mx.matmul(result, x, stream=_CPU)
+        n >>= 1
+        if n:
+            x = mx.matmul(x, x, stream=_CPU)
+    return result
+
+
+def linalg_matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
+    x = _float("matrix_rank", x)
+    s = _svdvals(x)
+    return mx.sum(s > _cutoff(x, s, rtol), axis=-1).astype(DEFAULT_INT)
+
+
+def linalg_outer(x1: Any, x2: Any, /) -> Any:
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError("linalg.outer: x1 and x2 must be one-dimensional")
+    return mx.outer(x1, x2)
+
+
+def _reduced_svd(x: Any) -> tuple[Any, Any, Any]:
+    u, s, vh = mx.linalg.svd(x, stream=_CPU)  # always full matrices in MLX
+    k = min(x.shape[-2:])
+    return u[..., :, :k], s, vh[..., :k, :]
+
+
+def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
+    x = _float("pinv", x)
+    u, s, vh = _reduced_svd(x)
+    keep = s > _cutoff(x, s, rtol)
+    s_inv = mx.where(keep, 1 / mx.where(keep, s, 1), 0)  # no division by the dropped zeros
+    return mx.matmul(_mT(vh) * mx.expand_dims(s_inv, -2), _mT(u), stream=_CPU)
+
+
+def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
+    _check_qr_mode(mode)
+    x = _float("qr", x)
+    m, n = x.shape[-2:]
+    if mode == "reduced" or m <= n:  # for m <= n the two modes agree
+        return QRResult(*mx.linalg.qr(x, stream=_CPU))
+    eye = mx.broadcast_to(mx.eye(m, m - n, dtype=x.dtype), (*x.shape[:-2], m, m - n))
+    q, _ = mx.linalg.qr(mx.concatenate([x, eye], axis=-1), stream=_CPU)
+    r = mx.triu(mx.matmul(_mT(q), x, stream=_CPU))  # exact zeros below the diagonal
+    return QRResult(q, r)
+
+
+def linalg_slogdet(x: Any, /) -> SlogdetResult:
+    return SlogdetResult(*mx.linalg.slogdet(_float("slogdet", x, square=True), stream=_CPU))
+
+
+def linalg_solve(x1: Any, x2: Any, /) -> Any:
+    x1 = _float("solve", x1, square=True)
+    vector = x2.ndim == 1
+    if vector:
+        x2 = x2[:, None]
+    _check_matrix("solve", tuple(x2.shape))
+    # mx.linalg.solve needs equal batch dimensions: broadcast them here.
+    batch = mx.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
+    x1 = mx.broadcast_to(x1, (*batch, *x1.shape[-2:]))
+    x2 = mx.broadcast_to(x2, (*batch, *x2.shape[-2:]))
+    out = mx.linalg.solve(x1, x2, stream=_CPU)
+    return out[..., 0] if vector else out
+
+
+def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
+    x = _float("svd", x)
+    if full_matrices:
+        return SVDResult(*mx.linalg.svd(x, stream=_CPU))
+    return SVDResult(*_reduced_svd(x))
+
+
+def linalg_svdvals(x: Any, /) -> Any:
+    return _svdvals(_float("svdvals", x))
+
+
+def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    # Summed by this backend's sum: the dtype rule of ivy_like.sum.
+    return _sum(linalg_diagonal(x, offset=offset), axis=-1, dtype=dtype)
+
+
+def linalg_vector_norm(
+    x: Any,
+    /,
+    *,
+    axis: Any = None,
+    keepdims: bool = False,
+    ord: Any = 2,  # noqa: A002
+) -> Any:
+    x = _float("vector_norm", x, matrix=False)
+    p = _check_vector_norm_ord(ord)
+    axes = list(_norm_axes(x.ndim, axis))
+    a = mx.abs(x)  # real for complex input
+    if p == math.inf:
+        return mx.max(a, axis=axes, keepdims=keepdims)
+    if p == -math.inf:
+        return mx.min(a, axis=axes, keepdims=keepdims)
+    if p == 0:
+        return mx.sum((a != 0).astype(a.dtype), axis=axes, keepdims=keepdims)
+    if p == 1:
+        return mx.sum(a, axis=axes, keepdims=keepdims)
+    if p == 2:
+        return mx.sqrt(mx.sum(a * a, axis=axes, keepdims=keepdims))
+    return mx.power(mx.sum(mx.power(a, p), axis=axes, keepdims=keepdims), 1.0 / p)

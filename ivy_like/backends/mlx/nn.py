@@ -1,3 +1,88 @@
-"""mlx backend: ivy_like.nn ops (issue 6)."""
+"""mlx backend: ivy_like.nn ops (issue 6): ``mx.conv_general`` convolutions and mlx
+activations. Pooling, ``relu`` and the rest are the composite declarations in
+``ivy_like/ops/nn.py`` (MLX's core has no pooling op).
 
-__all__: list[str] = []
+``mx.conv_general`` takes channels-last inputs ``(N, ..., C_in)`` and weights
+``(C_out, ..., C_in/groups)``; PyTorch (OIHW) and Keras (HWIO) weights are transposed to it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import mlx.core as mx
+
+from ivy_like.ops.nn import check_conv, check_gelu, conv_geometry
+
+__all__ = [
+    "nn_conv1d",
+    "nn_conv2d",
+    "nn_gelu",
+    "nn_log_softmax",
+    "nn_sigmoid",
+    "nn_silu",
+    "nn_softmax",
+]
+
+nn_sigmoid = mx.sigmoid
+
+
+def nn_silu(x: Any) -> Any:
+    return x * mx.sigmoid(x)
+
+
+def nn_gelu(x: Any, approximate: str = "none") -> Any:
+    check_gelu(approximate)
+    if approximate == "tanh":
+        inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)
+        return 0.5 * x * (1.0 + mx.tanh(inner))
+    return 0.5 * x * (1.0 + mx.erf(x / math.sqrt(2.0)))
+
+
+def nn_softmax(x: Any, axis: int = -1) -> Any:
+    return mx.softmax(x, axis=axis, precise=True)
+
+
+def nn_log_softmax(x: Any, axis: int = -1) -> Any:
+    return x - mx.logsumexp(x, axis=axis, keepdims=True)
+
+
+_TO_LAST = {1: (0, 2, 1), 2: (0, 2, 3, 1)}
+_TO_FIRST = {1: (0, 2, 1), 2: (0, 3, 1, 2)}
+_W_FROM_OI = {1: (0, 2, 1), 2: (0, 2, 3, 1)}  # (O, I, spatial...) -> (O, spatial..., I)
+_W_FROM_IO = {1: (2, 0, 1), 2: (3, 0, 1, 2)}  # (spatial..., I, O) -> (O, spatial..., I)
+
+
+def _conv(
+    who: str, n: int, x: Any, weight: Any, bias: Any, stride: Any, padding: Any,
+    dilation: Any, groups: int, data_format: str,
+) -> Any:
+    last = check_conv(who, tuple(x.shape), tuple(weight.shape), n, groups, data_format)
+    if last:
+        weight = mx.transpose(weight, _W_FROM_IO[n])
+    else:
+        x = mx.transpose(x, _TO_LAST[n])
+        weight = mx.transpose(weight, _W_FROM_OI[n])
+    strides, pads, dils = conv_geometry(
+        who, tuple(x.shape[1:-1]), tuple(weight.shape[1:-1]), stride, padding, dilation
+    )
+    lo, hi = [p[0] for p in pads], [p[1] for p in pads]
+    y = mx.conv_general(x, weight, list(strides), (lo, hi), list(dils), groups=groups)
+    if bias is not None:
+        y = y + bias
+    return y if last else mx.transpose(y, _TO_FIRST[n])
+
+
+def nn_conv1d(
+    x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
+    dilation: Any = 1, groups: int = 1, data_format: str = "NCW",
+) -> Any:
+    return _conv("conv1d", 1, x, weight, bias, stride, padding, dilation, groups, data_format)
+
+
+def nn_conv2d(
+    x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
+    dilation: Any = 1, groups: int = 1, data_format: str = "NCHW",
+) -> Any:
+    return _conv("conv2d", 2, x, weight, bias, stride, padding, dilation, groups, data_format)

@@ -5,6 +5,8 @@ Works with NumPy 1.23 and 2.x (the MXNet environment pins 1.23).
 
 from __future__ import annotations
 
+import builtins
+
 from typing import Any
 
 import numpy as np
@@ -143,7 +145,7 @@ def arange(
     start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
 ) -> Any:
     if dtype is None:
-        is_float = any(isinstance(v, float) for v in (start, stop, step))
+        is_float = builtins.any(isinstance(v, float) for v in (start, stop, step))
         dtype = DEFAULT_FLOAT if is_float else DEFAULT_INT
     if stop is None:
         return np.arange(start, dtype=dtype)

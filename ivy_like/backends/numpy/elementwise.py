@@ -1,3 +1,97 @@
-"""numpy backend: array API elementwise functions beyond the first set (issue 5)."""
+"""numpy backend: array API elementwise functions beyond the first set (issue 5).
 
-__all__: list[str] = []
+NumPy is the reference: these are aliases, except ``clip`` (the shared rules of
+``ivy_like.ops.elementwise``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...ops.elementwise import _clip
+from . import astype, maximum, minimum
+
+__all__ = [
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "bitwise_and",
+    "bitwise_invert",
+    "bitwise_left_shift",
+    "bitwise_or",
+    "bitwise_right_shift",
+    "bitwise_xor",
+    "ceil",
+    "clip",
+    "conj",
+    "copysign",
+    "cosh",
+    "expm1",
+    "floor",
+    "hypot",
+    "imag",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "log10",
+    "log1p",
+    "log2",
+    "logaddexp",
+    "logical_xor",
+    "nextafter",
+    "real",
+    "round",
+    "sign",
+    "signbit",
+    "sinh",
+    "tan",
+    "trunc",
+]
+
+acos = np.arccos
+acosh = np.arccosh
+asin = np.arcsin
+asinh = np.arcsinh
+atan = np.arctan
+atan2 = np.arctan2
+atanh = np.arctanh
+bitwise_and = np.bitwise_and
+bitwise_invert = np.invert
+bitwise_left_shift = np.left_shift  # shifts >= the bit width give 0 (or -1): our rule
+bitwise_or = np.bitwise_or
+bitwise_right_shift = np.right_shift
+bitwise_xor = np.bitwise_xor
+ceil = np.ceil  # integers keep their dtype (NumPy 2)
+conj = np.conj
+copysign = np.copysign
+cosh = np.cosh
+expm1 = np.expm1
+floor = np.floor
+hypot = np.hypot
+imag = np.imag
+isfinite = np.isfinite
+isinf = np.isinf
+isnan = np.isnan
+log10 = np.log10
+log1p = np.log1p
+log2 = np.log2
+logaddexp = np.logaddexp
+logical_xor = np.logical_xor
+nextafter = np.nextafter
+real = np.real
+round = np.round  # noqa: A001  (half to even; complex parts separately)
+sign = np.sign  # x / |x| for complex (NumPy 2)
+signbit = np.signbit
+sinh = np.sinh
+tan = np.tan
+trunc = np.trunc
+
+
+def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+    return _clip(x, min, max, maximum, minimum, astype)

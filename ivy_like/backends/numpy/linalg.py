@@ -1,3 +1,183 @@
-"""numpy backend: array API linalg functions beyond the first set (issue 5)."""
+"""numpy backend: the array API linalg extension (``numpy.linalg`` of NumPy 2 is conforming).
 
-__all__: list[str] = []
+Wrappers only add the rules of ``ivy_like.ops.linalg``: floating-point input for the
+decompositions, the standard's default ``rtol`` for ``pinv``, named-tuple results.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ivy_like.ops.linalg import (
+    EighResult,
+    QRResult,
+    SlogdetResult,
+    SVDResult,
+    _check_float,
+    _check_matrix,
+    _check_matrix_norm_ord,
+    _check_power,
+    _check_qr_mode,
+    _check_vector_norm_ord,
+    _norm_axes,
+    _tensordot_axes,
+    _vector_axis,
+)
+
+__all__ = [
+    "linalg_cholesky",
+    "linalg_cross",
+    "linalg_det",
+    "linalg_diagonal",
+    "linalg_eigh",
+    "linalg_eigvalsh",
+    "linalg_inv",
+    "linalg_matrix_norm",
+    "linalg_matrix_power",
+    "linalg_matrix_rank",
+    "linalg_outer",
+    "linalg_pinv",
+    "linalg_qr",
+    "linalg_slogdet",
+    "linalg_solve",
+    "linalg_svd",
+    "linalg_svdvals",
+    "linalg_trace",
+    "linalg_vector_norm",
+    "matrix_transpose",
+    "tensordot",
+    "vecdot",
+]
+
+
+def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> np.ndarray:
+    x = np.asarray(x)
+    _check_float(name, x.dtype.kind)
+    if matrix:
+        _check_matrix(name, x.shape, square)
+    return x
+
+
+def _default_rtol(x: np.ndarray) -> float:
+    return max(x.shape[-2:]) * float(np.finfo(x.dtype).eps)
+
+
+# -- in both namespaces ---------------------------------------------------------------------------
+def matrix_transpose(x: Any, /) -> Any:
+    x = np.asarray(x)
+    _check_matrix("matrix_transpose", x.shape)
+    return np.swapaxes(x, -1, -2)
+
+
+def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+    return np.tensordot(x1, x2, axes=_tensordot_axes(axes, np.ndim(x1), np.ndim(x2)))
+
+
+def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    axis = _vector_axis("vecdot", np.shape(x1), np.shape(x2), axis)
+    return np.linalg.vecdot(x1, x2, axis=axis)
+
+
+# -- linalg ---------------------------------------------------------------------------------------
+def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
+    return np.linalg.cholesky(_float("cholesky", x, square=True), upper=upper)
+
+
+def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    axis = _vector_axis("linalg.cross", np.shape(x1), np.shape(x2), axis)
+    if np.shape(x1)[axis] != 3:
+        raise ValueError("linalg.cross: the vectors must have 3 elements along axis")
+    return np.linalg.cross(x1, x2, axis=axis)
+
+
+def linalg_det(x: Any, /) -> Any:
+    return np.linalg.det(_float("det", x, square=True))
+
+
+def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
+    x = np.asarray(x)
+    _check_matrix("diagonal", x.shape)
+    return np.linalg.diagonal(x, offset=offset)
+
+
+def linalg_eigh(x: Any, /) -> EighResult:
+    return EighResult(*np.linalg.eigh(_float("eigh", x, square=True)))
+
+
+def linalg_eigvalsh(x: Any, /) -> Any:
+    return np.linalg.eigvalsh(_float("eigvalsh", x, square=True))
+
+
+def linalg_inv(x: Any, /) -> Any:
+    return np.linalg.inv(_float("inv", x, square=True))
+
+
+def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
+    _check_matrix_norm_ord(ord)
+    return np.linalg.matrix_norm(_float("matrix_norm", x), keepdims=keepdims, ord=ord)
+
+
+def linalg_matrix_power(x: Any, n: int, /) -> Any:
+    return np.linalg.matrix_power(_float("matrix_power", x, square=True), _check_power(n))
+
+
+def linalg_matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
+    x = _float("matrix_rank", x)
+    rtol = _default_rtol(x) if rtol is None else rtol
+    return np.asarray(np.linalg.matrix_rank(x, rtol=rtol), dtype=np.int64)
+
+
+def linalg_outer(x1: Any, x2: Any, /) -> Any:
+    if np.ndim(x1) != 1 or np.ndim(x2) != 1:
+        raise ValueError("linalg.outer: x1 and x2 must be one-dimensional")
+    return np.linalg.outer(x1, x2)
+
+
+def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
+    x = _float("pinv", x)
+    return np.linalg.pinv(x, rtol=_default_rtol(x) if rtol is None else rtol)
+
+
+def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
+    _check_qr_mode(mode)
+    return QRResult(*np.linalg.qr(_float("qr", x), mode=mode))
+
+
+def linalg_slogdet(x: Any, /) -> SlogdetResult:
+    return SlogdetResult(*np.linalg.slogdet(_float("slogdet", x, square=True)))
+
+
+def linalg_solve(x1: Any, x2: Any, /) -> Any:
+    x1 = _float("solve", x1, square=True)
+    # NumPy 2 already follows the standard: x2 is a vector only when it is 1-D.
+    return np.linalg.solve(x1, _float("solve", x2, matrix=False))
+
+
+def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
+    return SVDResult(*np.linalg.svd(_float("svd", x), full_matrices=full_matrices))
+
+
+def linalg_svdvals(x: Any, /) -> Any:
+    return np.linalg.svdvals(_float("svdvals", x))
+
+
+def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    x = np.asarray(x)
+    _check_matrix("trace", x.shape)
+    return np.asarray(np.linalg.trace(x, offset=offset, dtype=dtype))
+
+
+def linalg_vector_norm(
+    x: Any,
+    /,
+    *,
+    axis: Any = None,
+    keepdims: bool = False,
+    ord: Any = 2,  # noqa: A002
+) -> Any:
+    x = _float("vector_norm", x, matrix=False)
+    _check_vector_norm_ord(ord)
+    axes = None if axis is None else _norm_axes(x.ndim, axis)
+    return np.asarray(np.linalg.vector_norm(x, axis=axes, keepdims=keepdims, ord=ord))

@@ -1,3 +1,152 @@
-"""numpy backend: array API manipulation functions beyond the first set (issue 5)."""
+"""numpy backend: array API creation, manipulation and indexing functions (issue 5).
 
-__all__: list[str] = []
+Mostly aliases; the shared rules of ``ivy_like.ops`` (axis checks, squeeze of a non-1 axis,
+repeats) are applied first so every backend raises the same errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...ops.creation import _check_matrix, _check_meshgrid
+from ...ops.indexing import _take_axis
+from ...ops.manipulation import (
+    _axes,
+    _axis,
+    _check_repeats_array,
+    _moveaxis_perm,
+    _repeat_count,
+    _roll_args,
+    _squeeze_axes,
+    _tile_shapes,
+)
+from . import DEFAULT_FLOAT
+
+__all__ = [
+    "broadcast_arrays",
+    "broadcast_to",
+    "empty",
+    "empty_like",
+    "expand_dims",
+    "flip",
+    "from_dlpack",
+    "full_like",
+    "meshgrid",
+    "moveaxis",
+    "repeat",
+    "roll",
+    "squeeze",
+    "take",
+    "tile",
+    "tril",
+    "triu",
+    "unstack",
+]
+
+
+# -- creation -------------------------------------------------------------------------------------
+def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return np.empty(shape, dtype=dtype or DEFAULT_FLOAT)
+
+
+def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    return np.empty_like(x, dtype=dtype)
+
+
+def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return np.full_like(x, fill_value, dtype=dtype)
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
+    """``np.from_dlpack`` with the standard's ``copy`` (also the core's import helper).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ivy_like.backends import numpy as B
+    >>> B.from_dlpack(np.arange(2.0), copy=True)
+    array([0., 1.])
+    """
+    if device not in (None, "cpu"):
+        raise ValueError(
+            f"from_dlpack: the numpy backend has only the 'cpu' device, got {device!r}"
+        )
+    return np.from_dlpack(x) if copy is None else np.from_dlpack(x, copy=copy)
+
+
+def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
+    _check_meshgrid(arrays, indexing)
+    return tuple(np.meshgrid(*arrays, indexing=indexing))
+
+
+def tril(x: Any, /, *, k: int = 0) -> Any:
+    _check_matrix(x, "tril")
+    return np.tril(x, k=k)
+
+
+def triu(x: Any, /, *, k: int = 0) -> Any:
+    _check_matrix(x, "triu")
+    return np.triu(x, k=k)
+
+
+# -- manipulation ---------------------------------------------------------------------------------
+def broadcast_arrays(*arrays: Any) -> tuple[Any, ...]:
+    return tuple(np.broadcast_arrays(*arrays))
+
+
+def broadcast_to(x: Any, /, shape: Any) -> Any:
+    return np.broadcast_to(x, shape)
+
+
+def expand_dims(x: Any, /, *, axis: int = 0) -> Any:
+    return np.expand_dims(x, _axis(axis, np.ndim(x) + 1, "expand_dims"))
+
+
+def flip(x: Any, /, *, axis: Any = None) -> Any:
+    return np.flip(x, axis=_axes(axis, np.ndim(x), "flip"))
+
+
+def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
+    return np.transpose(x, _moveaxis_perm(np.ndim(x), source, destination))
+
+
+def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+    x = np.asarray(x)
+    if axis is not None:
+        axis = _axis(axis, x.ndim, "repeat")
+    if isinstance(repeats, (np.ndarray, np.generic)):
+        size = x.size if axis is None else x.shape[axis]
+        _check_repeats_array(repeats.shape, size, axis, repeats.dtype.kind)
+        if (repeats < 0).any():
+            raise ValueError("repeat: repeats must be non-negative")
+    else:
+        repeats = _repeat_count(repeats)
+    return np.repeat(x, repeats, axis=axis)
+
+
+def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
+    shift, axis = _roll_args(shift, axis, np.ndim(x))
+    return np.roll(x, shift, axis=axis)
+
+
+def squeeze(x: Any, /, axis: Any) -> Any:
+    return np.squeeze(x, axis=_squeeze_axes(np.shape(x), axis))
+
+
+def tile(x: Any, repetitions: Any, /) -> Any:
+    _, reps = _tile_shapes(np.shape(x), repetitions)
+    return np.tile(x, reps)
+
+
+def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
+    axis = _axis(axis, np.ndim(x), "unstack")
+    return tuple(np.moveaxis(np.asarray(x), axis, 0))
+
+
+# -- indexing -------------------------------------------------------------------------------------
+def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    kind = indices.dtype.kind if isinstance(indices, (np.ndarray, np.generic)) else None
+    axis = _take_axis(np.ndim(x), indices, axis, kind)
+    return np.take(x, indices, axis=axis)

@@ -1,3 +1,79 @@
-"""numpy backend: ivy_like.nn ops (issue 6)."""
+"""numpy backend: ivy_like.nn ops (issue 6).
 
-__all__: list[str] = []
+NumPy has no convolution, so ``conv1d``/``conv2d`` are written here with
+``sliding_window_view`` and one ``einsum`` per call (groups as a batch axis). ``gelu`` needs
+erf, which NumPy lacks: it is evaluated with ``math.erf`` elementwise in float64 (exact to
+float64 rounding; slow, but the numpy backend is the reference, not the fast path). Every
+other nn op is the composite declaration in ``ivy_like/ops/nn.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from ivy_like.ops.nn import check_conv, check_gelu, conv_geometry, tanh_gelu
+
+__all__ = ["nn_conv1d", "nn_conv2d", "nn_gelu"]
+
+# channels-last weight (spatial..., I, O) -> channels-first (O, I, spatial...)
+_TO_OI = {1: (2, 1, 0), 2: (3, 2, 0, 1)}
+
+
+def _conv(
+    who: str, n: int, x: Any, weight: Any, bias: Any, stride: Any, padding: Any,
+    dilation: Any, groups: int, data_format: str,
+) -> Any:
+    x, weight = np.asarray(x), np.asarray(weight)
+    last = check_conv(who, x.shape, weight.shape, n, groups, data_format)
+    if last:
+        x = np.moveaxis(x, -1, 1)
+        weight = weight.transpose(_TO_OI[n])
+    strides, pads, dils = conv_geometry(who, x.shape[2:], weight.shape[2:], stride, padding, dilation)
+    x = np.pad(x, [(0, 0), (0, 0), *pads])
+    kernel = weight.shape[2:]
+    span = tuple((k - 1) * d + 1 for k, d in zip(kernel, dils))
+    win = sliding_window_view(x, span, axis=tuple(range(2, 2 + n)))  # (N, C, *out, *span)
+    picks = tuple(slice(None, None, s) for s in strides) + tuple(slice(None, None, d) for d in dils)
+    win = win[(slice(None), slice(None), *picks)]  # (N, C, *out, *kernel)
+    batch, channels = x.shape[:2]
+    out_sp = win.shape[2 : 2 + n]
+    c_out = weight.shape[0]
+    win = win.reshape(batch, groups, channels // groups, *out_sp, *kernel)
+    w = weight.reshape(groups, c_out // groups, channels // groups, *kernel)
+    sp, ks = "hw"[:n], "ij"[:n]
+    y = np.einsum(f"ngc{sp}{ks},goc{ks}->ngo{sp}", win, w, optimize=True)
+    y = y.reshape(batch, c_out, *out_sp).astype(np.result_type(x, weight), copy=False)
+    if bias is not None:
+        y = y + np.asarray(bias).reshape((1, -1) + (1,) * n)
+    return np.moveaxis(y, 1, -1) if last else y
+
+
+def nn_conv1d(
+    x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
+    dilation: Any = 1, groups: int = 1, data_format: str = "NCW",
+) -> Any:
+    return _conv("conv1d", 1, x, weight, bias, stride, padding, dilation, groups, data_format)
+
+
+def nn_conv2d(
+    x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
+    dilation: Any = 1, groups: int = 1, data_format: str = "NCHW",
+) -> Any:
+    return _conv("conv2d", 2, x, weight, bias, stride, padding, dilation, groups, data_format)
+
+
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def nn_gelu(x: Any, approximate: str = "none") -> Any:
+    check_gelu(approximate)
+    x = np.asarray(x)
+    if approximate == "tanh":
+        return tanh_gelu(x)
+    x64 = x.astype(np.float64)
+    phi = 0.5 * (1.0 + _erf(x64 / math.sqrt(2.0)).astype(np.float64))
+    return (x64 * phi).astype(x.dtype)

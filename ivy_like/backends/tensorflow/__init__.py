@@ -171,7 +171,7 @@ def getitem(x: Any, key: Any) -> Any:
     items = key if isinstance(key, tuple) else (key,)
     # Only ints, slices, None, Ellipsis and scalar tensors reach tf's own indexing: it would
     # read a list [0, 1] as the tuple (0, 1).
-    if not any(_is_index_array(k) for k in items):
+    if not builtins.any(_is_index_array(k) for k in items):
         try:
             return x[key]
         except tf.errors.InvalidArgumentError as err:  # NumPy: IndexError
@@ -218,7 +218,7 @@ def _advanced_getitem(x: Any, items: tuple[Any, ...]) -> Any:
     expanded: list[tuple[str, Any]] = []
     for kind, value in entries:
         expanded.extend([full] * (ndim - used) if kind == "..." else [(kind, value)])
-    if not any(kind == "..." for kind, _ in entries):
+    if not builtins.any(kind == "..." for kind, _ in entries):
         expanded.extend([full] * (ndim - used))
     # New axes become real axes of length 1, indexed with a full slice.
     for axis, (kind, _) in enumerate(expanded):
@@ -338,7 +338,7 @@ def arange(
     start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
 ) -> Any:
     if dtype is None:
-        is_float = any(isinstance(v, float) for v in (start, stop, step))
+        is_float = builtins.any(isinstance(v, float) for v in (start, stop, step))
         dtype = DEFAULT_FLOAT if is_float else DEFAULT_INT
     if stop is None:
         start, stop = 0, start
@@ -490,7 +490,7 @@ def _check_not_empty(name: str, x: Any, axis: Any) -> None:
     axes = (
         range(len(dims)) if axis is None else (axis if isinstance(axis, (tuple, list)) else (axis,))
     )
-    if any(dims[a] == 0 for a in axes):
+    if builtins.any(dims[a] == 0 for a in axes):
         raise ValueError(f"{name}: zero-size reduction, which has no identity")
 
 

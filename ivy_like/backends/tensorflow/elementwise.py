@@ -1,3 +1,285 @@
-"""tensorflow backend: array API elementwise functions beyond the first set (issue 5)."""
+"""tensorflow backend: array API elementwise functions beyond the first set (issue 5).
 
-__all__: list[str] = []
+TensorFlow lacks several of these functions or kernels for some dtypes; they are composed
+here from its own ops, following the rules of ``ivy_like.ops.elementwise``:
+
+* bool ``&``, ``|``, ``^``, ``~`` are the logical ops (``tf.bitwise`` is integer-only);
+* shifts by the bit width or more give 0 (-1 for negative ``>>``), not TF's
+  implementation-defined values;
+* integer ``floor_divide``/``remainder`` by zero give 0 (TF raises; these two replace the
+  first set's versions);
+* ``pow`` of unsigned integers (no TF kernel; this replaces the first set's version);
+* ``ceil``/``floor``/``trunc``/``round``/``isfinite``/``isinf``/``isnan``/``sign`` for
+  integer (and complex, where the standard asks) inputs; ``trunc``, ``signbit``,
+  ``copysign``, ``hypot``, ``logaddexp``, ``log2``, ``log10`` composed.
+
+Mixed dtypes are promoted by NumPy's rules (Python scalars weak), as in the first set.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import tensorflow as tf
+
+from ...ops.elementwise import _clip
+from . import _promote, _promoting, astype, maximum, minimum
+
+__all__ = [
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "bitwise_and",
+    "bitwise_invert",
+    "bitwise_left_shift",
+    "bitwise_or",
+    "bitwise_right_shift",
+    "bitwise_xor",
+    "ceil",
+    "clip",
+    "conj",
+    "copysign",
+    "cosh",
+    "expm1",
+    "floor",
+    "floor_divide",
+    "hypot",
+    "imag",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "log10",
+    "log1p",
+    "log2",
+    "logaddexp",
+    "logical_xor",
+    "nextafter",
+    "pow",
+    "real",
+    "remainder",
+    "round",
+    "sign",
+    "signbit",
+    "sinh",
+    "tan",
+    "trunc",
+]
+
+
+def _pair(x1: Any, x2: Any) -> tuple[Any, Any]:
+    """Both operands as tensors of their promoted dtype (Python scalars weak)."""
+    args = _promote(x1, x2)
+    return (x1, x2) if args is None else (args[0], args[1])
+
+
+def _is_exact(dtype: Any) -> bool:
+    return dtype.is_integer or dtype == tf.bool
+
+
+# -- division -------------------------------------------------------------------------------------
+def _zero_divisor_gives_zero(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` (// or %): integer division by zero gives 0 instead of an error.
+
+    Integer divisors equal to 0 are replaced by 1 and those results by 0 before TF sees
+    them, so this also holds inside ``tf.function`` (where an error would come late).
+    """
+    promoted = _promoting(fn)
+
+    def op(x1: Any, x2: Any, /) -> Any:
+        first = x1 if isinstance(x1, (tf.Tensor, tf.Variable)) else x2
+        if not first.dtype.is_integer:
+            return promoted(x1, x2)  # floats: IEEE results, no masking needed
+        a, b = _pair(x1, x2)
+        if not a.dtype.is_integer:
+            return fn(a, b)  # a float scalar made it floating-point
+        zero = tf.equal(b, 0)
+        out = fn(a, tf.where(zero, tf.ones_like(b), b))
+        return tf.where(zero, tf.zeros_like(out), out)
+
+    op.__name__ = op.__qualname__ = fn.__name__
+    return op
+
+
+floor_divide = _zero_divisor_gives_zero(tf.math.floordiv)
+remainder = _zero_divisor_gives_zero(tf.math.floormod)
+
+
+# -- bitwise --------------------------------------------------------------------------------------
+def _bitwise(int_fn: Callable[..., Any], bool_fn: Callable[..., Any], name: str) -> Any:
+    def op(x1: Any, x2: Any, /) -> Any:
+        a, b = _pair(x1, x2)
+        return (bool_fn if a.dtype == tf.bool else int_fn)(a, b)
+
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+bitwise_and = _bitwise(tf.bitwise.bitwise_and, tf.logical_and, "bitwise_and")
+bitwise_or = _bitwise(tf.bitwise.bitwise_or, tf.logical_or, "bitwise_or")
+bitwise_xor = _bitwise(tf.bitwise.bitwise_xor, tf.math.logical_xor, "bitwise_xor")
+
+
+def bitwise_invert(x: Any, /) -> Any:
+    return tf.logical_not(x) if x.dtype == tf.bool else tf.bitwise.invert(x)
+
+
+def bitwise_left_shift(x1: Any, x2: Any, /) -> Any:
+    a, b = _pair(x1, x2)
+    bits = a.dtype.size * 8
+    out = tf.bitwise.left_shift(a, tf.minimum(b, bits - 1))
+    return tf.where(b >= bits, tf.zeros_like(out), out)  # every bit shifted out
+
+
+def bitwise_right_shift(x1: Any, x2: Any, /) -> Any:
+    a, b = _pair(x1, x2)
+    bits = a.dtype.size * 8
+    # A signed shift by bits-1 already gives 0 or -1; unsigned values must become 0.
+    out = tf.bitwise.right_shift(a, tf.minimum(b, bits - 1))
+    return tf.where(b >= bits, tf.zeros_like(out), out) if a.dtype.is_unsigned else out
+
+
+# -- rounding -------------------------------------------------------------------------------------
+def _float_only(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` for floating-point tensors; integers are already whole and returned as is."""
+
+    def op(x: Any, /) -> Any:
+        return tf.identity(x) if _is_exact(x.dtype) else fn(x)
+
+    op.__name__ = op.__qualname__ = getattr(fn, "__name__", "op")
+    return op
+
+
+ceil = _float_only(tf.math.ceil)
+floor = _float_only(tf.math.floor)
+trunc = _float_only(lambda x: tf.where(x < 0, tf.math.ceil(x), tf.math.floor(x)))
+
+
+def round(x: Any, /) -> Any:  # noqa: A001
+    # tf.round rounds halves to even; it has no complex kernel.
+    if x.dtype.is_complex:
+        return tf.complex(tf.round(tf.math.real(x)), tf.round(tf.math.imag(x)))
+    return tf.identity(x) if _is_exact(x.dtype) else tf.round(x)
+
+
+# -- classification -------------------------------------------------------------------------------
+def _classify(fn: Callable[..., Any], exact: bool, combine: Callable[..., Any]) -> Any:
+    """``fn`` for real floats; constant ``exact`` for integers; parts combined for complex."""
+
+    def op(x: Any, /) -> Any:
+        if _is_exact(x.dtype):
+            return tf.fill(tf.shape(x), exact)
+        if x.dtype.is_complex:
+            return combine(fn(tf.math.real(x)), fn(tf.math.imag(x)))
+        return fn(x)
+
+    op.__name__ = op.__qualname__ = fn.__name__
+    return op
+
+
+isfinite = _classify(tf.math.is_finite, True, tf.logical_and)
+isinf = _classify(tf.math.is_inf, False, tf.logical_or)
+isnan = _classify(tf.math.is_nan, False, tf.logical_or)
+
+_SAME_WIDTH_INT = {
+    tf.float16: tf.int16,
+    tf.bfloat16: tf.int16,
+    tf.float32: tf.int32,
+    tf.float64: tf.int64,
+}
+
+
+def signbit(x: Any, /) -> Any:
+    # The sign bit is the top bit: seen as a signed integer of the same width, it is < 0.
+    # That also covers -0.0 and NaNs with the sign bit set.
+    if x.dtype.is_unsigned or x.dtype == tf.bool:
+        return tf.fill(tf.shape(x), False)
+    if x.dtype.is_integer:
+        return tf.less(x, 0)
+    return tf.less(tf.bitcast(x, _SAME_WIDTH_INT[x.dtype]), 0)
+
+
+def sign(x: Any, /) -> Any:
+    if x.dtype.is_unsigned:
+        return tf.cast(tf.greater(x, 0), x.dtype)  # tf.sign has no unsigned kernel
+    return tf.sign(x)  # NaN for NaN; x / |x| for complex
+
+
+# -- composed binary functions ---------------------------------------------------------------------
+def copysign(x1: Any, x2: Any, /) -> Any:
+    a, b = _pair(x1, x2)
+    magnitude = tf.abs(a)
+    return tf.where(signbit(b), -magnitude, magnitude)
+
+
+def hypot(x1: Any, x2: Any, /) -> Any:
+    a, b = _pair(x1, x2)
+    a, b = tf.abs(a), tf.abs(b)
+    big, small = tf.maximum(a, b), tf.minimum(a, b)  # NaN propagates through both
+    # Scaled by the larger value so the squares cannot overflow; 0/0 gives 0.
+    ratio = tf.math.divide_no_nan(small, big)
+    out = big * tf.sqrt(1 + ratio * ratio)
+    either_inf = tf.logical_or(tf.math.is_inf(a), tf.math.is_inf(b))
+    return tf.where(either_inf, tf.constant(math.inf, out.dtype), out)  # inf even beside NaN
+
+
+def logaddexp(x1: Any, x2: Any, /) -> Any:
+    a, b = _pair(x1, x2)
+    big = tf.maximum(a, b)  # NaN propagates
+    out = big + tf.math.log1p(tf.exp(-tf.abs(a - b)))
+    # Equal inputs (also both +inf or both -inf, where a - b is NaN): a + log(2).
+    return tf.where(tf.equal(a, b), a + math.log(2.0), out)
+
+
+def _log_base(base: float) -> Callable[..., Any]:
+    scale = 1.0 / math.log(base)
+
+    def op(x: Any, /) -> Any:
+        return tf.math.log(x) * tf.cast(scale, x.dtype)
+
+    return op
+
+
+log2 = _log_base(2.0)
+log10 = _log_base(10.0)
+
+acos = tf.math.acos
+acosh = tf.math.acosh
+asin = tf.math.asin
+asinh = tf.math.asinh
+atan = tf.math.atan
+atan2 = _promoting(tf.math.atan2)
+atanh = tf.math.atanh
+conj = tf.math.conj
+cosh = tf.math.cosh
+expm1 = tf.math.expm1
+imag = tf.math.imag
+log1p = tf.math.log1p
+logical_xor = tf.math.logical_xor
+nextafter = _promoting(tf.math.nextafter)
+real = tf.math.real
+sinh = tf.math.sinh
+tan = tf.math.tan
+
+
+def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+    return _clip(x, min, max, maximum, minimum, astype)
+
+
+_pow = _promoting(tf.pow)
+
+
+def pow(x1: Any, x2: Any, /) -> Any:  # noqa: A001
+    # tf.pow has no unsigned kernels: computed in int64 and wrapped back, which keeps the
+    # result modulo 2**bits exactly (NumPy's wrapping result).
+    try:
+        return _pow(x1, x2)
+    except tf.errors.InvalidArgumentError:
+        a, b = _pair(x1, x2)
+        if not a.dtype.is_unsigned:
+            raise
+        return tf.cast(tf.pow(tf.cast(a, tf.int64), tf.cast(b, tf.int64)), a.dtype)

@@ -1,3 +1,271 @@
-"""tensorflow backend: array API linalg functions beyond the first set (issue 5)."""
+"""tensorflow backend: the array API linalg extension on ``tf.linalg``.
 
-__all__: list[str] = []
+``tf.linalg`` has the decompositions but not the array API's conveniences, so some functions
+are composed here from TensorFlow ops: ``cross`` (any axis, broadcasting), ``diagonal`` with
+an offset outside the matrix, ``matrix_norm``, ``vector_norm``, ``matrix_power``,
+``matrix_rank``, ``vecdot``, ``outer``; ``solve`` broadcasts the batch dimensions itself
+(``tf.linalg.solve`` needs equal ones); ``svd`` returns ``Vh`` (TensorFlow gives ``V``);
+operands of different dtypes are promoted by NumPy's rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+from ivy_like.ops.linalg import (
+    EighResult,
+    QRResult,
+    SlogdetResult,
+    SVDResult,
+    _check_float,
+    _check_matrix,
+    _check_matrix_norm_ord,
+    _check_power,
+    _check_qr_mode,
+    _check_vector_norm_ord,
+    _norm_axes,
+    _tensordot_axes,
+    _vector_axis,
+)
+
+from . import DEFAULT_INT, _promote
+from . import sum as _sum
+
+__all__ = [
+    "linalg_cholesky",
+    "linalg_cross",
+    "linalg_det",
+    "linalg_diagonal",
+    "linalg_eigh",
+    "linalg_eigvalsh",
+    "linalg_inv",
+    "linalg_matrix_norm",
+    "linalg_matrix_power",
+    "linalg_matrix_rank",
+    "linalg_outer",
+    "linalg_pinv",
+    "linalg_qr",
+    "linalg_slogdet",
+    "linalg_solve",
+    "linalg_svd",
+    "linalg_svdvals",
+    "linalg_trace",
+    "linalg_vector_norm",
+    "matrix_transpose",
+    "tensordot",
+    "vecdot",
+]
+
+
+def _kind(x: Any) -> str:
+    return "c" if x.dtype.is_complex else "f" if x.dtype.is_floating else "i"
+
+
+def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> Any:
+    _check_float(name, _kind(x))
+    if matrix:
+        _check_matrix(name, tuple(x.shape), square)
+    return x
+
+
+def _common(x1: Any, x2: Any) -> tuple[Any, Any]:
+    promoted = _promote(x1, x2)
+    return (x1, x2) if promoted is None else (promoted[0], promoted[1])
+
+
+def _real_dtype(x: Any) -> Any:
+    return x.dtype.real_dtype
+
+
+def _svdvals(x: Any) -> Any:
+    return tf.math.real(tf.linalg.svd(x, compute_uv=False))  # real even for complex input
+
+
+def _rtol(x: Any, rtol: Any) -> Any:
+    """rtol as a real tensor broadcasting against the stack, with a trailing axis."""
+    real = _real_dtype(x)
+    if rtol is None:
+        rtol = max(x.shape[-2:]) * float(np.finfo(real.as_numpy_dtype).eps)
+    return tf.cast(rtol, real)[..., None]
+
+
+# -- in both namespaces ---------------------------------------------------------------------------
+def matrix_transpose(x: Any, /) -> Any:
+    _check_matrix("matrix_transpose", tuple(x.shape))
+    return tf.linalg.matrix_transpose(x)
+
+
+def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+    x1, x2 = _common(x1, x2)
+    a1, a2 = _tensordot_axes(axes, len(x1.shape), len(x2.shape))
+    return tf.tensordot(x1, x2, axes=[list(a1), list(a2)])
+
+
+def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    x1, x2 = _common(x1, x2)
+    axis = _vector_axis("vecdot", tuple(x1.shape), tuple(x2.shape), axis)
+    if x1.dtype.is_complex:
+        x1 = tf.math.conj(x1)
+    return _sum(x1 * x2, axis=axis, dtype=x1.dtype)
+
+
+# -- linalg ---------------------------------------------------------------------------------------
+def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
+    lower = tf.linalg.cholesky(_float("cholesky", x, square=True))
+    return tf.linalg.adjoint(lower) if upper else lower
+
+
+def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    x1, x2 = _common(x1, x2)
+    axis = _vector_axis("linalg.cross", tuple(x1.shape), tuple(x2.shape), axis)
+    if x1.shape[axis] != 3:
+        raise ValueError("linalg.cross: the vectors must have 3 elements along axis")
+    # Component formulas broadcast like any elementwise op (tf.linalg.cross needs equal
+    # shapes and the last axis).
+    a0, a1, a2 = tf.unstack(x1, axis=axis)
+    b0, b1, b2 = tf.unstack(x2, axis=axis)
+    return tf.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=axis)
+
+
+def linalg_det(x: Any, /) -> Any:
+    return tf.linalg.det(_float("det", x, square=True))
+
+
+def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
+    shape = tuple(x.shape)
+    _check_matrix("diagonal", shape)
+    rows, cols = shape[-2:]
+    if min(rows + min(offset, 0), cols - max(offset, 0)) <= 0:
+        return tf.zeros((*shape[:-2], 0), dtype=x.dtype)  # tf.linalg.diag_part raises here
+    return tf.linalg.diag_part(x, k=offset)
+
+
+def linalg_eigh(x: Any, /) -> EighResult:
+    return EighResult(*tf.linalg.eigh(_float("eigh", x, square=True)))
+
+
+def linalg_eigvalsh(x: Any, /) -> Any:
+    return tf.linalg.eigvalsh(_float("eigvalsh", x, square=True))
+
+
+def linalg_inv(x: Any, /) -> Any:
+    return tf.linalg.inv(_float("inv", x, square=True))
+
+
+def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
+    _check_matrix_norm_ord(ord)
+    x = _float("matrix_norm", x)
+    if ord == "fro":
+        out = tf.sqrt(tf.reduce_sum(tf.square(tf.abs(x)), axis=(-2, -1)))
+    elif ord in ("nuc", 2, -2):
+        s = _svdvals(x)
+        reduce = {"nuc": tf.reduce_sum, 2: tf.reduce_max, -2: tf.reduce_min}[ord]
+        out = reduce(s, axis=-1)
+    else:
+        # 1/-1: max/min over columns of the column sums; inf/-inf: the same over rows.
+        sums = tf.reduce_sum(tf.abs(x), axis=-2 if abs(ord) == 1 else -1)
+        out = (tf.reduce_max if ord > 0 else tf.reduce_min)(sums, axis=-1)
+    return out[..., None, None] if keepdims else out
+
+
+def linalg_matrix_power(x: Any, n: int, /) -> Any:
+    x = _float("matrix_power", x, square=True)
+    n = _check_power(n)
+    shape = tuple(x.shape)
+    if n == 0:
+        return tf.eye(shape[-1], batch_shape=shape[:-2], dtype=x.dtype)
+    if n < 0:
+        x, n = tf.linalg.inv(x), -n
+    # Square-and-multiply: log2(n) products, as NumPy does.
+    result = None
+    while n:
+        if n & 1:
+            result = x if result is None else tf.linalg.matmul(result, x)
+        n >>= 1
+        if n:
+            x = tf.linalg.matmul(x, x)
+    return result
+
+
+def linalg_matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
+    x = _float("matrix_rank", x)
+    s = _svdvals(x)
+    tol = _rtol(x, rtol) * tf.reduce_max(s, axis=-1, keepdims=True)
+    return tf.reduce_sum(tf.cast(s > tol, DEFAULT_INT), axis=-1)
+
+
+def linalg_outer(x1: Any, x2: Any, /) -> Any:
+    x1, x2 = _common(x1, x2)
+    if len(x1.shape) != 1 or len(x2.shape) != 1:
+        raise ValueError("linalg.outer: x1 and x2 must be one-dimensional")
+    return x1[:, None] * x2[None, :]
+
+
+def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
+    x = _float("pinv", x)
+    return tf.linalg.pinv(x, rcond=_rtol(x, rtol)[..., 0])
+
+
+def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
+    _check_qr_mode(mode)
+    return QRResult(*tf.linalg.qr(_float("qr", x), full_matrices=mode == "complete"))
+
+
+def linalg_slogdet(x: Any, /) -> SlogdetResult:
+    return SlogdetResult(*tf.linalg.slogdet(_float("slogdet", x, square=True)))
+
+
+def linalg_solve(x1: Any, x2: Any, /) -> Any:
+    x1, x2 = _common(_float("solve", x1, square=True), x2)
+    vector = len(x2.shape) == 1
+    if vector:
+        x2 = x2[:, None]
+    _check_matrix("solve", tuple(x2.shape))
+    # tf.linalg.solve needs equal batch dimensions: broadcast them here.
+    batch = tf.broadcast_static_shape(x1.shape[:-2], x2.shape[:-2]).as_list()
+    x1 = tf.broadcast_to(x1, [*batch, *x1.shape[-2:]])
+    x2 = tf.broadcast_to(x2, [*batch, *x2.shape[-2:]])
+    out = tf.linalg.solve(x1, x2)
+    return out[..., 0] if vector else out
+
+
+def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
+    s, u, v = tf.linalg.svd(_float("svd", x), full_matrices=full_matrices)
+    return SVDResult(u, tf.math.real(s), tf.linalg.adjoint(v))
+
+
+def linalg_svdvals(x: Any, /) -> Any:
+    return _svdvals(_float("svdvals", x))
+
+
+def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    # Summed by this backend's sum: the dtype rule of ivy_like.sum.
+    return _sum(linalg_diagonal(x, offset=offset), axis=-1, dtype=dtype)
+
+
+def linalg_vector_norm(
+    x: Any,
+    /,
+    *,
+    axis: Any = None,
+    keepdims: bool = False,
+    ord: Any = 2,  # noqa: A002
+) -> Any:
+    x = _float("vector_norm", x, matrix=False)
+    p = _check_vector_norm_ord(ord)
+    axes = list(_norm_axes(len(x.shape), axis))
+    a = tf.abs(x)  # real for complex input
+    if p == float("inf"):
+        return tf.reduce_max(a, axis=axes, keepdims=keepdims)
+    if p == -float("inf"):
+        return tf.reduce_min(a, axis=axes, keepdims=keepdims)
+    if p == 0:
+        return tf.reduce_sum(tf.cast(a != 0, a.dtype), axis=axes, keepdims=keepdims)
+    if p == 1:
+        return tf.reduce_sum(a, axis=axes, keepdims=keepdims)
+    if p == 2:
+        return tf.sqrt(tf.reduce_sum(a * a, axis=axes, keepdims=keepdims))
+    return tf.reduce_sum(a**p, axis=axes, keepdims=keepdims) ** (1.0 / p)

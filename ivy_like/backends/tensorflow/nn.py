@@ -1,3 +1,121 @@
-"""tensorflow backend: ivy_like.nn ops (issue 6)."""
+"""tensorflow backend: ivy_like.nn ops (issue 6): ``tf.nn`` activations, convolutions and
+pooling. Ops not defined here are the composite declarations in ``ivy_like/ops/nn.py``.
 
-__all__: list[str] = []
+TensorFlow's CPU kernels convolve channels-last only (NHWC with HWIO weights), so NCHW/OIHW
+inputs are transposed in and out. Padding is applied with ``tf.pad`` (explicit, possibly
+asymmetric pairs) and the convolution runs ``VALID``. Where TF refuses a combination on CPU
+(strides together with dilations, grouped convolutions) the result is computed the long way
+round: stride 1 then subsampling, and one convolution per group.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import tensorflow as tf
+
+from ivy_like.ops.nn import check_conv, check_gelu, conv_geometry, pool_geometry
+
+__all__ = [
+    "nn_avg_pool2d",
+    "nn_conv1d",
+    "nn_conv2d",
+    "nn_gelu",
+    "nn_log_softmax",
+    "nn_max_pool2d",
+    "nn_relu",
+    "nn_sigmoid",
+    "nn_silu",
+    "nn_softmax",
+]
+
+nn_relu = tf.nn.relu
+nn_sigmoid = tf.math.sigmoid
+nn_silu = tf.nn.silu
+
+
+def nn_gelu(x: Any, approximate: str = "none") -> Any:
+    check_gelu(approximate)
+    return tf.nn.gelu(x, approximate=approximate == "tanh")
+
+
+def nn_softmax(x: Any, axis: int = -1) -> Any:
+    return tf.nn.softmax(x, axis=axis)
+
+
+def nn_log_softmax(x: Any, axis: int = -1) -> Any:
+    return tf.nn.log_softmax(x, axis=axis)
+
+
+_TO_LAST = {1: (0, 2, 1), 2: (0, 2, 3, 1)}
+_TO_FIRST = {1: (0, 2, 1), 2: (0, 3, 1, 2)}
+_W_TO_LAST = {1: (2, 1, 0), 2: (2, 3, 1, 0)}  # (O, I, spatial...) -> (spatial..., I, O)
+
+
+def _conv(
+    who: str, n: int, x: Any, weight: Any, bias: Any, stride: Any, padding: Any,
+    dilation: Any, groups: int, data_format: str,
+) -> Any:
+    last = check_conv(who, tuple(x.shape), tuple(weight.shape), n, groups, data_format)
+    if not last:
+        x = tf.transpose(x, _TO_LAST[n])
+        weight = tf.transpose(weight, _W_TO_LAST[n])
+    strides, pads, dils = conv_geometry(
+        who, tuple(x.shape[1:-1]), tuple(weight.shape[:-2]), stride, padding, dilation
+    )
+    if any(lo or hi for lo, hi in pads):
+        x = tf.pad(x, [(0, 0), *pads, (0, 0)])
+    dilated = any(d > 1 for d in dils)
+    run_strides = (1,) * n if dilated else strides
+    if groups == 1:
+        y = tf.nn.convolution(x, weight, run_strides, "VALID", dilations=dils)
+    else:
+        xs = tf.split(x, groups, axis=-1)
+        ws = tf.split(weight, groups, axis=-1)
+        y = tf.concat(
+            [tf.nn.convolution(a, w, run_strides, "VALID", dilations=dils) for a, w in zip(xs, ws)],
+            axis=-1,
+        )
+    if dilated and any(s > 1 for s in strides):
+        y = y[(slice(None), *(slice(None, None, s) for s in strides), slice(None))]
+    if bias is not None:
+        y = y + bias
+    return y if last else tf.transpose(y, _TO_FIRST[n])
+
+
+def nn_conv1d(
+    x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
+    dilation: Any = 1, groups: int = 1, data_format: str = "NCW",
+) -> Any:
+    return _conv("conv1d", 1, x, weight, bias, stride, padding, dilation, groups, data_format)
+
+
+def nn_conv2d(
+    x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
+    dilation: Any = 1, groups: int = 1, data_format: str = "NCHW",
+) -> Any:
+    return _conv("conv2d", 2, x, weight, bias, stride, padding, dilation, groups, data_format)
+
+
+def _pool(who: str, x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str, fill: float) -> Any:
+    kernel, strides, pads, last = pool_geometry(who, kernel_size, stride, padding, fmt)
+    if not last:
+        x = tf.transpose(x, (0, 2, 3, 1))
+    if any(pads):
+        x = tf.pad(x, [(0, 0), (pads[0], pads[0]), (pads[1], pads[1]), (0, 0)], constant_values=fill)
+    y = (tf.nn.max_pool2d if fill else tf.nn.avg_pool2d)(x, kernel, strides, "VALID")
+    return y if last else tf.transpose(y, (0, 3, 1, 2))
+
+
+def nn_max_pool2d(
+    x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
+) -> Any:
+    return _pool("max_pool2d", x, kernel_size, stride, padding, data_format, -math.inf)
+
+
+def nn_avg_pool2d(
+    x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
+) -> Any:
+    # VALID windows over the zero-padded input: the padding counts in the mean (torch default)
+    return _pool("avg_pool2d", x, kernel_size, stride, padding, data_format, 0.0)

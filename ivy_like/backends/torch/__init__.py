@@ -210,7 +210,7 @@ def arange(
     start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
 ) -> Any:
     if dtype is None:
-        is_float = any(isinstance(v, float) for v in (start, stop, step))
+        is_float = builtins.any(isinstance(v, float) for v in (start, stop, step))
         dtype = DEFAULT_FLOAT if is_float else DEFAULT_INT
     if stop is None:
         return torch.arange(start, dtype=dtype, device=device)

@@ -1,3 +1,149 @@
-"""torch backend: array API elementwise functions beyond the first set (issue 5)."""
+"""torch backend: array API elementwise functions beyond the first set (issue 5).
 
-__all__: list[str] = []
+Aliases of torch functions, with wrappers where torch differs from the rules of
+``ivy_like.ops.elementwise``: Python scalars where torch wants tensors, integer
+``floor_divide``/``remainder`` by zero (torch raises; here 0, NumPy's result; these two
+replace the first set's aliases), ``sign`` of NaN (torch gives 0) and of complex numbers
+(``torch.sgn``), ``round`` of complex numbers, ``imag`` of real arrays.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import torch
+
+from ...ops.elementwise import _clip
+from . import _SCALARS, _scalars_as_tensors, astype, maximum, minimum
+
+__all__ = [
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "bitwise_and",
+    "bitwise_invert",
+    "bitwise_left_shift",
+    "bitwise_or",
+    "bitwise_right_shift",
+    "bitwise_xor",
+    "ceil",
+    "clip",
+    "conj",
+    "copysign",
+    "cosh",
+    "expm1",
+    "floor",
+    "floor_divide",
+    "hypot",
+    "imag",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "log10",
+    "log1p",
+    "log2",
+    "logaddexp",
+    "logical_xor",
+    "nextafter",
+    "real",
+    "remainder",
+    "round",
+    "sign",
+    "signbit",
+    "sinh",
+    "tan",
+    "trunc",
+]
+
+
+def _zero_divisor_gives_zero(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` (integer // or %) giving 0 where the divisor is 0 instead of raising.
+
+    torch raises ``RuntimeError: ZeroDivisionError`` for the whole call; only then is the
+    division redone with 1 in place of every zero divisor and those results replaced by 0.
+    """
+    call = _scalars_as_tensors(fn)
+
+    def op(x1: Any, x2: Any, /) -> Any:
+        try:
+            return call(x1, x2)
+        except RuntimeError as err:
+            if "ZeroDivisionError" not in str(err):
+                raise
+        if isinstance(x2, _SCALARS):
+            x2 = torch.as_tensor(x2, device=x1.device)
+        zero = torch.eq(x2, 0)
+        out = call(x1, torch.where(zero, torch.ones_like(x2), x2))
+        return torch.where(zero, torch.zeros_like(out), out)
+
+    op.__name__ = op.__qualname__ = fn.__name__
+    return op
+
+
+floor_divide = _zero_divisor_gives_zero(torch.floor_divide)
+remainder = _zero_divisor_gives_zero(torch.remainder)
+
+acos = torch.acos
+acosh = torch.acosh
+asin = torch.asin
+asinh = torch.asinh
+atan = torch.atan
+atan2 = _scalars_as_tensors(torch.atan2)
+atanh = torch.atanh
+bitwise_and = _scalars_as_tensors(torch.bitwise_and)
+bitwise_invert = torch.bitwise_not
+# Shifts by >= the bit width give 0 (or -1 for negative >>) on CPU, our rule.
+bitwise_left_shift = _scalars_as_tensors(torch.bitwise_left_shift)
+bitwise_or = _scalars_as_tensors(torch.bitwise_or)
+bitwise_right_shift = _scalars_as_tensors(torch.bitwise_right_shift)
+bitwise_xor = _scalars_as_tensors(torch.bitwise_xor)
+ceil = torch.ceil  # integers are returned as is
+conj = torch.conj_physical  # a real conjugate, not a lazy view with the conj bit set
+copysign = _scalars_as_tensors(torch.copysign)
+cosh = torch.cosh
+expm1 = torch.expm1
+floor = torch.floor
+hypot = _scalars_as_tensors(torch.hypot)
+isfinite = torch.isfinite
+isinf = torch.isinf
+isnan = torch.isnan
+log10 = torch.log10
+log1p = torch.log1p
+log2 = torch.log2
+logaddexp = _scalars_as_tensors(torch.logaddexp)
+logical_xor = _scalars_as_tensors(torch.logical_xor)
+nextafter = _scalars_as_tensors(torch.nextafter)
+real = torch.real
+signbit = torch.signbit
+sinh = torch.sinh
+tan = torch.tan
+trunc = torch.trunc
+
+
+def imag(x: Any, /) -> Any:
+    # torch.imag refuses real tensors; their imaginary part is 0 (NumPy's answer).
+    return torch.imag(x) if x.is_complex() else torch.zeros_like(x)
+
+
+def round(x: Any, /) -> Any:  # noqa: A001
+    # torch.round rounds halves to even; it has no complex kernel.
+    if x.is_complex():
+        return torch.complex(torch.round(x.real), torch.round(x.imag))
+    return torch.round(x)
+
+
+def sign(x: Any, /) -> Any:
+    if x.is_complex():
+        return torch.sgn(x)  # x / |x|, 0 at 0 (torch.sign refuses complex)
+    out = torch.sign(x)
+    if x.is_floating_point():
+        out = torch.where(torch.isnan(x), x, out)  # torch.sign(nan) is 0
+    return out
+
+
+def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+    return _clip(x, min, max, maximum, minimum, astype)

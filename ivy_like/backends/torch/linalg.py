@@ -1,3 +1,212 @@
-"""torch backend: array API linalg functions beyond the first set (issue 5)."""
+"""torch backend: the array API linalg extension on ``torch.linalg``.
 
-__all__: list[str] = []
+Wrappers exist where torch differs from the rules of ``ivy_like.ops.linalg``: floating-point
+input for the decompositions, ``solve`` (torch guesses vector-vs-matrix from the shapes; here
+``x2`` is a vector only when 1-D), operands of different dtypes (promoted by
+``torch.result_type`` as NumPy would, where torch refuses them), ``trace`` of a stack, and the
+named-tuple results.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from ivy_like.ops.linalg import (
+    EighResult,
+    QRResult,
+    SlogdetResult,
+    SVDResult,
+    _check_float,
+    _check_matrix,
+    _check_matrix_norm_ord,
+    _check_power,
+    _check_qr_mode,
+    _check_vector_norm_ord,
+    _norm_axes,
+    _tensordot_axes,
+    _vector_axis,
+)
+
+__all__ = [
+    "linalg_cholesky",
+    "linalg_cross",
+    "linalg_det",
+    "linalg_diagonal",
+    "linalg_eigh",
+    "linalg_eigvalsh",
+    "linalg_inv",
+    "linalg_matrix_norm",
+    "linalg_matrix_power",
+    "linalg_matrix_rank",
+    "linalg_outer",
+    "linalg_pinv",
+    "linalg_qr",
+    "linalg_slogdet",
+    "linalg_solve",
+    "linalg_svd",
+    "linalg_svdvals",
+    "linalg_trace",
+    "linalg_vector_norm",
+    "matrix_transpose",
+    "tensordot",
+    "vecdot",
+]
+
+
+def _kind(x: Any) -> str:
+    return "c" if x.is_complex() else "f" if x.is_floating_point() else "i"
+
+
+def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> Any:
+    _check_float(name, _kind(x))
+    if matrix:
+        _check_matrix(name, tuple(x.shape), square)
+    return x
+
+
+def _common(x1: Any, x2: Any) -> tuple[Any, Any]:
+    """Both operands as tensors of their NumPy-style common dtype (torch needs one dtype)."""
+    x1 = x1 if isinstance(x1, torch.Tensor) else torch.as_tensor(x1)
+    x2 = x2 if isinstance(x2, torch.Tensor) else torch.as_tensor(x2)
+    if x1.dtype is x2.dtype:
+        return x1, x2
+    common = torch.result_type(x1, x2)
+    return x1.to(common), x2.to(common)
+
+
+def _rtol(x: Any, rtol: Any) -> Any:
+    if rtol is None:
+        return max(x.shape[-2:]) * torch.finfo(x.dtype).eps
+    return rtol
+
+
+# -- in both namespaces ---------------------------------------------------------------------------
+def matrix_transpose(x: Any, /) -> Any:
+    _check_matrix("matrix_transpose", tuple(x.shape))
+    return x.mT
+
+
+def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+    x1, x2 = _common(x1, x2)
+    a1, a2 = _tensordot_axes(axes, x1.ndim, x2.ndim)
+    return torch.tensordot(x1, x2, dims=(list(a1), list(a2)))
+
+
+def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    x1, x2 = _common(x1, x2)
+    axis = _vector_axis("vecdot", tuple(x1.shape), tuple(x2.shape), axis)
+    if x1.is_complex() or x1.is_floating_point():
+        return torch.linalg.vecdot(x1, x2, dim=axis)
+    # torch.linalg.vecdot has no integer kernels; keep the dtype as NumPy does.
+    return torch.sum(x1 * x2, dim=axis, dtype=x1.dtype)
+
+
+# -- linalg ---------------------------------------------------------------------------------------
+def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
+    return torch.linalg.cholesky(_float("cholesky", x, square=True), upper=upper)
+
+
+def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    x1, x2 = _common(x1, x2)
+    axis = _vector_axis("linalg.cross", tuple(x1.shape), tuple(x2.shape), axis)
+    if x1.shape[axis] != 3:
+        raise ValueError("linalg.cross: the vectors must have 3 elements along axis")
+    return torch.linalg.cross(x1, x2, dim=axis)
+
+
+def linalg_det(x: Any, /) -> Any:
+    return torch.linalg.det(_float("det", x, square=True))
+
+
+def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
+    _check_matrix("diagonal", tuple(x.shape))
+    return torch.diagonal(x, offset=offset, dim1=-2, dim2=-1)
+
+
+def linalg_eigh(x: Any, /) -> EighResult:
+    return EighResult(*torch.linalg.eigh(_float("eigh", x, square=True)))
+
+
+def linalg_eigvalsh(x: Any, /) -> Any:
+    return torch.linalg.eigvalsh(_float("eigvalsh", x, square=True))
+
+
+def linalg_inv(x: Any, /) -> Any:
+    return torch.linalg.inv(_float("inv", x, square=True))
+
+
+def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
+    _check_matrix_norm_ord(ord)
+    return torch.linalg.matrix_norm(_float("matrix_norm", x), ord=ord, keepdim=keepdims)
+
+
+def linalg_matrix_power(x: Any, n: int, /) -> Any:
+    return torch.linalg.matrix_power(_float("matrix_power", x, square=True), _check_power(n))
+
+
+def linalg_matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
+    x = _float("matrix_rank", x)
+    return torch.linalg.matrix_rank(x, rtol=_rtol(x, rtol))  # int64, the default integer
+
+
+def linalg_outer(x1: Any, x2: Any, /) -> Any:
+    x1, x2 = _common(x1, x2)
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError("linalg.outer: x1 and x2 must be one-dimensional")
+    return torch.outer(x1, x2)
+
+
+def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
+    x = _float("pinv", x)
+    return torch.linalg.pinv(x, rtol=_rtol(x, rtol))
+
+
+def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
+    _check_qr_mode(mode)
+    return QRResult(*torch.linalg.qr(_float("qr", x), mode=mode))
+
+
+def linalg_slogdet(x: Any, /) -> SlogdetResult:
+    return SlogdetResult(*torch.linalg.slogdet(_float("slogdet", x, square=True)))
+
+
+def linalg_solve(x1: Any, x2: Any, /) -> Any:
+    x1, x2 = _common(_float("solve", x1, square=True), x2)
+    if x2.ndim == 1:
+        return torch.linalg.solve(x1, x2[:, None])[..., 0]
+    _check_matrix("solve", tuple(x2.shape))
+    # Broadcast the batch dimensions explicitly so torch never reads x2 as a batch of vectors.
+    batch = torch.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
+    x1 = x1.expand(*batch, *x1.shape[-2:])
+    x2 = x2.expand(*batch, *x2.shape[-2:])
+    return torch.linalg.solve(x1, x2)
+
+
+def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
+    return SVDResult(*torch.linalg.svd(_float("svd", x), full_matrices=full_matrices))
+
+
+def linalg_svdvals(x: Any, /) -> Any:
+    return torch.linalg.svdvals(_float("svdvals", x))
+
+
+def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    _check_matrix("trace", tuple(x.shape))
+    # Summed like ivy_like.sum: narrow integers and booleans accumulate in int64.
+    return torch.sum(torch.diagonal(x, offset=offset, dim1=-2, dim2=-1), dim=-1, dtype=dtype)
+
+
+def linalg_vector_norm(
+    x: Any,
+    /,
+    *,
+    axis: Any = None,
+    keepdims: bool = False,
+    ord: Any = 2,  # noqa: A002
+) -> Any:
+    _float("vector_norm", x, matrix=False)
+    ord = _check_vector_norm_ord(ord)
+    dim = None if axis is None else _norm_axes(x.ndim, axis)
+    return torch.linalg.vector_norm(x, ord=ord, dim=dim, keepdim=keepdims)

@@ -1,0 +1,68 @@
+"""ivy_like.convert: models, weights and arrays between PyTorch, Keras, Flax and ivy_like.
+
+* Models: :func:`from_torch`, :func:`from_keras`, :func:`from_flax` give an
+  ``ivy_like.nn.Sequential`` (layers plus a Container of weights in ivy_like's layouts, which
+  are PyTorch's); :func:`to_torch` and :func:`to_keras` give native models with the weights
+  loaded.
+* Weights: Container <-> torch ``state_dict`` (:func:`from_state_dict`, :func:`to_state_dict`),
+  Keras weight lists (:func:`from_keras_weights`, :func:`to_keras_weights`) and Flax params
+  (:func:`from_flax_params`, :func:`to_flax_params`).
+* Arrays: :func:`to_backend` (DLPack, else NumPy).
+
+Importing this package imports no framework: each converter loads its framework when called.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from ._arrays import to_backend
+from ._common import Permute, UnsupportedLayerError
+
+__all__ = [
+    "Permute",
+    "TorchPermute",
+    "UnsupportedLayerError",
+    "from_flax",
+    "from_flax_params",
+    "from_keras",
+    "from_keras_weights",
+    "from_state_dict",
+    "from_torch",
+    "to_backend",
+    "to_flax_params",
+    "to_keras",
+    "to_keras_weights",
+    "to_state_dict",
+    "to_torch",
+]
+
+# name -> (module, attribute): loaded on first use, so `import ivy_like.convert` stays cheap.
+_LAZY = {
+    "from_torch": ("_torch", "from_torch"),
+    "to_torch": ("_torch", "to_torch"),
+    "from_state_dict": ("_torch", "from_state_dict"),
+    "to_state_dict": ("_torch", "to_state_dict"),
+    "TorchPermute": ("_torch", "Permute"),
+    "from_keras": ("_keras", "from_keras"),
+    "to_keras": ("_keras", "to_keras"),
+    "from_keras_weights": ("_keras", "from_keras_weights"),
+    "to_keras_weights": ("_keras", "to_keras_weights"),
+    "from_flax": ("_flax", "from_flax"),
+    "from_flax_params": ("_flax", "from_flax_params"),
+    "to_flax_params": ("_flax", "to_flax_params"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'ivy_like.convert' has no attribute {name!r}")
+    module, attr = _LAZY[name]
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

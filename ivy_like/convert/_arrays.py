@@ -1,0 +1,55 @@
+"""Moving arrays and Containers between frameworks: DLPack first, NumPy otherwise.
+
+The per-leaf logic is the Container's own (``container._convert.leaf_to_backend``), so an array
+and a Container leaf take exactly the same path: DLPack where both frameworks can hand the
+buffer over (no copy on CPU), else an exact copy through NumPy (bfloat16 as its bits).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._backend import Backend, get_backend
+from ..container import Container
+from ..container._convert import leaf_dtype, leaf_info, leaf_to_backend
+
+
+def to_backend(x: Any, backend: str | Backend) -> Any:
+    """``x`` (an array of any framework, an ``ivy_like.Array`` or a Container) on ``backend``.
+
+    ``ivy_like.Array`` stays an ``Array`` and a native array stays native (of the target
+    framework). DLPack is used where both frameworks allow it, so on CPU no copy is made
+    between NumPy, PyTorch, JAX and TensorFlow; otherwise (MLX, bfloat16 into NumPy, tensors
+    that require grad) the values are copied through NumPy, bit for bit. A zero-copy result
+    shares memory with ``x``: writing into one (NumPy, torch) changes the other.
+    A dtype the target lacks is a ``TypeError``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import ivy_like
+    >>> from ivy_like.convert import to_backend
+    >>> x = np.arange(3.0)
+    >>> y = to_backend(ivy_like.array(x), "numpy")
+    >>> y.backend.name, np.shares_memory(to_backend(x, "numpy"), x)
+    ('numpy', True)
+    >>> c = to_backend(ivy_like.Container(w=x), "numpy")
+    >>> c.w is x
+    True
+    """
+    target = get_backend(backend)
+    if isinstance(x, Container):
+        return x.cont_to_backend(target)
+    if leaf_info(x) is None:
+        raise TypeError(
+            f"to_backend: x must be an array or a Container, got {type(x).__name__}"
+        )
+    dtype = leaf_dtype(x, "x")
+    try:
+        target.native_dtype(dtype)
+    except TypeError:
+        raise TypeError(
+            f"to_backend: x has dtype {dtype.name}, which the {target.name} backend does not "
+            "support"
+        ) from None
+    return leaf_to_backend(x, target, "x")

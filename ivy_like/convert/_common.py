@@ -1,0 +1,277 @@
+"""What every converter shares: layer specs, the ``Permute`` layer, building and reading models.
+
+A converter turns each native layer into one or more :class:`Spec` (an ``ivy_like.nn`` layer
+name, its constructor arguments, and its weights already in ivy_like's layout, which is
+PyTorch's). Channels-last layers are wrapped in ``Permute`` specs; :func:`simplify` then merges
+neighbouring permutations (moving them across elementwise layers), so a Keras CNN becomes one
+permutation at the input and one before ``Flatten``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._backend import Backend, current_backend, get_backend, kind_of
+from ..container import Container
+from ..container._convert import leaf_dtype, leaf_info, leaf_shape, leaf_to_backend
+from ..nn.layers import Layer
+
+# The ivy_like.nn layers the converters know, with their parameter names in framework order.
+PARAMS: dict[str, tuple[str, ...]] = {
+    "Linear": ("weight", "bias"),
+    "Conv1d": ("weight", "bias"),
+    "Conv2d": ("weight", "bias"),
+    "MaxPool2d": (),
+    "AvgPool2d": (),
+    "LayerNorm": ("weight", "bias"),
+    "BatchNorm2d": ("weight", "bias", "running_mean", "running_var"),
+    "Embedding": ("weight",),
+    "Dropout": (),
+    "ReLU": (),
+    "GELU": (),
+    "SiLU": (),
+    "Sigmoid": (),
+    "Tanh": (),
+    "Softmax": (),
+    "LogSoftmax": (),
+    "Flatten": (),
+    "Permute": (),
+}
+# Constructor arguments read back from a layer (``bias`` is read from the parameters instead).
+CONFIG: dict[str, tuple[str, ...]] = {
+    "Linear": ("in_features", "out_features"),
+    "Conv1d": (
+        "in_channels",
+        "out_channels",
+        "kernel_size",
+        "stride",
+        "padding",
+        "dilation",
+        "groups",
+    ),
+    "MaxPool2d": ("kernel_size", "stride", "padding"),
+    "AvgPool2d": ("kernel_size", "stride", "padding"),
+    "LayerNorm": ("normalized_shape", "eps"),
+    "BatchNorm2d": ("num_features", "eps"),
+    "Embedding": ("num_embeddings", "embedding_dim"),
+    "Dropout": ("p",),
+    "GELU": ("approximate",),
+    "Softmax": ("axis",),
+    "LogSoftmax": ("axis",),
+    "Flatten": ("start_dim",),
+    "Permute": ("dims",),
+}
+CONFIG["Conv2d"] = CONFIG["Conv1d"]
+# Layers that act on each element alone: a permutation of the axes commutes with them.
+ELEMENTWISE = frozenset({"ReLU", "GELU", "SiLU", "Sigmoid", "Tanh", "Dropout"})
+
+
+class UnsupportedLayerError(TypeError):
+    """A layer the converter cannot translate; the message names it and lists what is supported."""
+
+
+def unsupported(where: str, index: int, layer: Any, supported: Any, why: str = "") -> Exception:
+    """The error for layer ``index`` of a model: names the layer and lists the supported ones."""
+    name = f"{type(layer).__module__}.{type(layer).__qualname__}"
+    reason = f" ({why})" if why else ""
+    return UnsupportedLayerError(
+        f"{where}: layer {index} ({name}) is not supported{reason}; supported layers: "
+        f"{', '.join(supported)}"
+    )
+
+
+@dataclass
+class Spec:
+    """One ``ivy_like.nn`` layer to build: its class name, arguments and weights (ivy layout)."""
+
+    kind: str
+    config: dict[str, Any] = field(default_factory=dict)
+    weights: dict[str, Any] = field(default_factory=dict)
+
+
+class Permute(Layer):
+    """A parameter-free layer reordering the axes: ``permute_dims(x, dims)``.
+
+    ``dims`` includes the batch axis (``(0, 3, 1, 2)`` takes NHWC to NCHW). The converters
+    insert it where a channels-last framework (Keras) meets ivy_like's channels-first layers.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> from ivy_like.convert import Permute
+    >>> layer = Permute((0, 2, 1))
+    >>> layer.apply(layer.init(0), ivy_like.zeros((1, 2, 3))).shape
+    (1, 3, 2)
+    """
+
+    def __init__(self, dims: Any) -> None:
+        dims = tuple(int(d) for d in dims)
+        if sorted(dims) != list(range(len(dims))):
+            raise ValueError(f"Permute: dims must be a permutation of 0..n-1, got {dims}")
+        self.dims = dims
+
+    def apply(self, params: Any, x: Any) -> Any:
+        from .. import permute_dims  # type: ignore[attr-defined]
+
+        return permute_dims(x, self.dims)
+
+
+def channels_first(rank: int) -> tuple[int, ...]:
+    """The permutation taking channels-last data of ``rank`` axes to channels-first."""
+    return (0, rank - 1, *range(1, rank - 1))
+
+
+def channels_last(rank: int) -> tuple[int, ...]:
+    """The permutation taking channels-first data of ``rank`` axes to channels-last."""
+    return (0, *range(2, rank), 1)
+
+
+def simplify(specs: list[Spec]) -> list[Spec]:
+    """Merge neighbouring ``Permute`` specs, moving them past elementwise layers.
+
+    A pending permutation is carried forward and emitted just before the first layer that
+    depends on the axis order (or at the end), so ``P^-1, ReLU, P`` becomes ``ReLU``.
+    """
+    out: list[Spec] = []
+    pending: tuple[int, ...] | None = None
+    for spec in specs:
+        if spec.kind == "Permute":
+            dims = tuple(spec.config["dims"])
+            # permute(permute(x, a), b) == permute(x, [a[j] for j in b])
+            pending = dims if pending is None else tuple(pending[j] for j in dims)
+            continue
+        if spec.kind not in ELEMENTWISE and pending is not None:
+            if pending != tuple(range(len(pending))):
+                out.append(Spec("Permute", {"dims": pending}))
+            pending = None
+        out.append(spec)
+    if pending is not None and pending != tuple(range(len(pending))):
+        out.append(Spec("Permute", {"dims": pending}))
+    return out
+
+
+# -- ivy_like models -------------------------------------------------------------------------------
+def make_layer(spec: Spec) -> Any:
+    if spec.kind == "Permute":
+        return Permute(spec.config["dims"])
+    from .. import nn
+
+    return getattr(nn, spec.kind)(**spec.config)
+
+
+def build_model(specs: list[Spec], backend: Any, where: str) -> Any:
+    """An ``ivy_like.nn.Sequential`` of ``specs`` with their weights as its parameters."""
+    from .. import nn
+
+    target = current_backend() if backend is None else get_backend(backend)
+    model = nn.Sequential([make_layer(s) for s in specs], backend=target)
+    given = {
+        f"{i}/{name}": value for i, s in enumerate(specs) for name, value in s.weights.items()
+    }
+    model.params = load_params(model.params, given, target, where)
+    return model
+
+
+def model_layers(model: Any, where: str) -> list[Any]:
+    layers = getattr(model, "layers", None)
+    if layers is None or not hasattr(model, "params"):
+        raise TypeError(
+            f"{where}: model must be an ivy_like.nn.Sequential (or a model with .layers and "
+            f".params), got {type(model).__name__}"
+        )
+    return list(layers)
+
+
+def layer_kind(layer: Any) -> str | None:
+    """The converter name of an ``ivy_like.nn`` layer (or ``Permute``), else None."""
+    if isinstance(layer, Permute):
+        return "Permute"
+    from .. import nn
+
+    name = type(layer).__name__
+    cls = getattr(nn, name, None)
+    return name if name in PARAMS and isinstance(cls, type) and isinstance(layer, cls) else None
+
+
+def read_specs(model: Any, params: Any, where: str, supported: Any) -> list[Spec]:
+    """The specs of an ivy_like model: each layer's arguments and its weights from ``params``."""
+    layers = model_layers(model, where)
+    params = model.params if params is None else params
+    if not isinstance(params, Mapping):
+        raise TypeError(f"{where}: params must be a Container, got {type(params).__name__}")
+    check_structure(model.params, params, where)
+    specs = []
+    for i, layer in enumerate(layers):
+        kind = layer_kind(layer)
+        if kind is None or kind not in supported:
+            raise unsupported(where, i, layer, supported)
+        config = {name: getattr(layer, name) for name in CONFIG.get(kind, ())}
+        weights = dict(params.get(str(i), {}))
+        if kind in ("Linear", "Conv1d", "Conv2d"):
+            config["bias"] = "bias" in weights
+        specs.append(Spec(kind, config, weights))
+    return specs
+
+
+# -- checking and loading weights ------------------------------------------------------------------
+def _flat(tree: Any) -> dict[str, Any]:
+    if isinstance(tree, Container):
+        return dict(tree.cont_flatten_key_chains())
+    return dict(tree)
+
+
+def check_structure(expected: Any, given: Any, where: str) -> None:
+    """Raise ``ValueError`` naming the key chains when ``given`` lacks, adds or reshapes any."""
+    want, have = _flat(expected), _flat(given)
+    missing = [kc for kc in want if kc not in have]
+    extra = [kc for kc in have if kc not in want]
+    if missing:
+        raise ValueError(f"{where}: missing weights for key chain(s) {', '.join(missing)}")
+    if extra:
+        raise ValueError(
+            f"{where}: unexpected weights at key chain(s) {', '.join(extra)} (expected only "
+            f"{', '.join(want)})"
+        )
+    for kc, leaf in want.items():
+        shape = leaf_shape(have[kc], kc)
+        if shape is None:
+            raise TypeError(f"{where}: weight {kc!r} is a {type(have[kc]).__name__}, not an array")
+        if shape != leaf_shape(leaf, kc):
+            raise ValueError(
+                f"{where}: weight {kc!r} has shape {shape}, expected {leaf_shape(leaf, kc)}"
+            )
+
+
+def load_params(expected: Container, given: Mapping[str, Any], backend: Backend, where: str) -> Any:
+    """``given`` (key chain -> array of any framework) checked against ``expected`` and moved to
+    ``backend``, each leaf an ``ivy_like.Array`` or native array as the ``expected`` leaf is.
+    Dtypes are the given weights' own (a float64 model stays float64)."""
+    from .._array import _wrap
+
+    check_structure(expected, given, where)
+    flat = {}
+    for kc, leaf in _flat(expected).items():
+        value = leaf_to_backend(given[kc], backend, kc)
+        info = leaf_info(value)
+        native = info[1] if info is not None else value
+        flat[kc] = _wrap(native, backend) if kind_of(type(leaf)) == "array" else native
+    out = Container.cont_unflatten(flat)
+    # Keep empty entries the model has (parameter-free layers with a key, if any).
+    for kc in expected:
+        if kc not in out:
+            out[kc] = expected[kc]
+    return out
+
+
+def to_numpy_exact(x: Any, kc: str) -> Any:
+    """A NumPy array with ``x``'s values and dtype (no copy where NumPy can share the buffer)."""
+    import numpy as np
+
+    info = leaf_info(x)
+    if info is None:
+        raise TypeError(f"weight {kc!r} is a {type(x).__name__}, not an array")
+    if leaf_dtype(x, kc).name == "bfloat16":
+        raise TypeError(f"weight {kc!r} is bfloat16, which this framework cannot take")
+    return np.asarray(leaf_to_backend(info[1], get_backend("numpy"), kc))

@@ -1,0 +1,308 @@
+"""PyTorch <-> ivy_like: ``torch.nn.Sequential`` models and ``state_dict`` weights.
+
+ivy_like's layers use PyTorch's layouts and parameter names, so weights move unchanged; only
+the arrays change framework (DLPack). Imported only when a torch conversion is asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import torch
+
+from .._backend import current_backend, get_backend
+from ..container import Container
+from ..container._convert import leaf_info, leaf_to_backend
+from ._common import PARAMS, Spec, build_model, read_specs, unsupported
+
+SUPPORTED = tuple(k for k in PARAMS if k != "Permute")
+
+
+class Permute(torch.nn.Module):
+    """``x.permute(*dims)`` as a module: what ivy_like's ``Permute`` layer becomes in torch.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from ivy_like.convert import TorchPermute
+    >>> TorchPermute((0, 2, 1))(torch.zeros(1, 2, 3)).shape
+    torch.Size([1, 3, 2])
+    """
+
+    def __init__(self, dims: Any) -> None:
+        super().__init__()
+        self.dims = tuple(int(d) for d in dims)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x.permute(*self.dims)
+
+    def extra_repr(self) -> str:
+        return f"dims={self.dims}"
+
+
+def _pair(v: Any) -> Any:
+    """An int for a square (h, w) pair, the tuple otherwise (the form ivy_like's layers take)."""
+    if isinstance(v, (tuple, list)):
+        return int(v[0]) if len(set(v)) == 1 else tuple(int(i) for i in v)
+    return v if isinstance(v, str) else int(v)
+
+
+def _weights(module: torch.nn.Module, names: tuple[str, ...], copy: bool) -> dict[str, Any]:
+    out = {}
+    for name in names:
+        t = getattr(module, name, None)
+        if t is None:
+            continue
+        t = t.detach()  # a tensor requiring grad cannot be exported through DLPack
+        out[name] = t.clone() if copy else t
+    return out
+
+
+def _spec(i: int, m: torch.nn.Module, copy: bool) -> Spec:
+    nn = torch.nn
+    where = "from_torch"
+
+    def fail(why: str = "") -> Exception:
+        return unsupported(where, i, m, SUPPORTED, why)
+
+    if isinstance(m, nn.Linear):
+        w = _weights(m, ("weight", "bias"), copy)
+        return Spec("Linear", {"in_features": m.in_features, "out_features": m.out_features,
+                               "bias": "bias" in w}, w)
+    if isinstance(m, (nn.Conv1d, nn.Conv2d)):
+        if m.padding_mode != "zeros":
+            raise fail(f"padding_mode={m.padding_mode!r}; only 'zeros'")
+        if isinstance(m, nn.Conv1d):
+            unpack = lambda v: v if isinstance(v, str) else int(v[0])  # noqa: E731
+        else:
+            unpack = _pair
+        w = _weights(m, ("weight", "bias"), copy)
+        config = {
+            "in_channels": m.in_channels,
+            "out_channels": m.out_channels,
+            "kernel_size": unpack(m.kernel_size),
+            "stride": unpack(m.stride),
+            "padding": unpack(m.padding),
+            "dilation": unpack(m.dilation),
+            "groups": m.groups,
+            "bias": "bias" in w,
+        }
+        return Spec(type(m).__name__, config, w)
+    if isinstance(m, (nn.MaxPool2d, nn.AvgPool2d)):
+        if m.ceil_mode:
+            raise fail("ceil_mode=True")
+        if isinstance(m, nn.MaxPool2d) and (_pair(m.dilation) != 1 or m.return_indices):
+            raise fail("dilation or return_indices")
+        if isinstance(m, nn.AvgPool2d) and (
+            m.divisor_override is not None or (not m.count_include_pad and _pair(m.padding) != 0)
+        ):
+            raise fail("divisor_override, or count_include_pad=False with padding")
+        stride = m.kernel_size if m.stride is None else m.stride
+        config = {
+            "kernel_size": _pair(m.kernel_size),
+            "stride": _pair(stride),
+            "padding": _pair(m.padding),
+        }
+        return Spec(type(m).__name__, config)
+    if isinstance(m, nn.LayerNorm):
+        shape = tuple(m.normalized_shape)
+        w = _weights(m, ("weight", "bias"), copy)
+        # Without affine parameters LayerNorm is the same as weight 1, bias 0.
+        ones = torch.ones(shape, dtype=_float_dtype(m))
+        w.setdefault("weight", ones)
+        w.setdefault("bias", torch.zeros_like(ones))
+        norm = shape[0] if len(shape) == 1 else shape
+        return Spec("LayerNorm", {"normalized_shape": norm, "eps": m.eps}, w)
+    if isinstance(m, nn.BatchNorm2d):
+        if not m.track_running_stats or m.running_mean is None:
+            raise fail("track_running_stats=False: no running statistics to use at inference")
+        w = _weights(m, PARAMS["BatchNorm2d"], copy)
+        w.setdefault("weight", torch.ones_like(w["running_mean"]))
+        w.setdefault("bias", torch.zeros_like(w["running_mean"]))
+        return Spec("BatchNorm2d", {"num_features": m.num_features, "eps": m.eps}, w)
+    if isinstance(m, nn.Embedding):
+        if m.max_norm is not None:
+            raise fail("max_norm renormalizes the weights at lookup")
+        w = _weights(m, ("weight",), copy)
+        return Spec(
+            "Embedding", {"num_embeddings": m.num_embeddings, "embedding_dim": m.embedding_dim}, w
+        )
+    if isinstance(m, nn.Dropout):
+        return Spec("Dropout", {"p": m.p})
+    if isinstance(m, nn.GELU):
+        return Spec("GELU", {"approximate": m.approximate})
+    if isinstance(m, (nn.Softmax, nn.LogSoftmax)):
+        if m.dim is None:
+            raise fail("dim=None (implicit dimension); give dim explicitly")
+        return Spec(type(m).__name__, {"axis": m.dim})
+    if isinstance(m, nn.Flatten):
+        if m.end_dim != -1:
+            raise fail(f"end_dim={m.end_dim}; only -1")
+        return Spec("Flatten", {"start_dim": m.start_dim})
+    if isinstance(m, Permute):
+        return Spec("Permute", {"dims": m.dims})
+    for kind in ("ReLU", "SiLU", "Sigmoid", "Tanh"):
+        if type(m) is getattr(nn, kind):
+            return Spec(kind)
+    raise fail()
+
+
+def _float_dtype(m: torch.nn.Module) -> torch.dtype:
+    for t in list(m.parameters()) + list(m.buffers()):
+        if t.is_floating_point():
+            return t.dtype
+    return torch.get_default_dtype()
+
+
+def from_torch(module: Any, backend: Any = None, copy: bool = True) -> Any:
+    """An ``ivy_like.nn.Sequential`` computing what ``module.eval()`` computes.
+
+    ``module`` is a ``torch.nn.Sequential`` of Linear, Conv1d, Conv2d, MaxPool2d, AvgPool2d,
+    LayerNorm, BatchNorm2d (its running statistics are used, as in eval mode), Embedding,
+    Dropout (identity), ReLU, GELU, SiLU, Sigmoid, Tanh, Softmax, LogSoftmax and Flatten.
+    Weights keep PyTorch's layouts and dtypes and land on ``backend`` (the active one when
+    None) through DLPack; with ``copy=False`` they share memory with the module where DLPack
+    allows (like ``module.state_dict()``), otherwise the model owns its own copy. Any other
+    layer raises :class:`UnsupportedLayerError` naming its index and class.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import torch
+    >>> from ivy_like.convert import from_torch
+    >>> net = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.ReLU())
+    >>> model = from_torch(net, backend="numpy")
+    >>> x = np.ones((1, 3), dtype=np.float32)
+    >>> bool(np.allclose(model(x), net(torch.from_numpy(x)).detach().numpy(), atol=1e-6))
+    True
+    """
+    if not isinstance(module, torch.nn.Sequential):
+        raise TypeError(
+            f"from_torch: module must be a torch.nn.Sequential, got {type(module).__name__}"
+        )
+    specs = [_spec(i, m, copy) for i, m in enumerate(module)]
+    return build_model(specs, backend, "from_torch")
+
+
+def _module(spec: Spec) -> torch.nn.Module:
+    nn, c = torch.nn, spec.config
+    kind = spec.kind
+    if kind in ("Linear", "Conv1d", "Conv2d", "Embedding", "MaxPool2d", "AvgPool2d"):
+        return getattr(nn, kind)(**c)
+    if kind == "LayerNorm":
+        return nn.LayerNorm(c["normalized_shape"], eps=c["eps"])
+    if kind == "BatchNorm2d":
+        return nn.BatchNorm2d(c["num_features"], eps=c["eps"])
+    if kind == "Dropout":
+        return nn.Dropout(c["p"])
+    if kind == "GELU":
+        return nn.GELU(approximate=c["approximate"])
+    if kind in ("Softmax", "LogSoftmax"):
+        return getattr(nn, kind)(dim=c["axis"])
+    if kind == "Flatten":
+        return nn.Flatten(start_dim=c["start_dim"])
+    if kind == "Permute":
+        return Permute(c["dims"])
+    return getattr(nn, kind)()
+
+
+def to_torch(model: Any, params: Any = None) -> torch.nn.Sequential:
+    """A ``torch.nn.Sequential`` (in eval mode) with the weights of ``model`` loaded.
+
+    ``params`` defaults to ``model.params``. The module owns copies of the weights (training
+    it never changes the ivy_like model), with their dtypes kept.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import torch
+    >>> from ivy_like.convert import from_torch, to_torch
+    >>> net = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.Tanh())
+    >>> back = to_torch(from_torch(net, backend="numpy"))
+    >>> x = torch.ones(1, 3)
+    >>> bool(torch.equal(back(x), net(x)))
+    True
+    """
+    specs = read_specs(model, params, "to_torch", SUPPORTED + ("Permute",))
+    modules = []
+    for spec in specs:
+        m = _module(spec)
+        for name, value in spec.weights.items():
+            t = leaf_to_backend(value, get_backend("torch"), name)
+            t = leaf_info(t)[1].detach().clone()  # type: ignore[index]
+            old = getattr(m, name)
+            if isinstance(old, torch.nn.Parameter):
+                setattr(m, name, torch.nn.Parameter(t))
+            else:
+                setattr(m, name, t)  # a buffer (BatchNorm running statistics)
+        modules.append(m)
+    return torch.nn.Sequential(*modules).eval()
+
+
+# -- state_dict <-> Container ------------------------------------------------------------------------
+def from_state_dict(state_dict: Mapping[str, Any], model: Any = None, backend: Any = None) -> Any:
+    """A Container from a torch ``state_dict``: key ``"0.weight"`` becomes key chain
+    ``"0/weight"``; tensors move to ``backend`` (the active one when None) by DLPack.
+
+    With ``model`` (an ivy_like model) the keys and shapes are checked against
+    ``model.params`` (a ``ValueError`` names the missing, extra or misshapen key chain) and
+    each leaf is an ``ivy_like.Array`` or native array as in ``model.params``. BatchNorm's
+    ``num_batches_tracked`` counters are dropped (inference does not use them).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from ivy_like.convert import from_state_dict
+    >>> c = from_state_dict(torch.nn.Linear(3, 2).state_dict(), backend="numpy")
+    >>> c.cont_shapes
+    {
+        bias: (2,),
+        weight: (2, 3)
+    }
+    """
+    if not isinstance(state_dict, Mapping):
+        raise TypeError(
+            f"from_state_dict: state_dict must be a mapping, got {type(state_dict).__name__}"
+        )
+    flat = {
+        k.replace(".", "/"): v.detach() if isinstance(v, torch.Tensor) else v
+        for k, v in state_dict.items()
+        if not k.endswith("num_batches_tracked")
+    }
+    target = current_backend() if backend is None else get_backend(backend)
+    if model is not None:
+        from ._common import load_params
+
+        return load_params(model.params, flat, target, "from_state_dict")
+    for kc, v in flat.items():
+        if leaf_info(v) is None:
+            raise TypeError(f"from_state_dict: {kc!r} is a {type(v).__name__}, not a tensor")
+    return Container.cont_unflatten({kc: leaf_to_backend(v, target, kc) for kc, v in flat.items()})
+
+
+def to_state_dict(params: Any) -> dict[str, torch.Tensor]:
+    """A torch ``state_dict`` (``"0/weight"`` -> ``"0.weight"``) of a Container's array leaves.
+
+    Tensors come through DLPack: from a NumPy or torch Container they share memory with it.
+    Load it with ``module.load_state_dict(sd, strict=False)`` when the module also has
+    BatchNorm ``num_batches_tracked`` buffers.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> from ivy_like.convert import to_state_dict
+    >>> sd = to_state_dict(ivy_like.Container({"0": {"weight": ivy_like.ones((2, 3))}}))
+    >>> list(sd), tuple(sd["0.weight"].shape)
+    (['0.weight'], (2, 3))
+    """
+    if not isinstance(params, Mapping):
+        raise TypeError(f"to_state_dict: params must be a Container, got {type(params).__name__}")
+    torch_backend = get_backend("torch")
+    out = {}
+    for kc, leaf in Container(params).cont_flatten_key_chains().items():
+        if leaf_info(leaf) is None:
+            raise TypeError(f"to_state_dict: leaf {kc!r} is a {type(leaf).__name__}, not an array")
+        t = leaf_to_backend(leaf, torch_backend, kc)
+        out[kc.replace("/", ".")] = leaf_info(t)[1]  # type: ignore[index]
+    return out

@@ -1,0 +1,213 @@
+"""Optimizers written once, on Containers: ``sgd``, ``momentum``, ``adam``, ``adamw``.
+
+Functional, in the style of optax: an optimizer is a pair of pure functions,
+
+.. code-block:: python
+
+    opt = ivy_like.optimizers.adam(1e-3)
+    state = opt.init(params)                       # a Container (zeros, a step count)
+    params, state = opt.update(params, grads, state)
+
+``params`` and ``grads`` are Containers (or dicts, lists, tuples of arrays, or single arrays)
+of the same structure, on any backend; the state mirrors them. Nothing is modified in place,
+so ``update`` works under ``jax.jit`` and with gradients from ``ivy_like.value_and_grad`` on
+every backend. The update rules are PyTorch's and optax's (they agree):
+
+* sgd: ``p - lr * g``
+* momentum: ``v = beta * v + g``; ``p - lr * v`` (Nesterov: ``p - lr * (g + beta * v)``)
+* adam: ``m = b1 m + (1-b1) g``, ``v = b2 v + (1-b2) g²``, with bias correction
+  ``m̂ = m / (1 - b1^t)``, ``v̂ = v / (1 - b2^t)``: ``p - lr * m̂ / (sqrt(v̂) + eps)``
+* adamw: adam plus decoupled weight decay, ``p - lr * (m̂ / (sqrt(v̂) + eps) + wd * p)``,
+  on the leaves selected by ``mask`` (a function of the key chain; default: all).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import ivy_like as il
+
+__all__ = ["Optimizer", "adam", "adamw", "momentum", "sgd"]
+
+
+class Optimizer(NamedTuple):
+    """``init(params) -> state`` and ``update(params, grads, state) -> (params, state)``."""
+
+    init: Callable[[Any], Any]
+    update: Callable[[Any, Any, Any], tuple[Any, Any]]
+
+
+def _map(fn: Callable[..., Any], trees: tuple[Any, ...], kc: str = "") -> Any:
+    """Map ``fn(*leaves, key_chain)`` over trees of the same structure (dicts/Containers,
+    lists, tuples); a structural mismatch is a ``ValueError`` naming the key chain."""
+    first = trees[0]
+    if isinstance(first, dict):
+        for t in trees[1:]:
+            if not isinstance(t, dict) or set(t) != set(first):
+                raise ValueError(
+                    f"optimizer: params, grads and state differ in structure at "
+                    f"{kc or '<root>'!r}: keys {sorted(first)} vs "
+                    f"{sorted(t) if isinstance(t, dict) else type(t).__name__}"
+                )
+        out = {
+            k: _map(fn, tuple(t[k] for t in trees), f"{kc}/{k}" if kc else str(k)) for k in first
+        }
+        return type(first)(out)
+    if isinstance(first, (list, tuple)):
+        for t in trees[1:]:
+            if not isinstance(t, (list, tuple)) or len(t) != len(first):
+                raise ValueError(
+                    f"optimizer: params, grads and state differ in structure at {kc or '<root>'!r}"
+                )
+        return type(first)(
+            _map(fn, tuple(t[i] for t in trees), f"{kc}[{i}]") for i in range(len(first))
+        )
+    return fn(*trees, kc)
+
+
+def _zeros(params: Any) -> Any:
+    return _map(lambda p, kc: il.zeros_like(p), (params,))
+
+
+def _check_lr(lr: Any, who: str) -> float:
+    if not isinstance(lr, (int, float)) or isinstance(lr, bool) or lr <= 0:
+        raise ValueError(f"{who}: lr must be a positive number, got {lr!r}")
+    return float(lr)
+
+
+def sgd(lr: float = 1e-2) -> Optimizer:
+    """Plain gradient descent: ``p - lr * g``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> opt = ivy_like.optimizers.sgd(0.1)
+    >>> params = ivy_like.Container(w=ivy_like.array([1., 2.]))
+    >>> params, state = opt.update(params, ivy_like.Container(w=ivy_like.array([1., -1.])),
+    ...                            opt.init(params))
+    >>> params.w
+    ivy_like.array([0.9, 2.1])
+    """
+    lr = _check_lr(lr, "sgd")
+
+    def init(params: Any) -> Any:
+        return il.Container()
+
+    def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
+        return _map(lambda p, g, kc: p - lr * g, (params, grads)), state
+
+    return Optimizer(init, update)
+
+
+def momentum(lr: float = 1e-2, beta: float = 0.9, nesterov: bool = False) -> Optimizer:
+    """Heavy-ball momentum (PyTorch's ``SGD(momentum=beta)``, no dampening).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> opt = ivy_like.optimizers.momentum(0.1, beta=0.5)
+    >>> params = ivy_like.Container(w=ivy_like.array([1.]))
+    >>> grads = ivy_like.Container(w=ivy_like.array([1.]))
+    >>> state = opt.init(params)
+    >>> params, state = opt.update(params, grads, state)
+    >>> params, state = opt.update(params, grads, state)   # v = 0.5 * 1 + 1
+    >>> params.w
+    ivy_like.array([0.75])
+    """
+    lr = _check_lr(lr, "momentum")
+
+    def init(params: Any) -> Any:
+        return il.Container(velocity=_zeros(params))
+
+    def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
+        velocity = _map(lambda v, g, kc: beta * v + g, (state["velocity"], grads))
+        if nesterov:
+            step = _map(lambda g, v, kc: g + beta * v, (grads, velocity))
+        else:
+            step = velocity
+        new = _map(lambda p, s, kc: p - lr * s, (params, step))
+        return new, il.Container(velocity=velocity)
+
+    return Optimizer(init, update)
+
+
+def _adam(
+    who: str,
+    lr: float,
+    b1: float,
+    b2: float,
+    eps: float,
+    weight_decay: float,
+    mask: Callable[[str], bool] | None,
+) -> Optimizer:
+    lr = _check_lr(lr, who)
+    for name, value in (("b1", b1), ("b2", b2)):
+        if not 0.0 <= value < 1.0:
+            raise ValueError(f"{who}: {name} must be in [0, 1), got {value!r}")
+
+    def init(params: Any) -> Any:
+        return il.Container(count=0, mu=_zeros(params), nu=_zeros(params))
+
+    def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
+        count = state["count"] + 1
+        mu = _map(lambda m, g, kc: b1 * m + (1.0 - b1) * g, (state["mu"], grads))
+        nu = _map(lambda v, g, kc: b2 * v + (1.0 - b2) * (g * g), (state["nu"], grads))
+        c1 = 1.0 - b1**count
+        c2 = 1.0 - b2**count
+
+        def step(p: Any, m: Any, v: Any, kc: str) -> Any:
+            direction = (m / c1) / (il.sqrt(v / c2) + eps)
+            if weight_decay and (mask is None or mask(kc)):
+                direction = direction + weight_decay * p
+            return p - lr * direction
+
+        new = _map(step, (params, mu, nu))
+        return new, il.Container(count=count, mu=mu, nu=nu)
+
+    return Optimizer(init, update)
+
+
+def adam(lr: float = 1e-3, b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8) -> Optimizer:
+    """Adam (Kingma & Ba), with bias correction; ``eps`` outside the square root.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> opt = ivy_like.optimizers.adam(0.1)
+    >>> params = ivy_like.Container(w=ivy_like.array([1., 1.]))
+    >>> grads = ivy_like.Container(w=ivy_like.array([3., -0.5]))
+    >>> params, state = opt.update(params, grads, opt.init(params))
+    >>> params.w     # the first step moves each weight by lr against its gradient's sign
+    ivy_like.array([0.9, 1.1])
+    >>> state["count"]
+    1
+    """
+    return _adam("adam", lr, b1, b2, eps, 0.0, None)
+
+
+def adamw(
+    lr: float = 1e-3,
+    b1: float = 0.9,
+    b2: float = 0.999,
+    eps: float = 1e-8,
+    weight_decay: float = 1e-2,
+    mask: Callable[[str], bool] | None = None,
+) -> Optimizer:
+    """Adam with decoupled weight decay (Loshchilov & Hutter; PyTorch's ``AdamW``).
+
+    ``mask(key_chain) -> bool`` picks the leaves that decay (e.g.
+    ``lambda kc: not kc.endswith("bias")``); default: all.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> opt = ivy_like.optimizers.adamw(0.1, weight_decay=0.5,
+    ...                                 mask=lambda kc: not kc.endswith("bias"))
+    >>> params = ivy_like.Container(weight=ivy_like.array([2.]), bias=ivy_like.array([2.]))
+    >>> grads = ivy_like.Container(weight=ivy_like.array([1.]), bias=ivy_like.array([1.]))
+    >>> params, _ = opt.update(params, grads, opt.init(params))
+    >>> params.weight, params.bias     # 2 - 0.1 * (1 + 0.5 * 2) and 2 - 0.1 * 1
+    (ivy_like.array([1.8]), ivy_like.array([1.9]))
+    """
+    return _adam("adamw", lr, b1, b2, eps, float(weight_decay), mask)
