@@ -1,9 +1,76 @@
-"""Root conftest: doctest collection skips backend modules whose framework is not installed."""
+"""Root conftest: collection skips modules whose framework is not installed.
 
+Backend modules and the test and converter modules that import an optional framework at module
+level cannot even be imported without it (e.g. the MXNet environment has no torch, jax, flax,
+keras or tensorflow). Their top-level imports are read with ``ast`` so that no framework is ever
+imported here; ``find_spec`` only looks the name up.
+
+A test (or doctest) that imports an optional dependency only when it runs, and fails with
+``ModuleNotFoundError`` for one that is not installed here, is reported as skipped with that
+reason. Only the optional extras of pyproject.toml count: a missing core dependency still fails.
+"""
+
+import ast
+import doctest
 from importlib.util import find_spec
+from pathlib import Path
+
+import pytest
+
+_FRAMEWORKS = ("jax", "flax", "optax", "torch", "tensorflow", "keras", "mlx", "mxnet")
+# The optional extras of pyproject.toml (import names), beyond the frameworks.
+_EXTRAS = ("optree", "tree", "safetensors", "sklearn", "matplotlib", "tqdm")
 
 collect_ignore_glob = [
     f"ivy_like/backends/{name}/*"
     for name in ("jax", "torch", "tensorflow", "mlx", "mxnet")
     if find_spec(name) is None
 ]
+
+_MISSING = frozenset(name for name in _FRAMEWORKS if find_spec(name) is None)
+_MISSING_EXTRAS = _MISSING | frozenset(name for name in _EXTRAS if find_spec(name) is None)
+
+
+def _missing_frameworks(path: Path) -> set[str]:
+    """Optional frameworks imported at module level by ``path`` that are not installed."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return set()
+    roots = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            roots.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            roots.add(node.module.split(".")[0])
+    return roots & _MISSING
+
+
+def pytest_ignore_collect(collection_path, config):
+    if _MISSING and collection_path.suffix == ".py" and _missing_frameworks(collection_path):
+        return True
+    return None
+
+
+def _missing_module(err: BaseException):
+    """The missing optional module that ``err`` (maybe a doctest's wrapper) reports, or None."""
+    if isinstance(err, doctest.UnexpectedException):
+        err = err.exc_info[1]
+    if isinstance(err, ModuleNotFoundError) and err.name:
+        root = err.name.split(".")[0]
+        if root in _MISSING_EXTRAS:
+            return root
+    return None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if call.when != "call" or call.excinfo is None or not report.failed:
+        return
+    missing = _missing_module(call.excinfo.value)
+    if missing is not None:
+        path, lineno, _ = item.location
+        report.outcome = "skipped"
+        report.longrepr = (path, (lineno or 0) + 1, f"Skipped: needs {missing}, not installed")

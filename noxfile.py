@@ -30,6 +30,18 @@ def tests(session: nox.Session, backend: str) -> None:
 
 
 @nox.session(python="3.11")
+def tests_mxnet(session: nox.Session) -> None:
+    """The suite on numpy and mxnet in their own environment: MXNet 1.9.1 needs numpy<1.24 and
+    crashes beside TensorFlow, so no other framework is installed (constraints-mxnet.txt)."""
+    session.install(
+        "-c", "constraints-mxnet.txt", "mxnet==1.9.1", "numpy==1.23.5",
+        "pytest", "hypothesis", "safetensors",
+    )  # fmt: skip
+    session.install("--no-deps", "-e", ".")
+    session.run("pytest", "--ivy-like-backends=numpy,mxnet", *session.posargs, env=ENV)
+
+
+@nox.session(python="3.11")
 def deep(session: nox.Session) -> None:
     """Every backend, hypothesis with 300 examples per property."""
     _install(session, ["all"])

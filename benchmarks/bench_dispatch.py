@@ -1,10 +1,14 @@
 """Per-call cost of the dispatch layer: native call vs ivy_like function vs Array method.
 
-For each installed backend, on 3-element float32 arrays (where overhead dominates), times
-``stop_gradient`` and ``add``: the framework's own call, ``ivy_like.f`` on native arrays, and
-the ``Array`` method. Rounds are interleaved (native, function, method, native, ...) and the
-median per call over the rounds is reported, so drift on a busy machine hits all three alike.
-Also times ``import ivy_like`` in fresh interpreters. Run: ``python benchmarks/run.py``.
+For each installed backend, one representative op of each family on tiny inputs (where the
+overhead dominates): 3-element float32 vectors, 3x3 float32 matrices for linalg, a 2-element
+int32 index array. Each op is timed three ways: the framework's own call, ``ivy_like.f`` on
+native arrays, and the ``Array`` method (``—`` where the op has none: ``zeros`` and ``concat``
+are not methods; ``x[1:]`` has no function). MLX is lazy: every MLX call, native or not, is
+timed with ``mx.eval`` of its result inside the timed region. Rounds are interleaved (native,
+function, method, native, ...) and the median per call over the rounds is reported, so drift
+on a busy machine hits all three alike. Also times ``import ivy_like`` in fresh interpreters.
+Run: ``python benchmarks/run.py``.
 """
 
 from __future__ import annotations
@@ -22,84 +26,166 @@ import numpy as np
 import ivy_like
 
 ROUNDS = 15
+TARGET_S = 0.002  # seconds per timed sample
+# The dispatch budget (foundation issue): added microseconds per call.
+FUNCTION_BUDGET_US = 0.5
+METHOD_BUDGET_US = 1.5
+
+# (family, op): the rows of the table, in order.
+OPS = [
+    ("gradients", "stop_gradient"),
+    ("creation", "zeros"),
+    ("elementwise", "add"),
+    ("reduction", "sum"),
+    ("manipulation", "reshape"),
+    ("manipulation", "concat"),
+    ("linalg", "matmul"),
+    ("linalg", "linalg.solve"),
+    ("indexing", "take"),
+    ("indexing", "__getitem__"),
+]
+
+Fn = Callable[[], Any]
 
 
-def _per_call(fn: Callable[[], Any], number: int) -> float:
+def _per_call(fn: Fn, number: int) -> float:
     return timeit.timeit(fn, number=number) / number * 1e6  # microseconds
 
 
-def _native_cases(name: str, x: Any) -> dict[str, Callable[[], Any]]:
+def _native_cases(name: str, x: Any, m: Any, idx: Any) -> dict[str, Fn]:
     if name == "numpy":
-        return {"stop_gradient": lambda: x, "add": lambda: np.add(x, x)}
+        f32 = np.float32
+        return {
+            "stop_gradient": lambda: x,
+            "zeros": lambda: np.zeros((3,), f32),
+            "add": lambda: np.add(x, x),
+            "sum": lambda: np.sum(x),
+            "reshape": lambda: np.reshape(x, (3, 1)),
+            "concat": lambda: np.concatenate([x, x]),
+            "matmul": lambda: np.matmul(m, m),
+            "linalg.solve": lambda: np.linalg.solve(m, m),
+            "take": lambda: np.take(x, idx),
+            "__getitem__": lambda: x[1:],
+        }
     if name == "jax":
         import jax
+        import jax.numpy as jnp
 
         return {
             "stop_gradient": lambda: jax.lax.stop_gradient(x),
-            "add": lambda: jax.numpy.add(x, x),
+            "zeros": lambda: jnp.zeros((3,), jnp.float32),
+            "add": lambda: jnp.add(x, x),
+            "sum": lambda: jnp.sum(x),
+            "reshape": lambda: jnp.reshape(x, (3, 1)),
+            "concat": lambda: jnp.concatenate([x, x]),
+            "matmul": lambda: jnp.matmul(m, m),
+            "linalg.solve": lambda: jnp.linalg.solve(m, m),
+            "take": lambda: jnp.take(x, idx),
+            "__getitem__": lambda: x[1:],
         }
     if name == "torch":
         import torch
 
-        return {"stop_gradient": lambda: x.detach(), "add": lambda: torch.add(x, x)}
+        return {
+            "stop_gradient": lambda: x.detach(),
+            "zeros": lambda: torch.zeros((3,)),
+            "add": lambda: torch.add(x, x),
+            "sum": lambda: torch.sum(x),
+            "reshape": lambda: torch.reshape(x, (3, 1)),
+            "concat": lambda: torch.cat([x, x]),
+            "matmul": lambda: torch.matmul(m, m),
+            "linalg.solve": lambda: torch.linalg.solve(m, m),
+            "take": lambda: torch.index_select(x, 0, idx),
+            "__getitem__": lambda: x[1:],
+        }
     if name == "tensorflow":
         import tensorflow as tf
 
-        return {"stop_gradient": lambda: tf.stop_gradient(x), "add": lambda: tf.add(x, x)}
+        return {
+            "stop_gradient": lambda: tf.stop_gradient(x),
+            "zeros": lambda: tf.zeros((3,)),
+            "add": lambda: tf.add(x, x),
+            "sum": lambda: tf.reduce_sum(x),
+            "reshape": lambda: tf.reshape(x, (3, 1)),
+            "concat": lambda: tf.concat([x, x], 0),
+            "matmul": lambda: tf.linalg.matmul(m, m),
+            "linalg.solve": lambda: tf.linalg.solve(m, m),
+            "take": lambda: tf.gather(x, idx),
+            "__getitem__": lambda: x[1:],
+        }
     if name == "mlx":
         import mlx.core as mx
 
-        # MLX is lazy: time evaluated results, for native and ivy_like alike.
         return {
-            "stop_gradient": lambda: mx.eval(mx.stop_gradient(x)),
-            "add": lambda: mx.eval(mx.add(x, x)),
+            "stop_gradient": lambda: mx.stop_gradient(x),
+            "zeros": lambda: mx.zeros((3,)),
+            "add": lambda: mx.add(x, x),
+            "sum": lambda: mx.sum(x),
+            "reshape": lambda: mx.reshape(x, (3, 1)),
+            "concat": lambda: mx.concatenate([x, x]),
+            "matmul": lambda: mx.matmul(m, m),
+            "linalg.solve": lambda: mx.linalg.solve(m, m, stream=mx.cpu),  # CPU only in MLX
+            "take": lambda: mx.take(x, idx),
+            "__getitem__": lambda: x[1:],
         }
     raise ValueError(name)
 
 
-def _ivy_cases(name: str, x: Any, a: ivy_like.Array) -> dict[str, tuple[Callable, Callable]]:
-    if name == "mlx":
-        import mlx.core as mx
-
-        return {
-            "stop_gradient": (
-                lambda: mx.eval(ivy_like.stop_gradient(x)),
-                lambda: mx.eval(a.stop_gradient().data),
-            ),
-            "add": (lambda: mx.eval(ivy_like.add(x, x)), lambda: mx.eval(a.add(a).data)),
-        }
+def _ivy_cases(x: Any, m: Any, idx: Any) -> dict[str, tuple[Fn | None, Fn | None]]:
+    """``op -> (function on native arrays, Array method)``; None where there is none."""
+    a, am, ai = ivy_like.Array(x), ivy_like.Array(m), ivy_like.Array(idx)
     return {
         "stop_gradient": (lambda: ivy_like.stop_gradient(x), lambda: a.stop_gradient()),
+        "zeros": (lambda: ivy_like.zeros((3,)), None),  # the active backend (use_backend)
         "add": (lambda: ivy_like.add(x, x), lambda: a.add(a)),
+        "sum": (lambda: ivy_like.sum(x), lambda: a.sum()),
+        "reshape": (lambda: ivy_like.reshape(x, (3, 1)), lambda: a.reshape((3, 1))),
+        "concat": (lambda: ivy_like.concat([x, x]), None),
+        "matmul": (lambda: ivy_like.matmul(m, m), lambda: am.matmul(am)),
+        "linalg.solve": (lambda: ivy_like.linalg.solve(m, m), lambda: am.solve(am)),
+        "take": (lambda: ivy_like.take(x, idx), lambda: a.take(ai)),
+        "__getitem__": (None, lambda: a[1:]),
     }
+
+
+def _evaluated(fn: Fn) -> Fn:
+    """MLX: the call and ``mx.eval`` of its result (the same wrapper for all three columns)."""
+    import mlx.core as mx
+
+    def run() -> None:
+        out = fn()
+        mx.eval(out.data if type(out) is ivy_like.Array else out)
+
+    return run
 
 
 def measure_backend(name: str) -> list[dict[str, Any]]:
     backend = ivy_like.get_backend(name)
     x = backend.asarray(np.array([1.0, 2.0, 3.0], np.float32))
-    a = ivy_like.Array(x)
-    native = _native_cases(name, x)
-    ours = _ivy_cases(name, x, a)
+    m = backend.asarray(np.eye(3, dtype=np.float32) * 2 + 0.25)  # well conditioned
+    idx = backend.asarray(np.array([0, 2], np.int32))
+    native = _native_cases(name, x, m, idx)
+    ours = _ivy_cases(x, m, idx)
     rows = []
-    for op in ("stop_gradient", "add"):
-        fns = {"native": native[op], "function": ours[op][0], "method": ours[op][1]}
-        number = max(200, int(2000 / max(_per_call(fns["native"], 200), 0.05)))
-        samples: dict[str, list[float]] = {k: [] for k in fns}
-        for _ in range(ROUNDS):
-            for key, fn in fns.items():
-                samples[key].append(_per_call(fn, number))
-        med = {k: statistics.median(v) for k, v in samples.items()}
-        rows.append(
-            {
-                "backend": name,
-                "op": op,
-                "native_us": med["native"],
-                "function_us": med["function"],
-                "method_us": med["method"],
-                "function_added_us": med["function"] - med["native"],
-                "method_added_us": med["method"] - med["native"],
-            }
-        )
+    with ivy_like.use_backend(name):  # for zeros, which has no array argument
+        for family, op in OPS:
+            fns: dict[str, Fn] = {"native": native[op]}
+            function, method = ours[op]
+            if function is not None:
+                fns["function"] = function
+            if method is not None:
+                fns["method"] = method
+            if name == "mlx":
+                fns = {k: _evaluated(f) for k, f in fns.items()}
+            for fn in fns.values():
+                fn()  # warm up (first-call compilation, lazy method generation)
+            number = max(50, int(TARGET_S * 1e6 / max(_per_call(fns["native"], 50), 0.05)))
+            samples: dict[str, list[float]] = {k: [] for k in fns}
+            for _ in range(ROUNDS):
+                for key, fn in fns.items():
+                    samples[key].append(_per_call(fn, number))
+            med = {k: statistics.median(v) for k, v in samples.items()}
+            rows.append({"backend": name, "family": family, "op": op, **med})
     return rows
 
 
@@ -113,16 +199,26 @@ def import_time_ms(repeats: int = 7) -> float:
     return statistics.median(times)
 
 
+def _cell(row: dict[str, Any], key: str, budget: float) -> tuple[str, bool]:
+    if key not in row:
+        return "—", True
+    added = row[key] - row["native"]
+    return f"{row[key]:.2f} ({added:+.2f})", added <= budget
+
+
 def table(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| backend | op | native µs | ivy_like.f µs (added) | Array method µs (added) |",
-        "|---|---|---:|---:|---:|",
+        "| backend | family | op | native µs | ivy_like.f µs (added) | "
+        "Array method µs (added) | within budget |",
+        "|---|---|---|---:|---:|---:|:---:|",
     ]
     for r in rows:
+        fn, fn_ok = _cell(r, "function", FUNCTION_BUDGET_US)
+        meth, meth_ok = _cell(r, "method", METHOD_BUDGET_US)
+        ok = "yes" if fn_ok and meth_ok else "no"
         lines.append(
-            f"| {r['backend']} | {r['op']} | {r['native_us']:.2f} | "
-            f"{r['function_us']:.2f} (+{r['function_added_us']:.2f}) | "
-            f"{r['method_us']:.2f} (+{r['method_added_us']:.2f}) |"
+            f"| {r['backend']} | {r['family']} | {r['op']} | {r['native']:.2f} | {fn} | {meth} "
+            f"| {ok} |"
         )
     return "\n".join(lines)
 

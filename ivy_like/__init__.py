@@ -29,7 +29,6 @@ from ._backend import (
 from ._build import build_all
 from ._convert import array, is_variable, to_native, to_numpy
 from ._data_type_functions import can_cast, finfo, iinfo, isdtype, result_type
-from ._info import __array_namespace_info__
 from ._dtypes import (
     Dtype,
     all_dtypes,
@@ -50,8 +49,11 @@ from ._dtypes import (
     uint32,
     uint64,
 )
+from ._info import __array_namespace_info__
 
 __version__ = "0.1.0"
+# The revision of the Python array API standard this namespace implements.
+__array_api_version__ = "2023.12"
 
 build_all(globals())
 

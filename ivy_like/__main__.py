@@ -11,6 +11,16 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line: ``demo``, ``seeds``, ``backends``, ``support-table``; the exit code.
+
+    Examples
+    --------
+    >>> from ivy_like.__main__ import main
+    >>> main(["backends"])  # doctest: +ELLIPSIS
+    registered: ...
+    available:  ...numpy...
+    0
+    """
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
     parser = argparse.ArgumentParser(prog="python -m ivy_like")

@@ -12,6 +12,9 @@ from . import _dispatch
 from ._backend import ARRAY_KIND, Backend, register_special_kind
 from ._dtypes import Dtype
 
+# Versions of the array API standard whose functions ivy_like's namespace provides.
+_API_VERSIONS = ("2021.12", "2022.12", "2023.12")
+
 __all__ = ["Array"]
 
 
@@ -91,6 +94,19 @@ class Array:
             raise ValueError(f"Array.T: expected a 2-D array, got {self.ndim} dimensions")
         return self.permute_dims((1, 0))  # type: ignore[attr-defined]
 
+    @property
+    def mT(self) -> Array:  # noqa: N802 - array API name
+        """The transpose of the last two axes (a stack of matrices); ``ndim >= 2``."""
+        return self.matrix_transpose()  # type: ignore[attr-defined,no-any-return]
+
+    def to_device(self, device: Any, /, *, stream: Any = None) -> Array:
+        """This array on ``device`` (a copy where it moves); ``stream`` is not supported."""
+        if stream is not None:
+            raise ValueError("Array.to_device: stream is not supported")
+        import ivy_like
+
+        return ivy_like.asarray(self, device=device)  # type: ignore[no-any-return]
+
     # -- conversion ----------------------------------------------------------------------------
     def to_numpy(self) -> Any:
         """A ``numpy.ndarray`` with the same values (a copy only where the framework needs one)."""
@@ -112,9 +128,14 @@ class Array:
     def __dlpack_device__(self) -> tuple[int, int]:
         return self._backend.dlpack_device(self._data)
 
-    def __array_namespace__(self, *, api_version: str | None = None) -> Any:
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
         import ivy_like
 
+        if api_version is not None and api_version not in _API_VERSIONS:
+            raise ValueError(
+                f"__array_namespace__: unsupported api_version {api_version!r}; "
+                f"ivy_like implements {ivy_like.__array_api_version__}"
+            )
         return ivy_like
 
     def __repr__(self) -> str:

@@ -100,6 +100,16 @@ class Backend:
         else:
             self.table = NATIVE
 
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for a name the module lacks (never on the hot path): an op the backend
+        # declares unsupported is a NotImplementedError carrying its reason.
+        reason = self.__dict__.get("unsupported", {}).get(name)
+        if reason is not None:
+            raise NotImplementedError(
+                f"{name} is not supported on the {self.name} backend: {reason}"
+            )
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def __repr__(self) -> str:
         return f"<ivy_like backend {self.name!r} ({self.version})>"
 

@@ -66,8 +66,8 @@ def build_all(target: dict[str, Any]) -> None:
                 module.__all__.append(spec.name)
             else:
                 target[spec.name] = spec.function
-        if spec.array_method is not None and spec.name not in vars(Array):
-            setattr(Array, spec.name, spec.array_method)
+        if spec.method and spec.name not in vars(Array):
+            setattr(Array, spec.name, _LazyMethod(spec))
     for short, name in BINARY_DUNDERS.items():
         spec = OPS[name]
         setattr(Array, f"__{short}__", make_dunder(spec, f"__{short}__", _namespace, False))
@@ -75,6 +75,25 @@ def build_all(target: dict[str, Any]) -> None:
         setattr(Array, f"__i{short}__", _inplace(spec.function))
     for dunder, name in {**COMPARISON_DUNDERS, **UNARY_DUNDERS}.items():
         setattr(Array, dunder, make_dunder(OPS[name], dunder, _namespace, False))
+
+
+class _LazyMethod:
+    """Stands in for ``Array.<op>`` until first looked up, then generates the method.
+
+    Compiling every op's method at import would cost about as much as the functions
+    themselves; programs use few of them. After the first lookup the class holds the real
+    function, so later calls pay nothing for the laziness.
+    """
+
+    __slots__ = ("spec",)
+
+    def __init__(self, spec: Any) -> None:
+        self.spec = spec
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        meth = _registry.build_array_method(self.spec, _namespace)
+        setattr(Array, self.spec.name, meth)
+        return meth if obj is None else meth.__get__(obj, cls)
 
 
 def _inplace(fn: Any) -> Any:

@@ -7,7 +7,7 @@ sequences of arrays or dtypes. A declaration whose body is more than its docstri
 *composite*: the body, written against ``ivy_like`` itself, is used on any backend whose module
 does not define the op.
 
-From each declaration :func:`build` generates, once, at import time:
+From each declaration :func:`build` generates, once, at import time (the methods on first use):
 
 * the public function, with a fast path for the common case (native arrays of one framework, no
   ``out=``) that costs a type lookup and a call, and a general path (:mod:`ivy_like._dispatch`)
@@ -186,6 +186,15 @@ def _all_values(spec: OpSpec, first: str | None = None) -> str:
     return "(" + "".join(f"{n}, " for n in names) + ")"
 
 
+def _optional(spec: OpSpec, name: str) -> str:
+    """``"x is None or "`` for an array parameter whose default is None (e.g. ``sorter``), so
+    that leaving it out keeps the call on the fast path; ``""`` otherwise."""
+    for p in spec.params:
+        if p.name == name and p.default is None:
+            return f"{name} is None or "
+    return ""
+
+
 def _fast_path_ok(spec: OpSpec) -> bool:
     return (
         bool(spec.arrays)
@@ -208,7 +217,8 @@ def _function_source(spec: OpSpec) -> str:
         # backend's table read from the ContextVar (NumPy arrays under the numpy backend).
         # Native calls thus never touch the ContextVar, which torch.compile cannot trace.
         same = [
-            f"(_b is _native(type({a})) or type({a}) in _scalars or _b is _table().get(type({a})))"
+            f"({_optional(spec, a)}_b is _native(type({a})) or type({a}) in _scalars"
+            f" or _b is _table().get(type({a})))"
             for a in others
         ]
         lines.append(f"    _b = _native(type({a0}))")
@@ -220,7 +230,8 @@ def _function_source(spec: OpSpec) -> str:
         lines.append(f"            return _b.{spec.backend_name}({_backend_call(spec)})")
         # 2. ivy_like.Arrays of one backend (and Python scalars beside them)
         arrays = [
-            f"(type({a}) in _scalars or (type({a}) is _Array and {a}._backend is _b))"
+            f"({_optional(spec, a)}type({a}) in _scalars"
+            f" or (type({a}) is _Array and {a}._backend is _b))"
             for a in others
         ]
         lines.append(f"    elif type({a0}) is _Array:")
@@ -261,7 +272,10 @@ def _method_source(spec: OpSpec, method_name: str) -> str:
         cond = ["out is None"] if spec.out_index >= 0 else []
         # The other array arguments must be Arrays of the same backend or Python scalars.
         for a in others:
-            cond.append(f"(type({a}) in _scalars or (type({a}) is _Array and {a}._backend is _b))")
+            cond.append(
+                f"({_optional(spec, a)}type({a}) in _scalars"
+                f" or (type({a}) is _Array and {a}._backend is _b))"
+            )
         lines.append("    _b = self._backend")
         if cond:
             lines.append(f"    if {' and '.join(cond)}:")
@@ -335,8 +349,16 @@ def build(spec: OpSpec, namespace: dict[str, Any]) -> None:
     _copy_metadata(fn, spec, drop_first=False)
     fn.__qualname__ = spec.name
     spec.function = fn
-    if spec.method:
-        meth = _compile(_method_source(spec, spec.name), spec.name, dict(ns))
+    for hook in _build_hooks:
+        hook(spec)
+
+
+def build_array_method(spec: OpSpec, namespace: dict[str, Any]) -> Callable[..., Any]:
+    """Generate (once) the Array method of ``spec``; ``ivy_like._build`` calls it lazily."""
+    if spec.array_method is None:
+        ns = dict(namespace)
+        ns["_spec"] = spec
+        meth = _compile(_method_source(spec, spec.name), spec.name, ns)
         _copy_metadata(meth, spec, drop_first=True)
         meth.__qualname__ = f"Array.{spec.name}"
         meth.__doc__ = (
@@ -344,8 +366,7 @@ def build(spec: OpSpec, namespace: dict[str, Any]) -> None:
             f"``{spec.params[0].name}``).\n\n{decl_doc_first_line(spec)}"
         )
         spec.array_method = meth
-    for hook in _build_hooks:
-        hook(spec)
+    return spec.array_method
 
 
 def make_dunder(spec: OpSpec, dunder: str, namespace: dict[str, Any], reflected: bool) -> Any:

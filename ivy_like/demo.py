@@ -12,8 +12,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import time
+from collections.abc import Iterator
 from contextlib import redirect_stdout
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +26,14 @@ import ivy_like
 
 
 def ivy_page(backend: str) -> dict[str, Any]:
-    """Ivy's stop_gradient page: function, Array method and Container variants (printed)."""
+    """Ivy's stop_gradient page: function, Array method and Container variants (printed).
+
+    Examples
+    --------
+    >>> from ivy_like.demo import ivy_page
+    >>> print(ivy_page("numpy")["printed"].splitlines()[0])
+    ivy_like.array([1., 2., 3.])
+    """
     buf = io.StringIO()
     with ivy_like.use_backend(backend), redirect_stdout(buf):
         x = ivy_like.array([1.0, 2.0, 3.0])
@@ -42,7 +51,14 @@ def ivy_page(backend: str) -> dict[str, Any]:
 
 
 def mxnet_page(backend: str) -> dict[str, Any]:
-    """MXNet's example: loss = stop_gradient(3 * b) + a; its value and gradients."""
+    """MXNet's example: loss = stop_gradient(3 * b) + a; its value and gradients.
+
+    Examples
+    --------
+    >>> from ivy_like.demo import mxnet_page
+    >>> mxnet_page("numpy")      # no autodiff on numpy: the value only
+    {'loss': array([1., 5.], dtype=float32)}
+    """
     with ivy_like.use_backend(backend) as b:
         a = ivy_like.array([1.0, 2.0])
         bb = ivy_like.array([0.0, 1.0])
@@ -59,19 +75,38 @@ def mxnet_page(backend: str) -> dict[str, Any]:
 
 
 def tensorflow_page(backend: str) -> dict[str, Any]:
-    """TensorFlow's 'pretend the value is a constant': d/dx sum(stop_gradient(x*x) * x) = x*x."""
+    """TensorFlow's 'pretend the value is a constant': d/dx sum(stop_gradient(x*x) * x) = x*x.
+
+    Examples
+    --------
+    >>> from ivy_like.demo import tensorflow_page
+    >>> tensorflow_page("numpy")
+    {'note': 'no autodiff on this backend'}
+    """
     with ivy_like.use_backend(backend) as b:
         x = ivy_like.array([1.0, 2.0, 3.0])
         if not b.has_autodiff:
             return {"note": "no autodiff on this backend"}
         g_stop = ivy_like.grad(lambda x: ivy_like.sum(ivy_like.stop_gradient(x * x) * x))(x)
         g_full = ivy_like.grad(lambda x: ivy_like.sum((x * x) * x))(x)
-        return {"with_stop_gradient": ivy_like.to_numpy(g_stop),
-                "without": ivy_like.to_numpy(g_full)}
+        return {
+            "with_stop_gradient": ivy_like.to_numpy(g_stop),
+            "without": ivy_like.to_numpy(g_full),
+        }
 
 
 def run_seeds(backends: list[str] | None = None) -> int:
-    """Run the seed pages' examples on ``backends`` (default: all installed); 0 if they agree."""
+    """Run the seed pages' examples on ``backends`` (default: all installed); 0 if they agree.
+
+    Examples
+    --------
+    >>> from ivy_like.demo import run_seeds
+    >>> run_seeds(["numpy"])  # doctest: +ELLIPSIS
+    ivy_like ...: backends numpy
+    ...
+    all backends agree
+    0
+    """
     names = backends or ivy_like.available_backends()
     print(f"ivy_like {ivy_like.__version__}: backends {', '.join(names)}\n")
     reference: dict[str, Any] = {}
@@ -106,7 +141,14 @@ SIZES = (64, 64, 10)
 
 @dataclass
 class Digits:
-    """scikit-learn's 8x8 digits, scaled to [0, 1], split once by a seeded permutation."""
+    """scikit-learn's 8x8 digits, scaled to [0, 1], split once by a seeded permutation.
+
+    Examples
+    --------
+    >>> from ivy_like.demo import load_digits_split
+    >>> load_digits_split().x_test.shape
+    (359, 64)
+    """
 
     x_train: np.ndarray
     y_train: np.ndarray
@@ -138,12 +180,25 @@ def load_digits_split(seed: int = 0, test_fraction: float = 0.2) -> Digits:
 def batch_indices(n: int, steps: int, batch_size: int, seed: int) -> list[np.ndarray]:
     """The minibatches of every step: seeded epoch permutations, the same for every backend.
 
+    Each epoch is a fresh permutation of ``range(n)`` cut into ``n // batch_size`` batches
+    (a last, incomplete batch is dropped); epochs follow one another until ``steps`` batches.
+
     Examples
     --------
+    >>> import numpy as np
     >>> from ivy_like.demo import batch_indices
-    >>> [b.tolist() for b in batch_indices(4, 3, 2, seed=0)]
-    [[2, 3], [1, 0], [1, 0]]
+    >>> batches = batch_indices(6, steps=4, batch_size=2, seed=0)
+    >>> [b.tolist() for b in batches]
+    [[3, 2], [5, 4], [0, 1], [4, 5]]
+    >>> sorted(np.concatenate(batches[:3]).tolist())   # the first epoch: every example once
+    [0, 1, 2, 3, 4, 5]
+    >>> all(np.array_equal(a, b) for a, b in zip(batches, batch_indices(6, 4, 2, seed=0)))
+    True
     """
+    if not isinstance(batch_size, int) or not 1 <= batch_size <= n:
+        raise ValueError(f"batch_indices: batch_size must be in [1, n={n}], got {batch_size!r}")
+    if not isinstance(steps, int) or steps < 0:
+        raise ValueError(f"batch_indices: steps must be a non-negative int, got {steps!r}")
     rng = np.random.Generator(np.random.PCG64(seed))
     out: list[np.ndarray] = []
     while len(out) < steps:
@@ -152,9 +207,30 @@ def batch_indices(n: int, steps: int, batch_size: int, seed: int) -> list[np.nda
     return out[:steps]
 
 
+@contextlib.contextmanager
+def _torch_threads(n: int) -> Iterator[None]:
+    """Run with ``n`` torch intra-op threads, then restore the previous number."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
 @dataclass
 class TrainResult:
-    """What one backend's training run produced (all NumPy, comparable across backends)."""
+    """What one backend's training run produced (all NumPy, comparable across backends).
+
+    Examples
+    --------
+    >>> from ivy_like.demo import TrainResult
+    >>> r = TrainResult("jax", "0.4", "jax.jit", [2.3, 0.1], 0.95, 1.5, None, None)
+    >>> f"{r.backend}: {100 * r.accuracy:.0f}% after {len(r.losses)} steps"
+    'jax: 95% after 2 steps'
+    """
 
     backend: str
     version: str
@@ -180,6 +256,16 @@ def train_mlp(
 
     The step is ``value_and_grad`` of the cross-entropy plus ``optimizers.adam``; on JAX it is
     wrapped in ``jax.jit`` (the ivy_like layer traces away), elsewhere it runs eagerly.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> from ivy_like.demo import load_digits_split, train_mlp
+    >>> name = next(n for n in ivy_like.available_backends()
+    ...             if ivy_like.get_backend(n).has_autodiff)
+    >>> r = train_mlp(name, load_digits_split(), steps=20, lr=0.01)
+    >>> r.losses[-1] < r.losses[0], 0.0 <= r.accuracy <= 1.0
+    (True, True)
     """
     from tqdm import tqdm
 
@@ -200,24 +286,33 @@ def train_mlp(
             return params, state, loss
 
         mode = "eager"
+        threads = contextlib.nullcontext()
         if b.name == "jax":
             import jax
 
             step = jax.jit(step)
             mode = "jax.jit"
+        elif b.name == "torch":
+            # 64-wide layers, batches of 64: torch's intra-op thread pool costs more than it
+            # saves (5-10x slower per step on a busy 2-core machine). Restored afterwards.
+            threads = _torch_threads(1)
+            mode = "eager, 1 thread"
         params, state = model.params, opt.init(model.params)
         losses = []
-        bar = tqdm(total=steps, desc=f"{backend:>10}", unit="step", leave=False, disable=not progress)
-        start = time.perf_counter()
-        for i, idx in enumerate(batch_indices(len(data.y_train), steps, batch_size, seed)):
-            x, y = b.asarray(data.x_train[idx]), b.asarray(data.y_train[idx])
-            params, state, loss = step(params, state, x, y)
-            losses.append(loss)
-            bar.update(1)
-            if i % 50 == 0:
-                bar.set_postfix(loss=f"{float(b.to_numpy(loss)):.3f}")
-        logits = b.to_numpy(model.apply(params, b.asarray(data.x_test)))
-        seconds = time.perf_counter() - start
+        bar = tqdm(
+            total=steps, desc=f"{backend:>10}", unit="step", leave=False, disable=not progress
+        )
+        with threads:
+            start = time.perf_counter()
+            for i, idx in enumerate(batch_indices(len(data.y_train), steps, batch_size, seed)):
+                x, y = b.asarray(data.x_train[idx]), b.asarray(data.y_train[idx])
+                params, state, loss = step(params, state, x, y)
+                losses.append(loss)
+                bar.update(1)
+                if i % 50 == 0:
+                    bar.set_postfix(loss=f"{float(b.to_numpy(loss)):.3f}")
+            logits = b.to_numpy(model.apply(params, b.asarray(data.x_test)))
+            seconds = time.perf_counter() - start
         bar.close()
         return TrainResult(
             backend=backend,
@@ -243,6 +338,15 @@ def plot_losses(results: list[TrainResult], path: str) -> str:
     """Write the loss curves (one per backend) to ``path`` as a PNG; return the path.
 
     Uses matplotlib's Agg canvas directly (no pyplot, no global backend switch).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from ivy_like.demo import TrainResult, plot_losses
+    >>> r = TrainResult("numpy", "2", "eager", [2.0, 1.0, 0.5], 0.9, 0.1, None, None)
+    >>> path = plot_losses([r], os.path.join(tempfile.mkdtemp(), "curves.png"))
+    >>> open(path, "rb").read(4)
+    b'\x89PNG'
     """
     import os
 
@@ -277,7 +381,21 @@ def _agreement(name: str, out: np.ndarray, ref: np.ndarray, atol: float) -> tupl
 
 def convert_and_check(result: TrainResult, data: Digits) -> tuple[list[str], bool]:
     """Convert the trained model to native PyTorch and Keras models (and PyTorch back to an
-    ivy_like model on JAX) and compare their test-set logits with ivy_like's on NumPy."""
+    ivy_like model on JAX) and compare their test-set logits with ivy_like's on NumPy.
+
+    Returns the report's lines and whether every converted model agreed.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> from ivy_like.demo import convert_and_check, load_digits_split, train_mlp
+    >>> name = next(n for n in ivy_like.available_backends()
+    ...             if ivy_like.get_backend(n).has_autodiff)
+    >>> data = load_digits_split()
+    >>> lines, ok = convert_and_check(train_mlp(name, data, steps=2), data)
+    >>> ok, lines[0].strip().startswith("weights trained on")
+    (True, True)
+    """
     try:
         from . import convert
     except ImportError as err:
@@ -304,7 +422,9 @@ def convert_and_check(result: TrainResult, data: Digits) -> tuple[list[str], boo
         ok_all &= ok
         if "jax" in installed and hasattr(convert, "from_torch"):
             back = convert.from_torch(module, backend="jax")
-            out = np.asarray(ivy_like.to_numpy(back(ivy_like.get_backend("jax").asarray(data.x_test))))
+            out = np.asarray(
+                ivy_like.to_numpy(back(ivy_like.get_backend("jax").asarray(data.x_test)))
+            )
             line, ok = _agreement("from_torch(that) -> ivy_like on jax", out, ref, atol)
             lines.append(line)
             ok_all &= ok
@@ -325,7 +445,24 @@ def run_main_demo(
     seed: int = 0,
     progress: bool | None = None,
 ) -> int:
-    """The issue 6 demo; returns 0 when training worked and every check agreed, else 1."""
+    """The issue 6 demo; returns 0 when training worked and every check agreed, else 1.
+
+    Trains on each of ``backends`` that has autodiff (default: every installed backend),
+    prints one line per backend, the table, the conversion report, and writes ``plot``.
+
+    Examples
+    --------
+    >>> import contextlib, io, os, tempfile
+    >>> import ivy_like
+    >>> from ivy_like.demo import run_main_demo
+    >>> name = next(n for n in ivy_like.available_backends()
+    ...             if ivy_like.get_backend(n).has_autodiff)
+    >>> plot = os.path.join(tempfile.mkdtemp(), "curves.png")
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run_main_demo([name], steps=10, plot=plot, progress=False)
+    >>> code, os.path.exists(plot), "| backend" in out.getvalue()
+    (0, True, True)
+    """
     import sys
 
     if progress is None:
@@ -372,8 +509,16 @@ def run_main_demo(
             print(f"!! {r.backend}: the loss did not decrease")
             failures += 1
     print()
-    header = ["backend", "version", "mode", "final loss", "test acc", "time (s)", "ms/step",
-              f"logits vs {ref.backend}"]
+    header = [
+        "backend",
+        "version",
+        "mode",
+        "final loss",
+        "test acc",
+        "time (s)",
+        "ms/step",
+        f"logits vs {ref.backend}",
+    ]
     print(_table(rows, header))
     print("\nconversion of the trained model to native frameworks:")
     lines, ok = convert_and_check(ref, data)

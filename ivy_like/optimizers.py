@@ -32,7 +32,18 @@ __all__ = ["Optimizer", "adam", "adamw", "momentum", "sgd"]
 
 
 class Optimizer(NamedTuple):
-    """``init(params) -> state`` and ``update(params, grads, state) -> (params, state)``."""
+    """``init(params) -> state`` and ``update(params, grads, state) -> (params, state)``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> opt = ivy_like.optimizers.momentum(0.5)
+    >>> params = {"w": ivy_like.array([1.0])}
+    >>> state = opt.init(params)
+    >>> params, state = opt.update(params, {"w": ivy_like.array([1.0])}, state)
+    >>> params["w"], state["velocity"]["w"]
+    (ivy_like.array([0.5]), ivy_like.array([1.]))
+    """
 
     init: Callable[[Any], Any]
     update: Callable[[Any, Any, Any], tuple[Any, Any]]
@@ -71,9 +82,36 @@ def _zeros(params: Any) -> Any:
 
 
 def _check_lr(lr: Any, who: str) -> float:
-    if not isinstance(lr, (int, float)) or isinstance(lr, bool) or lr <= 0:
+    if not isinstance(lr, (int, float)) or isinstance(lr, bool) or not lr > 0:
         raise ValueError(f"{who}: lr must be a positive number, got {lr!r}")
     return float(lr)
+
+
+def _check_unit(value: Any, name: str, who: str) -> float:
+    """A decay rate in [0, 1)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0.0 <= value < 1.0:
+        raise ValueError(f"{who}: {name} must be in [0, 1), got {value!r}")
+    return float(value)
+
+
+def _check_non_negative(value: Any, name: str, who: str) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not value >= 0:
+        raise ValueError(f"{who}: {name} must be a non-negative number, got {value!r}")
+    return float(value)
+
+
+def _shape(x: Any) -> tuple[int, ...] | None:
+    shape = getattr(x, "shape", None)
+    return None if shape is None else tuple(int(s) for s in shape)
+
+
+def _same_shape(p: Any, g: Any, kc: str) -> None:
+    """A gradient of another shape than its parameter would broadcast silently: refuse it."""
+    ps, gs = _shape(p), _shape(g)
+    if ps != gs:
+        raise ValueError(
+            f"optimizer: the gradient at {kc or '<root>'!r} has shape {gs}, its parameter {ps}"
+        )
 
 
 def sgd(lr: float = 1e-2) -> Optimizer:
@@ -94,8 +132,12 @@ def sgd(lr: float = 1e-2) -> Optimizer:
     def init(params: Any) -> Any:
         return il.Container()
 
+    def step(p: Any, g: Any, kc: str) -> Any:
+        _same_shape(p, g, kc)
+        return p - lr * g
+
     def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
-        return _map(lambda p, g, kc: p - lr * g, (params, grads)), state
+        return _map(step, (params, grads)), state
 
     return Optimizer(init, update)
 
@@ -116,12 +158,17 @@ def momentum(lr: float = 1e-2, beta: float = 0.9, nesterov: bool = False) -> Opt
     ivy_like.array([0.75])
     """
     lr = _check_lr(lr, "momentum")
+    beta = _check_unit(beta, "beta", "momentum")
 
     def init(params: Any) -> Any:
         return il.Container(velocity=_zeros(params))
 
+    def trace(v: Any, g: Any, kc: str) -> Any:
+        _same_shape(v, g, kc)
+        return beta * v + g
+
     def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
-        velocity = _map(lambda v, g, kc: beta * v + g, (state["velocity"], grads))
+        velocity = _map(trace, (state["velocity"], grads))
         if nesterov:
             step = _map(lambda g, v, kc: g + beta * v, (grads, velocity))
         else:
@@ -142,16 +189,25 @@ def _adam(
     mask: Callable[[str], bool] | None,
 ) -> Optimizer:
     lr = _check_lr(lr, who)
-    for name, value in (("b1", b1), ("b2", b2)):
-        if not 0.0 <= value < 1.0:
-            raise ValueError(f"{who}: {name} must be in [0, 1), got {value!r}")
+    b1 = _check_unit(b1, "b1", who)
+    b2 = _check_unit(b2, "b2", who)
+    eps = _check_non_negative(eps, "eps", who)
+    weight_decay = _check_non_negative(weight_decay, "weight_decay", who)
+    if mask is not None and not callable(mask):
+        raise TypeError(
+            f"{who}: mask must be a callable of the key chain (or None), got {type(mask).__name__}"
+        )
+
+    def first_moment(m: Any, g: Any, kc: str) -> Any:
+        _same_shape(m, g, kc)
+        return b1 * m + (1.0 - b1) * g
 
     def init(params: Any) -> Any:
         return il.Container(count=0, mu=_zeros(params), nu=_zeros(params))
 
     def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
         count = state["count"] + 1
-        mu = _map(lambda m, g, kc: b1 * m + (1.0 - b1) * g, (state["mu"], grads))
+        mu = _map(first_moment, (state["mu"], grads))
         nu = _map(lambda v, g, kc: b2 * v + (1.0 - b2) * (g * g), (state["nu"], grads))
         c1 = 1.0 - b1**count
         c2 = 1.0 - b2**count
@@ -210,4 +266,4 @@ def adamw(
     >>> params.weight, params.bias     # 2 - 0.1 * (1 + 0.5 * 2) and 2 - 0.1 * 1
     (ivy_like.array([1.8]), ivy_like.array([1.9]))
     """
-    return _adam("adamw", lr, b1, b2, eps, float(weight_decay), mask)
+    return _adam("adamw", lr, b1, b2, eps, weight_decay, mask)

@@ -105,11 +105,20 @@ def _check_source(source: str, who: str) -> None:
 def _native(b: Any, who: str) -> Any:
     table = _NATIVE.get(b.name)
     if table is None:
+        reason = _NO_NATIVE.get(b.name, "ivy_like has no table of its generators")
         raise NotImplementedError(
-            f"{who}: source='native' is not available on the {b.name} backend (it is on "
-            f"{', '.join(sorted(_NATIVE))}); use source='portable'"
+            f"{who}: source='native' is not supported on the {b.name} backend: {reason} "
+            f"(native is available on {', '.join(sorted(_NATIVE._makers))}); use "
+            "source='portable'"
         )
     return table
+
+
+# Backends whose own generators cannot serve source='native', and why.
+_NO_NATIVE = {
+    "mxnet": "MXNet's generators are seeded globally (mx.random.seed) and ivy_like never "
+    "changes global random state, so an explicit per-call seed cannot be honoured",
+}
 
 
 def uniform(
@@ -133,10 +142,14 @@ def uniform(
     seed = _check_seed(seed, "uniform")
     shape = _check_shape(shape, "uniform")
     _check_source(source, "uniform")
+    if not float(high) > float(low):
+        raise ValueError(f"uniform: high ({high}) must be greater than low ({low})")
     b = _resolve(backend)
     unified, np_dtype = _float_dtype(b, dtype, "uniform")
     if source == "native":
-        return Array(_native(b, "uniform")["uniform"](shape, seed, low, high, b.native_dtype(unified)), b)
+        return Array(
+            _native(b, "uniform")["uniform"](shape, seed, low, high, b.native_dtype(unified)), b
+        )
     host = np.random.Generator(np.random.PCG64(seed)).uniform(low, high, shape)
     return _finish(b, host.astype(np_dtype), unified)
 
@@ -162,6 +175,8 @@ def normal(
     seed = _check_seed(seed, "normal")
     shape = _check_shape(shape, "normal")
     _check_source(source, "normal")
+    if not float(std) >= 0:
+        raise ValueError(f"normal: std must be non-negative, got {std}")
     b = _resolve(backend)
     unified, np_dtype = _float_dtype(b, dtype, "normal")
     if source == "native":
@@ -192,12 +207,21 @@ def randint(
     seed = _check_seed(seed, "randint")
     shape = _check_shape(shape, "randint")
     _check_source(source, "randint")
+    for name, value in (("low", low), ("high", high)):
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+            raise TypeError(f"randint: {name} must be an int, got {value!r}")
     if not high > low:
         raise ValueError(f"randint: high ({high}) must be greater than low ({low})")
     b = _resolve(backend)
     unified = _dtypes.as_dtype(b.DEFAULT_INT if dtype is None else dtype)
     if unified.kind not in ("i", "u"):
         raise TypeError(f"randint: dtype must be an integer dtype, got {unified.name}")
+    info = np.iinfo(_numpy_dtype(unified, "randint"))
+    if low < info.min or high - 1 > info.max:
+        raise ValueError(
+            f"randint: [low, high) = [{low}, {high}) does not fit in {unified.name} "
+            f"([{info.min}, {info.max}])"
+        )
     if source == "native":
         fn = _native(b, "randint")["randint"]
         return Array(fn(shape, seed, int(low), int(high), b.native_dtype(unified)), b)
@@ -275,12 +299,12 @@ def _torch_table() -> dict[str, Callable[..., Any]]:
         return torch.Generator().manual_seed(seed)
 
     return {
-        "uniform": lambda shape, seed, lo, hi, dt: torch.rand(shape, generator=gen(seed), dtype=dt)
-        * (hi - lo)
-        + lo,
-        "normal": lambda shape, seed, m, s, dt: torch.randn(shape, generator=gen(seed), dtype=dt)
-        * s
-        + m,
+        "uniform": lambda shape, seed, lo, hi, dt: (
+            torch.rand(shape, generator=gen(seed), dtype=dt) * (hi - lo) + lo
+        ),
+        "normal": lambda shape, seed, m, s, dt: (
+            torch.randn(shape, generator=gen(seed), dtype=dt) * s + m
+        ),
         "randint": lambda shape, seed, lo, hi, dt: torch.randint(
             lo, hi, shape, generator=gen(seed), dtype=dt
         ),
@@ -315,8 +339,9 @@ def _tensorflow_table() -> dict[str, Callable[..., Any]]:
         "normal": lambda shape, seed, m, sd, dt: tf.random.stateless_normal(
             shape, s(seed), m, sd, dt
         ),
-        "randint": lambda shape, seed, lo, hi, dt: tf.random.stateless_uniform(
-            shape, s(seed), lo, hi, dt
+        # stateless_uniform draws int32/int64 only: draw int64, cast (the range was checked)
+        "randint": lambda shape, seed, lo, hi, dt: tf.cast(
+            tf.random.stateless_uniform(shape, s(seed), lo, hi, tf.int64), dt
         ),
         "bernoulli": lambda shape, seed, p: tf.random.stateless_uniform(shape, s(seed)) < p,
         "permutation": lambda n, seed: tf.argsort(tf.random.stateless_uniform((n,), s(seed))),
@@ -327,9 +352,21 @@ def _mlx_table() -> dict[str, Callable[..., Any]]:
     import mlx.core as mx
 
     key = mx.random.key
+
+    def floating(dt: Any, who: str) -> Any:
+        if dt == mx.float64:
+            raise TypeError(
+                f"{who}: MLX's own generator cannot draw float64; use source='portable'"
+            )
+        return dt
+
     return {
-        "uniform": lambda shape, seed, lo, hi, dt: mx.random.uniform(lo, hi, shape, dt, key=key(seed)),
-        "normal": lambda shape, seed, m, s, dt: mx.random.normal(shape, dt, m, s, key=key(seed)),
+        "uniform": lambda shape, seed, lo, hi, dt: mx.random.uniform(
+            lo, hi, shape, floating(dt, "uniform"), key=key(seed)
+        ),
+        "normal": lambda shape, seed, m, s, dt: mx.random.normal(
+            shape, floating(dt, "normal"), m, s, key=key(seed)
+        ),
         "randint": lambda shape, seed, lo, hi, dt: mx.random.randint(
             lo, hi, shape, dt, key=key(seed)
         ),

@@ -370,13 +370,15 @@ def test_every_array_op_has_method_and_static_variant():
     for name, spec in OPS.items():
         if spec.creation or not (spec.arrays or spec.sequences):
             continue
-        static = getattr(Container, f"static_{name}")
+        # Registry keys are qualified ("fft.fft", "linalg.inv"); Container methods, like Array
+        # methods, use the op's own name (``c.inv()``, ``Container.static_fft(c)``).
+        static = getattr(Container, f"static_{spec.name}")
         params = inspect.signature(static).parameters
         for kw in ("key_chains", "to_apply", "prune_unapplied", "map_sequences"):
             assert params[kw].kind is inspect.Parameter.KEYWORD_ONLY, name
         assert ("out" in params) == (spec.out_index >= 0), name
         if spec.params[0].name in spec.arrays:
-            meth = getattr(Container, name)
+            meth = getattr(Container, spec.name)
             mparams = list(inspect.signature(meth).parameters)
             assert mparams[0] == "self"
             assert mparams[1:] == [p for p in params if p != spec.params[0].name], name

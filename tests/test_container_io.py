@@ -148,3 +148,17 @@ def test_bfloat16_onto_numpy_is_a_clear_error(tmp_path):
             loaded = Container.cont_from_disk(path, backend=name)
             assert loaded.w.dtype == ivy_like.bfloat16
             assert float(np.asarray(loaded.w.to_numpy(), np.float32)[0]) == 1.5
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_key_order_survives_the_file(tmp_path, name):
+    # safetensors returns tensors in no particular order; a loaded Container must list its
+    # leaves in the order they were saved (not alphabetical, not by size).
+    c = Container(
+        z=ivy_like.array([1.0, 2.0, 3.0, 4.0]),
+        a=Container(y=ivy_like.array([2.0]), b=ivy_like.array([3], dtype="int32")),
+        m=ivy_like.array([4.0, 5.0]),
+    )
+    c.cont_to_disk(tmp_path / name)
+    loaded = Container.cont_from_disk(tmp_path / name)
+    assert list(loaded.cont_all_key_chains()) == ["z", "a/y", "a/b", "m"]

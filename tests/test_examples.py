@@ -97,7 +97,12 @@ def test_rbm_cd_does_not_backprop_through_gibbs_samples(ad_name):
     assert out["loss_trace"][-1] < out["loss_trace"][0]
 
 
-def test_fgsm_adversarial_training_does_not_backprop_through_generation(ad_name):
+def test_fgsm_adversarial_training_does_not_backprop_through_generation(ad_name, request):
+    if ad_name == "mxnet":  # the run without stop_gradient differentiates through a gradient
+        reason = "MXNet's autograd cannot nest: gradients of gradients raise NotImplementedError"
+        request.applymarker(
+            pytest.mark.xfail(reason=reason, raises=NotImplementedError, strict=True)
+        )
     out = run("fgsm_adversarial", ad_name)
     for k in keys(out, "grad_sign/stop"):
         # sign has derivative zero: stop_gradient only saves the second-order work

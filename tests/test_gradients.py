@@ -74,9 +74,25 @@ def require(request, name):
 
 
 def on_jax(fn):
-    """Run ``fn()`` with jax active: the reference numbers."""
+    """Run ``fn()`` with jax active: the reference numbers; None where jax is not installed
+    (the MXNet environment), and the comparisons with it are left out."""
+    if "jax" not in ivy_like.available_backends():
+        return None
     with ivy_like.use_backend("jax"):
         return fn()
+
+
+NO_NESTED_MXNET = (
+    "MXNet's imperative autograd records one tape per thread and cannot nest: gradients of "
+    "gradients raise NotImplementedError on the mxnet backend"
+)
+
+
+def xfail_nested_on_mxnet(request, backend):
+    """Strict xfail on mxnet, only for its NotImplementedError (other failures still fail)."""
+    if backend.name == "mxnet":
+        mark = pytest.mark.xfail(reason=NO_NESTED_MXNET, raises=NotImplementedError, strict=True)
+        request.applymarker(mark)
 
 
 # -- the MXNet page's example ----------------------------------------------------------------
@@ -296,7 +312,8 @@ def test_pure_no_hidden_state_and_inputs_untouched(ad):
 
 
 # -- higher order, Jacobians, execute_with_gradients --------------------------------------------------
-def test_grad_of_grad(ad):
+def test_grad_of_grad(ad, request):
+    xfail_nested_on_mxnet(request, ad)
     x = native(ad, 2.0)
     cube = lambda x: x * x * x  # noqa: E731
     close(ivy_like.grad(ivy_like.grad(cube))(x), 12.0)
@@ -317,10 +334,11 @@ def test_jac(ad):
         return ivy_like.matmul(m, x * x)
 
     expected = on_jax(lambda: npy(ivy_like.jac(f)(ivy_like.asarray(x_np), ivy_like.asarray(m_np))))
-    np.testing.assert_allclose(expected, m_np * 2 * x_np, rtol=RTOL)
+    if expected is not None:
+        np.testing.assert_allclose(expected, m_np * 2 * x_np, rtol=RTOL)
     j = ivy_like.jac(f)(ivy_like.asarray(x_np), ivy_like.asarray(m_np))
     assert isinstance(j, ivy_like.Array) and j.shape == (2, 3)
-    agrees(j, expected)
+    agrees(j, m_np * 2 * x_np if expected is None else expected)
     jn = ivy_like.jac(lambda x: x * x)(native(ad, [[1, 2], [3, 4]]))
     assert kind_of(type(jn)) is ad and tuple(ad.shape(jn)) == (2, 2, 2, 2)
     close(jn, np.diag([2.0, 4, 6, 8]).reshape(2, 2, 2, 2))
@@ -328,7 +346,8 @@ def test_jac(ad):
         ivy_like.jac(lambda p: p["a"])({"a": native(ad, [1])})
 
 
-def test_execute_with_gradients(ad):
+def test_execute_with_gradients(ad, request):
+    xfail_nested_on_mxnet(request, ad)  # the part with retain_grads below is nested
     xs = {"w": ivy_like.array([1.0, 2.0]), "b": native(ad, 0.5)}
 
     def func(p):
@@ -415,7 +434,7 @@ def test_mlp_gradients_agree_across_backends(ad, container):
     truth can be 2e-6 apart (measured: mlx's layer-2 bias gradient is 1.07e-6 from JAX's
     while both are within 2e-7 of the truth)."""
     exact_value, exact = mlp_reference()
-    ref_value, ref = on_jax(lambda: mlp_grads(False))
+    ref_value, ref = on_jax(lambda: mlp_grads(False)) or (None, None)
     value, grads = mlp_grads(container)
     if container:
         assert isinstance(grads, ivy_like.Container)
@@ -423,13 +442,15 @@ def test_mlp_gradients_agree_across_backends(ad, container):
     else:
         assert type(grads) is dict
     agrees(value, exact_value)
-    agrees(value, ref_value, 2 * RTOL)
+    if ref is not None:
+        agrees(value, ref_value, 2 * RTOL)
     for layer in ("layer1", "layer2"):
         for name in ("w", "b"):
             leaf = grads[layer][name]
             assert isinstance(leaf, ivy_like.Array) and leaf.backend is ad
             agrees(leaf, exact[layer][name])
-            agrees(leaf, ref[layer][name], 2 * RTOL)
+            if ref is not None:
+                agrees(leaf, ref[layer][name], 2 * RTOL)
 
 
 # -- tracing compilers ------------------------------------------------------------------------------

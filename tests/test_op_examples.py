@@ -17,7 +17,9 @@ from ivy_like._registry import OPS
 SPECS = sorted(OPS.values(), key=lambda s: (s.namespaces[0], s.name))
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: ".".join(filter(None, (s.namespaces[0], s.name))))
+@pytest.mark.parametrize(
+    "spec", SPECS, ids=lambda s: ".".join(filter(None, (s.namespaces[0], s.name)))
+)
 def test_docstring_example(spec):
     doc = spec.function.__doc__ or ""
     assert ">>>" in doc, f"{spec.name} has no example"

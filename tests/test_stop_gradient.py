@@ -87,7 +87,7 @@ def test_preserve_type(backend):
     kept = ivy_like.stop_gradient(x, preserve_type=True)
     plain = ivy_like.stop_gradient(x, preserve_type=False)
     assert not ivy_like.is_variable(plain)
-    if backend.name in ("torch", "tensorflow"):
+    if backend.name in ("torch", "tensorflow", "mxnet"):
         assert ivy_like.is_variable(x)
         assert ivy_like.is_variable(kept) and kept is not x
     else:  # numpy, jax and mlx have no variable type
@@ -99,6 +99,8 @@ def test_preserve_type(backend):
         import tensorflow as tf
 
         assert isinstance(kept, tf.Variable) and not isinstance(plain, tf.Variable)
+    if backend.name == "mxnet":  # a new gradient buffer; x's own is untouched
+        assert kept.grad is not None and kept.grad is not x.grad and plain.grad is None
     # A plain array in stays a plain array, whatever preserve_type says.
     p = backend.asarray(np.array([1.0], np.float32))
     assert not ivy_like.is_variable(ivy_like.stop_gradient(p, preserve_type=True))
@@ -171,6 +173,6 @@ def test_variable_copies_and_keeps_values(backend):
     x = backend.asarray(data)
     v = ivy_like.variable(x)
     assert_close(v, data)
-    assert ivy_like.is_variable(v) == (backend.name in ("torch", "tensorflow"))
+    assert ivy_like.is_variable(v) == (backend.name in ("torch", "tensorflow", "mxnet"))
     av = ivy_like.variable(ivy_like.Array(x))
     assert isinstance(av, ivy_like.Array) and ivy_like.is_variable(av) == ivy_like.is_variable(v)

@@ -165,6 +165,13 @@ def _read_safetensors(
         dtype = _dtypes.as_dtype(_CODES[code])
         arr = np.frombuffer(info["data"], dtype=_storage_dtype(dtype).newbyteorder("<"))
         leaves.append((name, arr.reshape(info["shape"]), dtype))
+    # safetensors hands tensors back in no particular order: restore the order they were
+    # written in (our metadata lists the chains in that order), else the file's layout order.
+    written = {kc: i for i, kc in enumerate(meta.get("dtypes") or ())}
+    if written and all(name in written for name, _, _ in leaves):
+        leaves.sort(key=lambda leaf: written[leaf[0]])
+    else:
+        leaves.sort(key=lambda leaf: header[leaf[0]]["data_offsets"][0])
     return leaves, meta
 
 

@@ -226,7 +226,10 @@ def map_op(
         _trees.sync()
     _check_flags(to_apply, prune_unapplied, map_sequences)
     names = spec.param_names
-    invoke = spec.extras["container_invoke"]
+    invoke = spec.extras.get("container_invoke")
+    if invoke is None:  # first Container use of this op: generate its code now
+        _install(spec)
+        invoke = spec.extras["container_invoke"]
     # Where the Containers are: (param index, item index or -1 for the whole argument).
     slots: list[tuple[int, int]] = []
     nodes: list[Container] = []
@@ -409,13 +412,47 @@ def _method_doc(spec: OpSpec, static: bool) -> str:
     )
 
 
+def _installable(spec: OpSpec) -> bool:
+    # No op takes **kwargs; with one, the key-chain keywords could not be told apart.
+    return bool(
+        not spec.creation
+        and (spec.arrays or spec.sequences)
+        and all(p.kind is not p.VAR_KEYWORD for p in spec.params)
+    )
+
+
+class _Lazy:
+    """Stands in for ``Container.<op>`` / ``Container.static_<op>`` until first looked up.
+
+    Compiling the ~170 ops' Container code at import cost more than the rest of
+    ``import ivy_like``; most programs use a handful of them. The first lookup generates the
+    op's code (:func:`_install`), which replaces both stand-ins on the class.
+    """
+
+    __slots__ = ("spec", "attr")
+
+    def __init__(self, spec: OpSpec, attr: str) -> None:
+        self.spec, self.attr = spec, attr
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        _install(self.spec)
+        return getattr(obj if obj is not None else cls, self.attr)
+
+
+def _install_lazy(spec: OpSpec) -> None:
+    """The build hook: stand-ins on the class; the code is generated on first use."""
+    if not _installable(spec):
+        return
+    setattr(Container, f"static_{spec.name}", _Lazy(spec, f"static_{spec.name}"))
+    if spec.params[0].name in spec.arrays and spec.name not in _RESERVED:
+        setattr(Container, spec.name, _Lazy(spec, spec.name))
+
+
 def _install(spec: OpSpec) -> None:
     """Generate ``Container.<op>``, ``Container.static_<op>`` and the leaf invoker of ``spec``."""
-    if spec.creation or not (spec.arrays or spec.sequences):
+    if "container_invoke" in spec.extras or not _installable(spec):
         return
     params = list(spec.params)
-    if any(p.kind is p.VAR_KEYWORD for p in params):
-        return  # no op takes **kwargs; the key-chain keywords could not be told apart
     has_out = spec.out_index >= 0
     core = [p for p in params if p.name != "out"]
     ns: dict[str, Any] = {
@@ -508,6 +545,7 @@ _RESERVED = frozenset(dir(dict)) | {k for k in vars(Container) if not k.startswi
 # -- operators ----------------------------------------------------------------------------------
 def _binary(spec: OpSpec, reflected: bool) -> Callable[[Container, Any], Any]:
     # The generated method and reflected function have the one-Container fast path.
+    _install(spec)
     fast = spec.extras.get("container_reflected" if reflected else "container_method")
     if fast is not None:
         return fast  # type: ignore[no-any-return]
@@ -527,6 +565,7 @@ def _binary(spec: OpSpec, reflected: bool) -> Callable[[Container, Any], Any]:
 
 
 def _unary(spec: OpSpec) -> Callable[[Container], Any]:
+    _install(spec)
     fast = spec.extras.get("container_method")
     if fast is not None:
         return fast  # type: ignore[no-any-return]
@@ -581,6 +620,6 @@ def container_map(spec: OpSpec, values: tuple[Any, ...]) -> Any:
 
 
 def install() -> None:
-    _registry.on_build(_install)
+    _registry.on_build(_install_lazy)
     _install_operators()
     _dispatch.container_map = container_map

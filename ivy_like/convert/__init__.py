@@ -8,6 +8,9 @@
   Keras weight lists (:func:`from_keras_weights`, :func:`to_keras_weights`) and Flax params
   (:func:`from_flax_params`, :func:`to_flax_params`).
 * Arrays: :func:`to_backend` (DLPack, else NumPy).
+* :func:`flax_flatten`: the flatten to put in a Flax ``Sequential`` (Flax has none).
+
+Layouts, the zero-copy table and the limitations are in ``docs/convert.md``.
 
 Importing this package imports no framework: each converter loads its framework when called.
 """
@@ -18,12 +21,13 @@ import importlib
 from typing import Any
 
 from ._arrays import to_backend
-from ._common import Permute, UnsupportedLayerError
+from ._common import Permute, UnsupportedLayerError, flax_flatten
 
 __all__ = [
     "Permute",
     "TorchPermute",
     "UnsupportedLayerError",
+    "flax_flatten",
     "from_flax",
     "from_flax_params",
     "from_keras",

@@ -15,7 +15,14 @@ from typing import Any
 
 from .._backend import Backend, current_backend, get_backend, kind_of
 from ..container import Container
-from ..container._convert import leaf_dtype, leaf_info, leaf_shape, leaf_to_backend
+from ..container._convert import (
+    exact_numpy,
+    from_exact_numpy,
+    leaf_dtype,
+    leaf_info,
+    leaf_shape,
+    leaf_to_backend,
+)
 from ..nn.layers import Layer
 
 # The ivy_like.nn layers the converters know, with their parameter names in framework order.
@@ -69,7 +76,21 @@ ELEMENTWISE = frozenset({"ReLU", "GELU", "SiLU", "Sigmoid", "Tanh", "Dropout"})
 
 
 class UnsupportedLayerError(TypeError):
-    """A layer the converter cannot translate; the message names it and lists what is supported."""
+    """A layer the converter cannot translate; the message names it and lists what is supported.
+
+    A subclass of ``TypeError``. Its message has the converter, the layer's index and class,
+    the reason when a setting (rather than the layer) is unsupported, and the supported layers.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from ivy_like.convert import UnsupportedLayerError, from_torch
+    >>> try:
+    ...     from_torch(torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.PReLU()))
+    ... except UnsupportedLayerError as err:
+    ...     print(str(err)[:77])
+    from_torch: layer 1 (torch.nn.modules.activation.PReLU) is not supported; sup
+    """
 
 
 def unsupported(where: str, index: int, layer: Any, supported: Any, why: str = "") -> Exception:
@@ -116,6 +137,51 @@ class Permute(Layer):
         from .. import permute_dims  # type: ignore[attr-defined]
 
         return permute_dims(x, self.dims)
+
+
+def flax_flatten(x: Any) -> Any:
+    """``x.reshape((x.shape[0], -1))``: the flatten to put in a Flax ``Sequential``.
+
+    Flax has no Flatten layer; :func:`from_flax` recognises this function (and
+    ``to_flax_params`` counts it as a layer), so a CNN can be one ``Sequential``. It imports
+    no framework.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ivy_like.convert import flax_flatten
+    >>> flax_flatten(np.zeros((2, 3, 4))).shape
+    (2, 12)
+    """
+    return x.reshape((x.shape[0], -1))
+
+
+# -- channels-last layouts (Keras, Flax) <-> ivy_like's (PyTorch's) --------------------------------
+def from_channels_last_layout(kind: str, name: str, w: Any) -> Any:
+    """A Keras/Flax weight (Dense ``(in, out)``, Conv HWIO / ``(K, I, O)``) in ivy_like's layout
+    (Linear ``(out, in)``, Conv OIHW / ``(O, I, K)``), as a C-contiguous NumPy array."""
+    import numpy as np
+
+    if name == "weight" and kind == "Linear":
+        w = w.T  # (in, out) -> (out, in)
+    elif name == "weight" and kind == "Conv2d":
+        w = w.transpose(3, 2, 0, 1)  # HWIO -> OIHW
+    elif name == "weight" and kind == "Conv1d":
+        w = w.transpose(2, 1, 0)  # (K, I, O) -> (O, I, K)
+    return np.ascontiguousarray(w)
+
+
+def to_channels_last_layout(kind: str, name: str, w: Any) -> Any:
+    """The inverse of :func:`from_channels_last_layout`."""
+    import numpy as np
+
+    if name == "weight" and kind == "Linear":
+        w = w.T
+    elif name == "weight" and kind == "Conv2d":
+        w = w.transpose(2, 3, 1, 0)  # OIHW -> HWIO
+    elif name == "weight" and kind == "Conv1d":
+        w = w.transpose(2, 1, 0)
+    return np.ascontiguousarray(w)
 
 
 def channels_first(rank: int) -> tuple[int, ...]:
@@ -167,11 +233,22 @@ def build_model(specs: list[Spec], backend: Any, where: str) -> Any:
 
     target = current_backend() if backend is None else get_backend(backend)
     model = nn.Sequential([make_layer(s) for s in specs], backend=target)
-    given = {
-        f"{i}/{name}": value for i, s in enumerate(specs) for name, value in s.weights.items()
-    }
+    given = {f"{i}/{name}": value for i, s in enumerate(specs) for name, value in s.weights.items()}
     model.params = load_params(model.params, given, target, where)
     return model
+
+
+def target_backend(backend: Any, model: Any = None) -> Backend:
+    """``backend`` when given, else the backend of ``model``'s parameters, else the active one."""
+    if backend is not None:
+        return get_backend(backend)
+    params = getattr(model, "params", None)
+    if isinstance(params, Container) and params:
+        for leaf in params.cont_flatten_key_chains().values():
+            info = leaf_info(leaf)
+            if info is not None:
+                return info[0]
+    return current_backend()
 
 
 def model_layers(model: Any, where: str) -> list[Any]:
@@ -215,6 +292,29 @@ def read_specs(model: Any, params: Any, where: str, supported: Any) -> list[Spec
     return specs
 
 
+# -- moving arrays -------------------------------------------------------------------------------
+def move(x: Any, target: Backend, kc: str) -> Any:
+    """``x`` on ``target``: DLPack where it works (no copy on CPU), else an exact copy.
+
+    The Container's ``leaf_to_backend`` does the work; an import it lets through (TensorFlow
+    rejects non-contiguous DLPack strides with its own error type) falls back to the same exact
+    NumPy copy. A dtype the target lacks stays a ``TypeError``.
+    """
+    from .._array import _wrap
+
+    try:
+        return leaf_to_backend(x, target, kc)
+    except TypeError:
+        raise
+    except Exception:
+        info = leaf_info(x)
+        if info is None:
+            raise
+        arr, dtype = exact_numpy(info[0], info[1])
+        y = from_exact_numpy(arr, dtype, target)
+        return _wrap(y, target) if info[2] else y
+
+
 # -- checking and loading weights ------------------------------------------------------------------
 def _flat(tree: Any) -> dict[str, Any]:
     if isinstance(tree, Container):
@@ -253,7 +353,7 @@ def load_params(expected: Container, given: Mapping[str, Any], backend: Backend,
     check_structure(expected, given, where)
     flat = {}
     for kc, leaf in _flat(expected).items():
-        value = leaf_to_backend(given[kc], backend, kc)
+        value = move(given[kc], backend, kc)
         info = leaf_info(value)
         native = info[1] if info is not None else value
         flat[kc] = _wrap(native, backend) if kind_of(type(leaf)) == "array" else native
@@ -274,4 +374,4 @@ def to_numpy_exact(x: Any, kc: str) -> Any:
         raise TypeError(f"weight {kc!r} is a {type(x).__name__}, not an array")
     if leaf_dtype(x, kc).name == "bfloat16":
         raise TypeError(f"weight {kc!r} is bfloat16, which this framework cannot take")
-    return np.asarray(leaf_to_backend(info[1], get_backend("numpy"), kc))
+    return np.asarray(move(info[1], get_backend("numpy"), kc))

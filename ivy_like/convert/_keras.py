@@ -16,7 +16,6 @@ from typing import Any
 import keras
 import numpy as np
 
-from .._backend import current_backend, get_backend
 from ..container._convert import leaf_shape
 from ._common import (
     PARAMS,
@@ -24,10 +23,13 @@ from ._common import (
     build_model,
     channels_first,
     channels_last,
+    from_channels_last_layout,
     load_params,
     model_layers,
     read_specs,
     simplify,
+    target_backend,
+    to_channels_last_layout,
     to_numpy_exact,
     unsupported,
 )
@@ -50,27 +52,6 @@ SUPPORTED_KERAS = (
     "ZeroPadding1D/2D (before a Conv)",
 )
 SUPPORTED = tuple(PARAMS)
-
-
-# -- layouts: Keras weight <-> ivy_like weight, per layer kind -------------------------------------
-def _from_keras_layout(kind: str, name: str, w: np.ndarray) -> np.ndarray:
-    if name == "weight" and kind == "Linear":
-        w = w.T  # (in, out) -> (out, in)
-    elif name == "weight" and kind == "Conv2d":
-        w = w.transpose(3, 2, 0, 1)  # HWIO -> OIHW
-    elif name == "weight" and kind == "Conv1d":
-        w = w.transpose(2, 1, 0)  # (K, I, O) -> (O, I, K)
-    return np.ascontiguousarray(w)
-
-
-def _to_keras_layout(kind: str, name: str, w: np.ndarray) -> np.ndarray:
-    if name == "weight" and kind == "Linear":
-        w = w.T
-    elif name == "weight" and kind == "Conv2d":
-        w = w.transpose(2, 3, 1, 0)  # OIHW -> HWIO
-    elif name == "weight" and kind == "Conv1d":
-        w = w.transpose(2, 1, 0)
-    return np.ascontiguousarray(w)
 
 
 # -- Keras -> ivy_like -------------------------------------------------------------------------------
@@ -98,7 +79,10 @@ def _activation(i: int, layer: Any, fn: Any) -> list[Spec]:
     if fn not in table:
         name = getattr(fn, "__name__", repr(fn))
         raise unsupported(
-            "from_keras", i, layer, SUPPORTED_KERAS,
+            "from_keras",
+            i,
+            layer,
+            SUPPORTED_KERAS,
             f"activation {name!r}; supported: linear, relu, gelu, silu, sigmoid, tanh, "
             "softmax, log_softmax",
         )
@@ -134,7 +118,10 @@ def _same_padding(i: int, layer: Any, kernel: Any, strides: Any, dilation: Any) 
         total = (k - 1) * d
         if s != 1 or total % 2:
             raise unsupported(
-                "from_keras", i, layer, SUPPORTED_KERAS,
+                "from_keras",
+                i,
+                layer,
+                SUPPORTED_KERAS,
                 "padding='same' with a stride or an even kernel pads asymmetrically",
             )
         pads.append(total // 2)
@@ -153,11 +140,14 @@ def _keras_specs(i: int, layer: Any) -> list[Spec]:
     weights = [np.asarray(w) for w in layer.get_weights()]
     if isinstance(layer, L.Dense):
         kernel = weights[0]
-        w = {"weight": _from_keras_layout("Linear", "weight", kernel)}
+        w = {"weight": from_channels_last_layout("Linear", "weight", kernel)}
         if layer.use_bias:
             w["bias"] = weights[1]
-        config = {"in_features": kernel.shape[0], "out_features": kernel.shape[1],
-                  "bias": bool(layer.use_bias)}
+        config = {
+            "in_features": kernel.shape[0],
+            "out_features": kernel.shape[1],
+            "bias": bool(layer.use_bias),
+        }
         return [Spec("Linear", config, w), *_activation(i, layer, layer.activation)]
     if isinstance(layer, (L.Conv1D, L.Conv2D)) and type(layer) in (L.Conv1D, L.Conv2D):
         kind = "Conv2d" if isinstance(layer, L.Conv2D) else "Conv1d"
@@ -165,11 +155,12 @@ def _keras_specs(i: int, layer: Any) -> list[Spec]:
         if layer.padding == "valid":
             padding: Any = 0
         elif layer.padding == "same":
-            padding = _one(_same_padding(i, layer, layer.kernel_size, layer.strides,
-                                         layer.dilation_rate))
+            padding = _one(
+                _same_padding(i, layer, layer.kernel_size, layer.strides, layer.dilation_rate)
+            )
         else:
             raise fail(f"padding={layer.padding!r}")
-        w = {"weight": _from_keras_layout(kind, "weight", kernel)}
+        w = {"weight": from_channels_last_layout(kind, "weight", kernel)}
         if layer.use_bias:
             w["bias"] = weights[1]
         config = {
@@ -189,8 +180,7 @@ def _keras_specs(i: int, layer: Any) -> list[Spec]:
         if layer.padding != "valid":
             raise fail(f"padding={layer.padding!r}; only 'valid'")
         kind = "MaxPool2d" if isinstance(layer, L.MaxPooling2D) else "AvgPool2d"
-        config = {"kernel_size": _one(layer.pool_size), "stride": _one(layer.strides),
-                  "padding": 0}
+        config = {"kernel_size": _one(layer.pool_size), "stride": _one(layer.strides), "padding": 0}
         return _channels_last_wrap(layer, 4, [Spec(kind, config)])
     if isinstance(layer, L.BatchNormalization):
         rank = _rank(i, layer)
@@ -283,7 +273,10 @@ def from_keras(model: Any, backend: Any = None) -> Any:
     for i, layer in enumerate(layers):
         if pad is not None and (type(layer).__name__ != pad[1] or layer.padding != "valid"):
             raise unsupported(
-                "from_keras", i - 1, layers[i - 1], SUPPORTED_KERAS,
+                "from_keras",
+                i - 1,
+                layers[i - 1],
+                SUPPORTED_KERAS,
                 "ZeroPadding is supported only right before a Conv with padding='valid'",
             )
         if isinstance(layer, (keras.layers.ZeroPadding1D, keras.layers.ZeroPadding2D)):
@@ -295,8 +288,13 @@ def from_keras(model: Any, backend: Any = None) -> Any:
             pad = None
         specs.extend(new)
     if pad is not None:
-        raise unsupported("from_keras", len(layers) - 1, layers[-1], SUPPORTED_KERAS,
-                          "ZeroPadding is supported only right before a Conv")
+        raise unsupported(
+            "from_keras",
+            len(layers) - 1,
+            layers[-1],
+            SUPPORTED_KERAS,
+            "ZeroPadding is supported only right before a Conv",
+        )
     return build_model(simplify(specs), backend, "from_keras")
 
 
@@ -305,8 +303,9 @@ def _zero_padding(i: int, layer: Any) -> tuple[Any, str]:
     two_d = isinstance(layer, keras.layers.ZeroPadding2D)
     pairs = layer.padding if two_d else (layer.padding,)
     if any(a != b for a, b in pairs) or getattr(layer, "data_format", None) == "channels_first":
-        raise unsupported("from_keras", i, layer, SUPPORTED_KERAS,
-                          "asymmetric or channels_first padding")
+        raise unsupported(
+            "from_keras", i, layer, SUPPORTED_KERAS, "asymmetric or channels_first padding"
+        )
     return _one([a for a, _ in pairs]), "Conv2D" if two_d else "Conv1D"
 
 
@@ -341,9 +340,15 @@ def _keras_layer(i: int, spec: Spec, layer: Any) -> tuple[list[Any], Any]:
         pre = []
         if any(pads) and not same:
             pre = [L.ZeroPadding2D(pads) if n == 2 else L.ZeroPadding1D(pads[0])]
-        conv = cls(c["out_channels"], c["kernel_size"], strides=c["stride"],
-                   padding="same" if any(pads) and same else "valid",
-                   dilation_rate=c["dilation"], groups=c["groups"], use_bias=c["bias"])
+        conv = cls(
+            c["out_channels"],
+            c["kernel_size"],
+            strides=c["stride"],
+            padding="same" if any(pads) and same else "valid",
+            dilation_rate=c["dilation"],
+            groups=c["groups"],
+            use_bias=c["bias"],
+        )
         return [*pre, conv], (*(None,) * n, c["in_channels"])
     if kind in ("MaxPool2d", "AvgPool2d"):
         if any(_pads(c["padding"], 2)):
@@ -430,14 +435,19 @@ def to_keras(model: Any, params: Any = None, input_shape: Any = None) -> Any:
         if rank is None:
             wrapped.append(spec)
         else:
-            wrapped += [Spec("Permute", {"dims": channels_last(rank)}), spec,
-                        Spec("Permute", {"dims": channels_first(rank)})]
+            wrapped += [
+                Spec("Permute", {"dims": channels_last(rank)}),
+                spec,
+                Spec("Permute", {"dims": channels_first(rank)}),
+            ]
     built: list[tuple[Any, Any, list[np.ndarray]]] = []  # (layer, build shape, weights)
     for spec in simplify(wrapped):
         index = spec.config.pop("_index", -1)  # merged permutations come from no one layer
         klayers, shape = _keras_layer(index, spec, layers[index] if index >= 0 else None)
         weights = [
-            _to_keras_layout(spec.kind, name, to_numpy_exact(spec.weights[name], f"{index}/{name}"))
+            to_channels_last_layout(
+                spec.kind, name, to_numpy_exact(spec.weights[name], f"{index}/{name}")
+            )
             for name in PARAMS[spec.kind]
             if name in spec.weights
         ]
@@ -482,7 +492,8 @@ def from_keras_weights(weights: Sequence[Any], model: Any, backend: Any = None) 
     ``weights`` is in Keras's layer order and layouts (Dense kernels ``(in, out)``, Conv2D
     HWIO; BatchNormalization gamma, beta, moving mean, moving variance); each is matched to
     ``model``'s key chains, transposed to ivy_like's layout and checked: a wrong count or
-    shape is a ``ValueError`` naming the key chain.
+    shape is a ``ValueError`` naming the key chain. The arrays land on ``backend`` (when None,
+    the backend of ``model.params``).
 
     Examples
     --------
@@ -512,9 +523,8 @@ def from_keras_weights(weights: Sequence[Any], model: Any, backend: Any = None) 
                 f"{where}: the array for key chain {kc!r} has shape {arr.shape}; expected "
                 f"{len(want)} axes"
             )
-        given[kc] = _from_keras_layout(kind, name, arr)
-    target = current_backend() if backend is None else get_backend(backend)
-    return load_params(model.params, given, target, where)
+        given[kc] = from_channels_last_layout(kind, name, arr)
+    return load_params(model.params, given, target_backend(backend, model), where)
 
 
 def to_keras_weights(model: Any, params: Any = None) -> list[np.ndarray]:
@@ -536,6 +546,6 @@ def to_keras_weights(model: Any, params: Any = None) -> list[np.ndarray]:
 
     check_structure(model.params, params, "to_keras_weights")
     return [
-        _to_keras_layout(kind, name, to_numpy_exact(params[kc], kc))
+        to_channels_last_layout(kind, name, to_numpy_exact(params[kc], kc))
         for kc, kind, name in _slots(model, "to_keras_weights")
     ]

@@ -11,10 +11,19 @@ from typing import Any
 
 import torch
 
-from .._backend import current_backend, get_backend
+from .._backend import get_backend
 from ..container import Container
-from ..container._convert import leaf_info, leaf_to_backend
-from ._common import PARAMS, Spec, build_model, read_specs, unsupported
+from ..container._convert import leaf_info
+from ._common import (
+    PARAMS,
+    Spec,
+    build_model,
+    load_params,
+    move,
+    read_specs,
+    target_backend,
+    unsupported,
+)
 
 SUPPORTED = tuple(k for k in PARAMS if k != "Permute")
 
@@ -68,8 +77,11 @@ def _spec(i: int, m: torch.nn.Module, copy: bool) -> Spec:
 
     if isinstance(m, nn.Linear):
         w = _weights(m, ("weight", "bias"), copy)
-        return Spec("Linear", {"in_features": m.in_features, "out_features": m.out_features,
-                               "bias": "bias" in w}, w)
+        return Spec(
+            "Linear",
+            {"in_features": m.in_features, "out_features": m.out_features, "bias": "bias" in w},
+            w,
+        )
     if isinstance(m, (nn.Conv1d, nn.Conv2d)):
         if m.padding_mode != "zeros":
             raise fail(f"padding_mode={m.padding_mode!r}; only 'zeros'")
@@ -229,7 +241,7 @@ def to_torch(model: Any, params: Any = None) -> torch.nn.Sequential:
     for spec in specs:
         m = _module(spec)
         for name, value in spec.weights.items():
-            t = leaf_to_backend(value, get_backend("torch"), name)
+            t = move(value, get_backend("torch"), name)
             t = leaf_info(t)[1].detach().clone()  # type: ignore[index]
             old = getattr(m, name)
             if isinstance(old, torch.nn.Parameter):
@@ -243,7 +255,8 @@ def to_torch(model: Any, params: Any = None) -> torch.nn.Sequential:
 # -- state_dict <-> Container ------------------------------------------------------------------------
 def from_state_dict(state_dict: Mapping[str, Any], model: Any = None, backend: Any = None) -> Any:
     """A Container from a torch ``state_dict``: key ``"0.weight"`` becomes key chain
-    ``"0/weight"``; tensors move to ``backend`` (the active one when None) by DLPack.
+    ``"0/weight"``; tensors move to ``backend`` by DLPack (when None: the backend of
+    ``model.params`` if ``model`` is given, else the active one).
 
     With ``model`` (an ivy_like model) the keys and shapes are checked against
     ``model.params`` (a ``ValueError`` names the missing, extra or misshapen key chain) and
@@ -257,8 +270,8 @@ def from_state_dict(state_dict: Mapping[str, Any], model: Any = None, backend: A
     >>> c = from_state_dict(torch.nn.Linear(3, 2).state_dict(), backend="numpy")
     >>> c.cont_shapes
     {
-        bias: (2,),
-        weight: (2, 3)
+        weight: (2, 3),
+        bias: (2,)
     }
     """
     if not isinstance(state_dict, Mapping):
@@ -270,15 +283,13 @@ def from_state_dict(state_dict: Mapping[str, Any], model: Any = None, backend: A
         for k, v in state_dict.items()
         if not k.endswith("num_batches_tracked")
     }
-    target = current_backend() if backend is None else get_backend(backend)
+    target = target_backend(backend, model)
     if model is not None:
-        from ._common import load_params
-
         return load_params(model.params, flat, target, "from_state_dict")
     for kc, v in flat.items():
         if leaf_info(v) is None:
             raise TypeError(f"from_state_dict: {kc!r} is a {type(v).__name__}, not a tensor")
-    return Container.cont_unflatten({kc: leaf_to_backend(v, target, kc) for kc, v in flat.items()})
+    return Container.cont_unflatten({kc: move(v, target, kc) for kc, v in flat.items()})
 
 
 def to_state_dict(params: Any) -> dict[str, torch.Tensor]:
@@ -303,6 +314,6 @@ def to_state_dict(params: Any) -> dict[str, torch.Tensor]:
     for kc, leaf in Container(params).cont_flatten_key_chains().items():
         if leaf_info(leaf) is None:
             raise TypeError(f"to_state_dict: leaf {kc!r} is a {type(leaf).__name__}, not an array")
-        t = leaf_to_backend(leaf, torch_backend, kc)
+        t = move(leaf, torch_backend, kc)
         out[kc.replace("/", ".")] = leaf_info(t)[1]  # type: ignore[index]
     return out

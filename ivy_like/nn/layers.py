@@ -56,6 +56,15 @@ class Layer:
 
     ``uses_key`` is True for layers whose ``apply`` takes a ``key`` (dropout and containers
     of layers): :class:`~ivy_like.nn.Sequential` hands them one.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> class Double(ivy_like.nn.Layer):
+    ...     def apply(self, params, x):
+    ...         return 2 * x
+    >>> Double().apply(Double().init(0), ivy_like.array([1.0, 2.0]))
+    ivy_like.array([2., 4.])
     """
 
     uses_key = False
@@ -72,7 +81,15 @@ class Layer:
         return il.Container()
 
     def apply(self, params: Any, x: Any) -> Any:
-        """The layer's output for ``x`` with ``params``."""
+        """The layer's output for ``x`` with ``params`` (a pure function of both).
+
+        Examples
+        --------
+        >>> import ivy_like
+        >>> layer = ivy_like.nn.Linear(2, 1, bias=False)
+        >>> layer.apply({"weight": ivy_like.array([[1.0, -1.0]])}, ivy_like.array([[3.0, 1.0]]))
+        ivy_like.array([[2.]])
+        """
         raise NotImplementedError
 
     def _config(self) -> dict[str, Any]:
@@ -265,7 +282,9 @@ class LayerNorm(Layer):
 
     def __init__(self, normalized_shape: Any, eps: float = 1e-5) -> None:
         shape = (normalized_shape,) if isinstance(normalized_shape, int) else normalized_shape
-        self.normalized_shape = tuple(_positive_int(s, "normalized_shape", "LayerNorm") for s in shape)
+        self.normalized_shape = tuple(
+            _positive_int(s, "normalized_shape", "LayerNorm") for s in shape
+        )
         self.eps = float(eps)
 
     def init(self, key: int, *, backend: Any = None, dtype: Any = None) -> Any:
@@ -332,9 +351,7 @@ class Embedding(Layer):
 
     def init(self, key: int, *, backend: Any = None, dtype: Any = None) -> Any:
         shape = (self.num_embeddings, self.embedding_dim)
-        return _container(
-            weight=_random.normal(shape, seed=key, backend=backend, dtype=dtype).data
-        )
+        return _container(weight=_random.normal(shape, seed=key, backend=backend, dtype=dtype).data)
 
     def apply(self, params: Any, x: Any) -> Any:
         return il.nn.embedding(x, params["weight"])

@@ -44,6 +44,21 @@ class Model(Layer):
 
     Subclasses define ``init(key, backend=, dtype=)`` and ``apply(params, x)`` and call
     :meth:`_create` at the end of ``__init__``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> class Scale(ivy_like.nn.Model):
+    ...     def __init__(self, seed=0, backend=None):
+    ...         self._create(seed, backend, None, None)
+    ...     def init(self, key, *, backend=None, dtype=None):
+    ...         return ivy_like.Container(s=ivy_like.random.uniform((2,), seed=key,
+    ...                                                            backend=backend).data)
+    ...     def apply(self, params, x):
+    ...         return x * params["s"]
+    >>> m = Scale(seed=0, backend="numpy")
+    >>> m(ivy_like.array([1.0, 1.0]))
+    ivy_like.array([0.6369617 , 0.26978672])
     """
 
     params: Any
@@ -119,8 +134,7 @@ class Sequential(Model):
         for i, layer in enumerate(layers):
             if not isinstance(layer, Layer):
                 raise TypeError(
-                    f"Sequential: layers[{i}] is a {type(layer).__name__}, not an ivy_like.nn "
-                    f"layer"
+                    f"Sequential: layers[{i}] is a {type(layer).__name__}, not an ivy_like.nn layer"
                 )
         self.layers = layers
         self._create(seed, backend, dtype, params)

@@ -200,8 +200,8 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None):
     --------
     >>> import numpy as np
     >>> import ivy_like
-    >>> ivy_like.from_dlpack(np.arange(3))
-    ivy_like.array([0, 1, 2])
+    >>> ivy_like.from_dlpack(np.arange(3.0, dtype=np.float32))
+    ivy_like.array([0., 1., 2.])
     """
 
 

@@ -32,7 +32,8 @@ def _take_axis(ndim: int, indices: Any, axis: int | None, kind: str | None) -> i
     """The checked axis of ``take`` (None: flatten ``x`` first).
 
     ``kind`` is the dtype kind letter of ``indices`` (None for a Python value). Backends then
-    compute ``x[(slice(None),) * axis + (indices,)]`` with their bounds-checked ``getitem``.
+    select along ``axis`` with NumPy's bounds checks: their ``getitem`` of
+    ``x[(slice(None),) * axis + (indices,)]``, or their own gather after the same checks.
     """
     from .manipulation import _axis
 

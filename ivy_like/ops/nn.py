@@ -36,8 +36,10 @@ def _tuple(value: Any, n: int, name: str, who: str) -> tuple[int, ...]:
     """An int or a length-``n`` sequence of ints, as an ``n``-tuple of ints >= 0."""
     if isinstance(value, int) and not isinstance(value, bool):
         out = (value,) * n
-    elif isinstance(value, Sequence) and len(value) == n and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
+    elif (
+        isinstance(value, Sequence)
+        and len(value) == n
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         out = tuple(value)
     else:
@@ -78,7 +80,9 @@ def conv_geometry(
                 for size, k, s, d in zip(spatial, kernel, strides, dilations)
             )
         else:
-            raise ValueError(f"{who}: padding must be 'valid', 'same', ints or pairs, got {padding!r}")
+            raise ValueError(
+                f"{who}: padding must be 'valid', 'same', ints or pairs, got {padding!r}"
+            )
     elif (
         isinstance(padding, Sequence)
         and len(padding) == n
@@ -101,14 +105,35 @@ def _same_pad(size: int, k: int, s: int, d: int) -> tuple[int, int]:
     return total // 2, total - total // 2
 
 
-def check_conv(who: str, x_shape: Any, w_shape: Any, n: int, groups: int, data_format: str) -> bool:
-    """Check ranks, channels and ``groups``; return True for channels-last ``data_format``."""
+def check_conv(
+    who: str,
+    x_shape: Any,
+    w_shape: Any,
+    n: int,
+    groups: int,
+    data_format: str,
+    b_shape: Any = None,
+) -> bool:
+    """Check ranks, channels, ``groups`` and the bias; return True for channels-last.
+
+    Examples
+    --------
+    >>> from ivy_like.ops.nn import check_conv
+    >>> check_conv("conv2d", (1, 5, 5, 3), (3, 3, 3, 8), 2, 1, "NHWC", (8,))
+    True
+    >>> check_conv("conv2d", (1, 3, 5, 5), (8, 3, 3, 3), 2, 1, "NCHW", (3,))
+    Traceback (most recent call last):
+    ...
+    ValueError: conv2d: bias must have shape (8,) (out_channels), got (3,)
+    """
     formats = {1: ("NCW", "NWC"), 2: ("NCHW", "NHWC")}[n]
     if data_format not in formats:
         raise ValueError(f"{who}: data_format must be one of {formats}, got {data_format!r}")
     last = data_format == formats[1]
     if len(x_shape) != n + 2:
-        raise ValueError(f"{who}: x must have {n + 2} dimensions ({data_format}), got {len(x_shape)}")
+        raise ValueError(
+            f"{who}: x must have {n + 2} dimensions ({data_format}), got {len(x_shape)}"
+        )
     if len(w_shape) != n + 2:
         raise ValueError(f"{who}: weight must have {n + 2} dimensions, got {len(w_shape)}")
     if not isinstance(groups, int) or isinstance(groups, bool) or groups < 1:
@@ -125,22 +150,28 @@ def check_conv(who: str, x_shape: Any, w_shape: Any, n: int, groups: int, data_f
             f"{who}: weight expects {w_in * groups} input channels (in/groups={w_in}, "
             f"groups={groups}) but x has {c_in}"
         )
+    if b_shape is not None and tuple(b_shape) != (c_out,):
+        raise ValueError(
+            f"{who}: bias must have shape ({c_out},) (out_channels), got {tuple(b_shape)}"
+        )
     return last
 
 
 def pool_geometry(
-    who: str, kernel_size: Any, stride: Any, padding: Any, data_format: str
+    who: str, x_shape: Any, kernel_size: Any, stride: Any, padding: Any, data_format: str
 ) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], bool]:
     """``(kernel, strides, pads, channels_last)`` of a 2-D pooling, checked as PyTorch does.
 
     Examples
     --------
     >>> from ivy_like.ops.nn import pool_geometry
-    >>> pool_geometry("max_pool2d", 2, None, 0, "NCHW")
+    >>> pool_geometry("max_pool2d", (1, 3, 4, 4), 2, None, 0, "NCHW")
     ((2, 2), (2, 2), (0, 0), False)
     """
     if data_format not in ("NCHW", "NHWC"):
         raise ValueError(f"{who}: data_format must be 'NCHW' or 'NHWC', got {data_format!r}")
+    if len(x_shape) != 4:
+        raise ValueError(f"{who}: x must have 4 dimensions ({data_format}), got {len(x_shape)}")
     kernel = _tuple(kernel_size, 2, "kernel_size", who)
     strides = kernel if stride is None else _tuple(stride, 2, "stride", who)
     pads = _tuple(padding, 2, "padding", who)
@@ -148,7 +179,36 @@ def pool_geometry(
         raise ValueError(f"{who}: kernel_size and stride must be positive")
     if any(2 * p > k for p, k in zip(pads, kernel)):
         raise ValueError(f"{who}: padding {pads} must be at most half the kernel size {kernel}")
-    return kernel, strides, pads, data_format == "NHWC"
+    last = data_format == "NHWC"
+    spatial = tuple(x_shape[1:3]) if last else tuple(x_shape[2:])
+    for size, p, k in zip(spatial, pads, kernel):
+        if size + 2 * p < k:
+            raise ValueError(
+                f"{who}: the (padded) spatial size {size + 2 * p} of x is smaller than the "
+                f"kernel size {k}"
+            )
+    return kernel, strides, pads, last
+
+
+def check_linear(x_shape: Any, w_shape: Any, b_shape: Any) -> None:
+    """Check the shapes of :func:`linear`'s arguments (weight ``(out, in)``)."""
+    if len(w_shape) != 2:
+        raise ValueError(f"linear: weight must be 2-D (out_features, in_features), got {w_shape}")
+    if len(x_shape) < 1 or x_shape[-1] != w_shape[1]:
+        raise ValueError(
+            f"linear: the last axis of x ({x_shape}) must have in_features={w_shape[1]} "
+            f"elements (weight is {w_shape})"
+        )
+    if b_shape is not None and tuple(b_shape) != (w_shape[0],):
+        raise ValueError(f"linear: bias must have shape ({w_shape[0]},), got {tuple(b_shape)}")
+
+
+def check_axis(who: str, ndim: int, axis: Any) -> None:
+    """``axis`` must be an int in ``[-ndim, ndim)``."""
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise TypeError(f"{who}: axis must be an int, got {axis!r}")
+    if not -ndim <= axis < max(ndim, 1):
+        raise ValueError(f"{who}: axis {axis} is out of range for x with {ndim} dimensions")
 
 
 def _reduction(value: Any, reduction: str, who: str) -> Any:
@@ -178,6 +238,7 @@ def linear(x: Any, weight: Any, bias: Any = None):
     >>> ivy_like.nn.linear(x, w, ivy_like.array([0., 0., 1.]))
     ivy_like.array([[1., 3., 5.]])
     """
+    check_linear(_shape(x), _shape(weight), None if bias is None else _shape(bias))
     y = il.matmul(x, il.matrix_transpose(weight))
     return y if bias is None else y + bias
 
@@ -195,6 +256,12 @@ def embedding(indices: Any, weight: Any):
                      [0., 0.]]])
     """
     shape = _shape(indices)
+    if len(_shape(weight)) != 2:
+        raise ValueError(
+            f"embedding: weight must be 2-D (num_embeddings, dim), got shape {_shape(weight)}"
+        )
+    if not _is_int(indices):
+        raise TypeError(f"embedding: indices must be integers, got dtype {indices.dtype}")
     rows = il.take(weight, il.reshape(indices, (-1,)), axis=0)
     return il.reshape(rows, (*shape, _shape(weight)[1]))
 
@@ -296,7 +363,9 @@ def max_pool2d(
     ivy_like.array([[[[ 5.,  7.],
                       [13., 15.]]]])
     """
-    kernel, strides, pads, last = pool_geometry("max_pool2d", kernel_size, stride, padding, data_format)
+    kernel, strides, pads, last = pool_geometry(
+        "max_pool2d", _shape(x), kernel_size, stride, padding, data_format
+    )
     windows = _windows(x, kernel, strides, pads, last, -math.inf)
     return _unlast(il.max(windows, axis=0), last)
 
@@ -316,7 +385,9 @@ def avg_pool2d(
     ivy_like.array([[[[ 2.5,  4.5],
                       [10.5, 12.5]]]])
     """
-    kernel, strides, pads, last = pool_geometry("avg_pool2d", kernel_size, stride, padding, data_format)
+    kernel, strides, pads, last = pool_geometry(
+        "avg_pool2d", _shape(x), kernel_size, stride, padding, data_format
+    )
     windows = _windows(x, kernel, strides, pads, last, 0.0)
     return _unlast(il.mean(windows, axis=0), last)
 
@@ -339,8 +410,7 @@ def layer_norm(
     dims = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     if _shape(x)[len(_shape(x)) - len(dims) :] != dims:
         raise ValueError(
-            f"layer_norm: normalized_shape {dims} does not match the trailing axes of x "
-            f"{_shape(x)}"
+            f"layer_norm: normalized_shape {dims} does not match the trailing axes of x {_shape(x)}"
         )
     axes = tuple(range(-len(dims), 0))
     mu = il.mean(x, axis=axes, keepdims=True)
@@ -374,6 +444,21 @@ def batch_norm(
                     [1., 2.]])
     """
     ndim = len(_shape(x))
+    if ndim < 2:
+        raise ValueError(f"batch_norm: x must have at least 2 dimensions, got {ndim}")
+    check_axis("batch_norm", ndim, axis)
+    channels = _shape(x)[axis]
+    for name, v in (
+        ("running_mean", running_mean),
+        ("running_var", running_var),
+        ("weight", weight),
+        ("bias", bias),
+    ):
+        if v is not None and _shape(v) != (channels,):
+            raise ValueError(
+                f"batch_norm: {name} must have shape ({channels},) (the channels of x along "
+                f"axis {axis}), got {_shape(v)}"
+            )
     shape = [1] * ndim
     shape[axis % ndim] = -1
 
@@ -403,6 +488,8 @@ def dropout(x: Any, p: float = 0.5, key: Any = None):
         raise ValueError(f"dropout: p must be a probability in [0, 1), got {p!r}")
     if key is None or p == 0:
         return x
+    if not isinstance(key, int) or isinstance(key, bool):
+        raise TypeError(f"dropout: key must be an int seed (or None), got {key!r}")
     from .. import random
 
     keep = random.bernoulli(1.0 - p, _shape(x), seed=key, backend=_backend.current_backend()).data
@@ -412,7 +499,7 @@ def dropout(x: Any, p: float = 0.5, key: Any = None):
 # -- activations ---------------------------------------------------------------------------------
 @op(arrays=("x",), **_nn)
 def relu(x: Any):
-    """``max(x, 0)``; the gradient at 0 is 0 on every backend.
+    """``max(x, 0)``; the gradient at 0 is 0 on every backend and NaN propagates.
 
     Examples
     --------
@@ -420,7 +507,7 @@ def relu(x: Any):
     >>> ivy_like.nn.relu(ivy_like.array([-1., 0., 2.]))
     ivy_like.array([0., 0., 2.])
     """
-    return il.where(x > 0, x, il.zeros_like(x))
+    return il.where(x <= 0, il.zeros_like(x), x)  # NaN stays NaN
 
 
 @op(arrays=("x",), **_nn)
@@ -438,12 +525,30 @@ def gelu(x: Any, approximate: str = "none"):
 
 
 def tanh_gelu(x: Any) -> Any:
-    """The tanh approximation of gelu, written with ivy_like ops (used by the backends)."""
+    """The tanh approximation of gelu, written with ivy_like ops (used by the backends).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ivy_like.ops.nn import tanh_gelu
+    >>> np.round(tanh_gelu(np.array([-1.0, 0.0, 1.0])), 4)
+    array([-0.1588,  0. ,  0.8412])
+    """
     inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)
     return 0.5 * x * (1.0 + il.tanh(inner))
 
 
 def check_gelu(approximate: str) -> None:
+    """``approximate`` must be ``"none"`` or ``"tanh"`` (PyTorch's names).
+
+    Examples
+    --------
+    >>> from ivy_like.ops.nn import check_gelu
+    >>> check_gelu("fast")
+    Traceback (most recent call last):
+    ...
+    ValueError: gelu: approximate must be 'none' or 'tanh', got 'fast'
+    """
     if approximate not in ("none", "tanh"):
         raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
 
@@ -486,6 +591,7 @@ def softmax(x: Any, axis: int = -1):
     >>> ivy_like.nn.softmax(ivy_like.array([0., 0., 1000.]))
     ivy_like.array([0., 0., 1.])
     """
+    check_axis("softmax", len(_shape(x)), axis)
     e = il.exp(x - il.stop_gradient(il.max(x, axis=axis, keepdims=True)))
     return e / il.sum(e, axis=axis, keepdims=True)
 
@@ -500,6 +606,7 @@ def log_softmax(x: Any, axis: int = -1):
     >>> ivy_like.nn.log_softmax(ivy_like.array([0., 0.]))
     ivy_like.array([-0.6931472, -0.6931472])
     """
+    check_axis("log_softmax", len(_shape(x)), axis)
     shifted = x - il.stop_gradient(il.max(x, axis=axis, keepdims=True))
     return shifted - il.log(il.sum(il.exp(shifted), axis=axis, keepdims=True))
 
@@ -527,6 +634,12 @@ def scaled_dot_product_attention(
     >>> ivy_like.nn.scaled_dot_product_attention(q, kv, kv, is_causal=True)
     ivy_like.array([[1., 0.]])
     """
+    check_attention(
+        _shape(query),
+        _shape(key),
+        _shape(value),
+        None if attn_mask is None else _shape(attn_mask),
+    )
     d = _shape(query)[-1]
     scores = il.matmul(query, il.matrix_transpose(key)) * (
         (1.0 / math.sqrt(d)) if scale is None else scale
@@ -542,6 +655,31 @@ def scaled_dot_product_attention(
         else:
             scores = scores + attn_mask
     return il.matmul(il.nn.softmax(scores, axis=-1), value)
+
+
+def check_attention(q: Any, k: Any, v: Any, mask: Any) -> None:
+    """Shape checks of :func:`scaled_dot_product_attention` (shapes as tuples)."""
+    who = "scaled_dot_product_attention"
+    for name, s in (("query", q), ("key", k), ("value", v)):
+        if len(s) < 2:
+            raise ValueError(f"{who}: {name} must have at least 2 dimensions, got shape {s}")
+    if q[-1] != k[-1]:
+        raise ValueError(
+            f"{who}: query and key must have the same last axis (embedding size), got {q} and {k}"
+        )
+    if k[-2] != v[-2]:
+        raise ValueError(
+            f"{who}: key and value must have the same length (axis -2), got {k} and {v}"
+        )
+    if mask is not None:
+        scores = (q[-2], k[-2])
+        tail = mask[-2:] if len(mask) >= 2 else mask
+        ok = all(a in (1, b) for a, b in zip(reversed(tail), reversed(scores)))
+        if not ok or len(mask) > max(len(q), len(k)):
+            raise ValueError(
+                f"{who}: attn_mask of shape {mask} does not broadcast to the attention scores "
+                f"(..., {q[-2]}, {k[-2]})"
+            )
 
 
 @op(arrays=("logits", "labels"), **_nn)
@@ -564,6 +702,11 @@ def cross_entropy(logits: Any, labels: Any, reduction: str = "mean"):
     if tshape == lshape and _is_float(labels):
         losses = -il.sum(labels * logp, axis=-1)
     elif tshape == lshape[:-1]:
+        if not _is_int(labels):
+            raise TypeError(
+                f"cross_entropy: labels of shape {tshape} are class indices and must be "
+                f"integers, got dtype {labels.dtype}"
+            )
         classes = il.to_native(il.arange(lshape[-1]))  # creation gives an Array
         hit = il.equal(il.expand_dims(labels, axis=-1), classes)
         losses = -il.sum(il.where(hit, logp, il.zeros_like(logp)), axis=-1)
@@ -579,6 +722,10 @@ def _is_float(x: Any) -> bool:
     return "float" in str(x.dtype)
 
 
+def _is_int(x: Any) -> bool:
+    return "int" in str(x.dtype)
+
+
 @op(arrays=("input", "target"), **_nn)
 def mse_loss(input: Any, target: Any, reduction: str = "mean"):  # noqa: A002 - PyTorch's name
     """Mean squared error ``(input - target) ** 2``, reduced by ``reduction``.
@@ -589,6 +736,11 @@ def mse_loss(input: Any, target: Any, reduction: str = "mean"):  # noqa: A002 - 
     >>> ivy_like.nn.mse_loss(ivy_like.array([1., 2.]), ivy_like.array([1., 4.]))
     ivy_like.array(2.)
     """
+    if _shape(input) != _shape(target):
+        raise ValueError(
+            f"mse_loss: input and target must have the same shape, got {_shape(input)} and "
+            f"{_shape(target)} (broadcasting in a loss is almost always a bug)"
+        )
     diff = input - target
     return _reduction(diff * diff, reduction, "mse_loss")
 

@@ -73,7 +73,8 @@ def cumulative_sum(
     ``axis`` may be omitted only for a one-dimensional ``x``; for more dimensions it is a
     ``ValueError`` (so is a 0-d ``x``). Without ``dtype``, booleans and integers narrower than
     the backend's default integer accumulate in it (unsigned ones in the unsigned integer of
-    that width; on torch, which has no usable uint64, in int64); floats keep their dtype.
+    that width; on torch and mxnet, which have no usable uint64, in int64); floats keep their
+    dtype.
 
     Examples
     --------
@@ -90,7 +91,7 @@ def prod(
     """Product over ``axis``; the product of nothing is 1. Result dtype as for ``sum``.
 
     Booleans and integers narrower than the backend's default integer are multiplied in it
-    (unsigned ones in the unsigned integer of that width; int64 on torch).
+    (unsigned ones in the unsigned integer of that width; int64 on torch and mxnet).
 
     Examples
     --------

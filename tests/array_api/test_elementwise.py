@@ -47,6 +47,14 @@ def same_sign_bits(got, expected) -> None:
     np.testing.assert_array_equal(np.signbit(got)[keep], np.signbit(expected)[keep])
 
 
+def _sign_numpy2(x):
+    """NumPy 2's sign (``x / |x|`` for complex) on NumPy 1."""
+    if np.asarray(x).dtype.kind != "c":
+        return np.sign(x)
+    mag = np.abs(x)
+    return np.where(mag == 0, 0, x / np.where(mag == 0, 1, mag)).astype(np.asarray(x).dtype)
+
+
 # -- real floating-point functions -----------------------------------------------------------------
 UNARY_FLOAT = {
     "acos": np.arccos,
@@ -66,7 +74,7 @@ UNARY_FLOAT = {
     "log1p": np.log1p,
     "log2": np.log2,
     "round": np.round,
-    "sign": np.sign,
+    "sign": np.sign if np.__version__ >= "2" else _sign_numpy2,  # NumPy 1: sign(z) = sign(z.real)
     "signbit": np.signbit,
     "sinh": np.sinh,
     "tan": np.tan,
@@ -160,6 +168,8 @@ UNARY_COMPLEX = [
 @pytest.mark.parametrize("name", UNARY_COMPLEX)
 @given(data=st.data())
 def test_unary_complex64(backend, name, data):
+    if not supports(backend, "complex64"):
+        pytest.skip(f"{backend.name} has no complex64 (documented by the backend)")
     shape = data.draw(shapes)
     # Both parts kept away from 0: on the branch cuts (parts of the axes) the sign of a zero
     # part picks the side, a separate matter from the values tested here.
@@ -172,6 +182,8 @@ def test_unary_complex64(backend, name, data):
 
 
 def test_complex_special_values(backend):
+    if not supports(backend, "complex64"):
+        pytest.skip(f"{backend.name} has no complex64 (documented by the backend)")
     x = np.array([3 + 4j, 0j, -2j, complex(NAN, 1.0), complex(INF, 1.0), 1.5 - 2.5j], np.complex64)
     for name in ("sign", "round", "isfinite", "isinf", "isnan", "real", "imag", "conj"):
         if name == "sign":
@@ -226,7 +238,10 @@ def test_unary_integers(backend, name, data):
     dtype = int_dtype(backend, data)
     x = data.draw(ints(dtype))
     got = getattr(ivy_like, name)(backend.asarray(x))
-    assert_close(got, numpy_ref(UNARY_FLOAT[name], x))
+    expected = numpy_ref(UNARY_FLOAT[name], x)
+    if name in ("ceil", "floor", "trunc") and np.__version__ < "2":
+        expected = x  # NumPy < 2 returned floats; NumPy 2's rule: integers as they are
+    assert_close(got, expected)
 
 
 # -- bitwise --------------------------------------------------------------------------------------
@@ -388,6 +403,8 @@ def test_clip_integers_keep_dtype(backend, data):
 
 
 def test_clip_wider_array_bound_keeps_x_dtype(backend):
+    if not supports(backend, "int16"):
+        pytest.skip(f"{backend.name} has no int16 (documented by the backend)")
     x = backend.asarray(np.array([-100, 0, 100], np.int8))
     lo = backend.asarray(np.array([-5, -5, -5], np.int16))
     got = ivy_like.clip(x, lo, 50)

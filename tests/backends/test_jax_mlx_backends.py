@@ -341,6 +341,37 @@ def test_getitem_out_of_bounds_raises(bname: str, key) -> None:
         x[key]
 
 
+@pytest.mark.parametrize("dtype", ["uint8", "uint16", "uint32", "uint64", "int8", "int16"])
+def test_narrow_and_unsigned_index_arrays(bname: str, dtype: str) -> None:
+    # Comparing such indices with -size or size in the index dtype used to overflow (mlx), and
+    # JAX wraps negative indices in the index dtype (int8 indices into an axis of 300).
+    info = np.iinfo(dtype)
+    values = np.array([0, 4, min(int(info.max), 255)], dtype)
+    if info.min < 0:
+        values = np.append(values, np.array(-128, dtype))
+    base = np.arange(300, dtype=np.float32)
+    conv = _native(bname)
+    with ivy_like.use_backend(bname):
+        x = ivy_like.asarray(base)
+        idx = ivy_like.Array(conv(values))
+        np.testing.assert_array_equal(_np(x[idx]), base[values])
+        np.testing.assert_array_equal(_np(ivy_like.take(x, idx)), np.take(base, values))
+        small = ivy_like.asarray(base[:5])
+        with pytest.raises(IndexError, match="out of bounds"):
+            small[ivy_like.Array(conv(np.array([0, 100], dtype)))]
+
+
+def test_full_converts_a_value_of_a_higher_kind(bname: str) -> None:
+    # mx.full(shape, 2.5, dtype=int32) kept float32: the dtype must win, as in NumPy.
+    with ivy_like.use_backend(bname):
+        # (complex into a real dtype is left out: the standard leaves it unspecified and JAX
+        # raises where NumPy drops the imaginary part.)
+        for value, dtype in [(2.5, "int32"), (-2.5, "int16"), (True, "float32"), (3, "bool")]:
+            got = ivy_like.full((2,), value, dtype=dtype)
+            assert got.dtype == ivy_like.as_dtype(dtype), (value, dtype)
+            np.testing.assert_array_equal(_np(got), np.full((2,), value, dtype=dtype))
+
+
 def test_setitem_rebinds_and_leaves_native_alone(bname: str) -> None:
     conv = _native(bname)
     native = conv(np.zeros(4, np.float32))

@@ -147,7 +147,7 @@ def _examples(spec):
 def test_every_docstring_example_gives_the_numpy_output(name, op):
     failures = []
     for test in _examples(OPS[op]):
-        runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+        runner = doctest.DocTestRunner(verbose=False, optionflags=doctest.NORMALIZE_WHITESPACE)
         result = runner.run(test, out=failures.append)
         assert result.attempted > 0
     assert not failures, "".join(failures)
@@ -201,6 +201,41 @@ def test_scalar_only_torch_functions_accept_scalars(name, op):
         out = getattr(ivy_like, op)(3.0, f)
         same(out, getattr(np, op)(3.0, np.array([1.0, 5.0], np.float32)))
         assert npy(out).dtype == np.float32
+
+
+@pytest.mark.parametrize("op", ["maximum", "minimum", "add", "multiply", "where"])
+def test_the_sign_of_a_zero_scalar_is_kept(name, op):
+    # TensorFlow caches the tensors it makes from Python scalars by value, and 0.0 == -0.0:
+    # after a call with -0.0, one with 0.0 used to get -0.0 (clip's docstring printed -0.).
+    x = native(name, [-2.0, 0.5], np.float32)
+    cond = native(name, [True, False])
+
+    def call(zero):
+        if op == "where":
+            return ivy_like.where(cond, zero, x)
+        return getattr(ivy_like, op)(x, zero)
+
+    for zero in (-0.0, 0.0, -0.0, 0.0):
+        want = np.where([True, False], zero, [-2.0, 0.5]) if op == "where" else None
+        if want is None:
+            want = getattr(np, op)(np.array([-2.0, 0.5], np.float32), zero)
+        got = npy(call(zero))
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want), err_msg=f"{op} {zero}")
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int16", "uint16", "int32"])
+def test_narrow_and_unsigned_index_arrays_are_indices(name, dtype):
+    # torch reads uint8 index tensors as boolean masks and refuses int8/int16/uint16.
+    values = np.array([0, 4, 255 if dtype != "int8" else 127, -128], dtype=np.int64)
+    values = values[values >= 0] if dtype.startswith("u") else values
+    values = values.astype(dtype)
+    base = np.arange(300, dtype=np.float32)
+    x = ivy_like.Array(native(name, base))
+    idx = ivy_like.Array(native(name, values))
+    same(x[idx], base[values])
+    same(ivy_like.take(x, idx), np.take(base, values))
+    with pytest.raises(IndexError):
+        ivy_like.take(ivy_like.Array(native(name, base[:5])), ivy_like.Array(native(name, values)))
 
 
 def test_integer_array_with_float_scalar_gives_a_float(name):
@@ -747,3 +782,18 @@ def test_out_that_does_not_fit_raises_before_writing(name, bad):
 def test_out_of_the_wrong_framework_is_refused():
     with pytest.raises(TypeError, match="out="):
         ivy_like.add(torch.ones(2), torch.ones(2), out=tf.Variable(tf.zeros(2)))
+
+
+def test_tensorflow_imports_a_strided_torch_view_by_copying():
+    # TensorFlow's DLPack import refuses non-row-major strides; the backend copies instead,
+    # so Containers holding transposed torch tensors convert too.
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("tensorflow")
+    t = torch.arange(12.0).reshape(3, 4).T
+    tf_backend = ivy_like.get_backend("tensorflow")
+    out = tf_backend.from_dlpack(t)
+    np.testing.assert_array_equal(out.numpy(), t.numpy())
+    with pytest.raises(BufferError, match="C-contiguous"):
+        tf_backend.from_dlpack(t, copy=False)
+    c = ivy_like.Container(w=t).cont_to_backend("tensorflow")
+    np.testing.assert_array_equal(ivy_like.to_numpy(c.w), t.numpy())

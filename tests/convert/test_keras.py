@@ -120,10 +120,10 @@ def test_channels_last_becomes_two_permutations():
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_keras_round_trip(case):
+def test_keras_round_trip_on_every_backend(backend, case):
     make, x = CASES[case]
     km = make()
-    back = to_keras(from_keras(km, backend="numpy"), input_shape=km.input_shape[1:])
+    back = to_keras(from_keras(km, backend=backend.name), input_shape=km.input_shape[1:])
     np.testing.assert_allclose(np.asarray(back(x)), np.asarray(km(x)), rtol=1e-5, atol=1e-6)
     # The weights come back bit for bit (layouts transposed there and back).
     ref = [w for w in km.get_weights()]
@@ -155,9 +155,10 @@ def test_torch_model_into_keras():
     assert [type(layer).__name__ for layer in again.layers] == [type(m).__name__ for m in net]
 
 
-def test_keras_weight_lists():
+def test_keras_weight_lists_on_every_backend(backend):
     km = cnn()
-    model = from_keras(km, backend="numpy")
+    model = from_keras(km, backend=backend.name)
+    # the arrays land on the model's backend, as Array or native leaves as in model.params
     assert from_keras_weights(km.get_weights(), model).cont_identical(model.params)
     for a, b in zip(to_keras_weights(model), km.get_weights()):
         np.testing.assert_array_equal(a, b)

@@ -74,7 +74,10 @@ def conv1d_model() -> nn.Sequential:
 CASES = {
     "cnn": (cnn, lambda: torch.randn(2, 3, 10, 12, generator=torch.Generator().manual_seed(3))),
     "sequence": (sequence_model, lambda: torch.tensor([[1, 5, 19], [0, 2, 7]], dtype=torch.int32)),
-    "conv1d": (conv1d_model, lambda: torch.randn(2, 4, 9, generator=torch.Generator().manual_seed(4))),
+    "conv1d": (
+        conv1d_model,
+        lambda: torch.randn(2, 4, 9, generator=torch.Generator().manual_seed(4)),
+    ),
 }
 
 
@@ -91,10 +94,10 @@ def test_from_torch_matches_on_every_backend(backend, case):
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_torch_round_trip(case):
+def test_torch_round_trip_on_every_backend(backend, case):
     make_net, make_x = CASES[case]
     net, x = make_net(), make_x()
-    back = to_torch(from_torch(net, backend="numpy"))
+    back = to_torch(from_torch(net, backend=backend.name))
     assert [type(m) for m in back] == [type(m) for m in net]
     assert not back.training
     ref = {k: v for k, v in net.state_dict().items() if not k.endswith("num_batches_tracked")}
@@ -132,6 +135,33 @@ def test_torch_trained_model_reproduced_in_jax_and_tensorflow():
         got = ivy_like.to_numpy(model(to_backend(x, name)))
         np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
         assert (got.argmax(1) == expected.argmax(1)).all()
+
+
+def test_torch_trained_cnn_reproduced_in_jax_and_tensorflow():
+    # Adam, and BatchNorm in training mode: its running statistics move, then eval uses them.
+    torch.manual_seed(1)
+    x = torch.randn(32, 1, 8, 8)
+    y = (x.mean(dim=(1, 2, 3)) > 0).long()
+    net = nn.Sequential(
+        nn.Conv2d(1, 4, 3, padding=1),
+        nn.BatchNorm2d(4),
+        nn.ReLU(),
+        nn.AvgPool2d(2),
+        nn.Flatten(),
+        nn.Linear(64, 2),
+    )
+    opt = torch.optim.Adam(net.parameters(), lr=1e-2)
+    net.train()
+    for _ in range(5):
+        opt.zero_grad()
+        nn.functional.cross_entropy(net(x), y).backward()
+        opt.step()
+    net.eval()
+    assert not torch.equal(net[1].running_mean, torch.zeros(4))  # the statistics moved
+    expected = net(x).detach().numpy()
+    for name in ("jax", "tensorflow"):
+        got = ivy_like.to_numpy(from_torch(net, backend=name)(to_backend(x, name)))
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5, err_msg=name)
 
 
 def test_jax_jit_runs_a_converted_model():

@@ -14,7 +14,6 @@ backend, so ivy_like ops can be traced and differentiated.
 from __future__ import annotations
 
 import builtins
-
 from typing import Any
 
 import jax
@@ -137,22 +136,6 @@ def _check_representable(obj: Any, where: str) -> None:
         )
 
 
-def from_dlpack(obj: Any) -> Any:
-    """Import a DLPack-capable object (zero-copy where JAX allows it).
-
-    Without 64-bit mode a 64-bit input raises ``TypeError`` instead of being truncated.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from ivy_like.backends import jax as B
-    >>> B.from_dlpack(np.ones(2, dtype=np.float32))
-    Array([1., 1.], dtype=float32)
-    """
-    _check_representable(obj, "from_dlpack")
-    return jnp.from_dlpack(obj)
-
-
 def write_inplace(target: Any, value: Any) -> None:
     """Always raises: jax arrays cannot be written in place.
 
@@ -183,6 +166,27 @@ def _index_dims(item: Any) -> int:
     return 1
 
 
+_HOST_CHECK_MAX = 1 << 16  # index arrays up to this size are bounds-checked through NumPy
+
+
+@jax.jit
+def _min_max(k: Any) -> Any:
+    return jnp.stack([jnp.min(k), jnp.max(k)])
+
+
+def _index_range(k: Any) -> tuple[int, int]:
+    """``(min, max)`` of a concrete integer index array.
+
+    Small ones are read through NumPy (a view of a CPU buffer: two dispatched JAX reductions
+    would cost a hundred times more); large ones reduce on the device, one transfer.
+    """
+    if k.size <= _HOST_CHECK_MAX:
+        values = np.asarray(k)
+        return int(values.min()), int(values.max())
+    lo, hi = np.asarray(_min_max(k)).tolist()
+    return int(lo), int(hi)
+
+
 def _key(x: Any, key: Any) -> Any:
     """Normalise an index to NumPy's meaning and bounds-check it.
 
@@ -202,10 +206,22 @@ def _key(x: Any, key: Any) -> Any:
     if used > ndim:
         raise IndexError(f"too many indices: array is {ndim}-dimensional, {used} were indexed")
     axis = 0
-    for k in items:
+    widened = None
+    for i, k in enumerate(items):
         if k is Ellipsis:
             axis += ndim - used
             continue
+        dt = getattr(k, "dtype", None)
+        if (
+            dt is not None
+            and getattr(k, "ndim", 0) > 0
+            and jnp.issubdtype(dt, jnp.integer)
+            and shp[axis] > np.iinfo(dt).max
+        ):
+            # JAX wraps negative indices with ``size`` in the index dtype, which overflows
+            # (e.g. int8 indices into an axis of 300): widen to the default integer.
+            widened = list(items) if widened is None else widened
+            widened[i] = jnp.asarray(k).astype(DEFAULT_INT)
         if isinstance(k, (int, np.integer)) and not isinstance(k, bool):
             size = shp[axis]
             if not -size <= k < size:
@@ -213,13 +229,15 @@ def _key(x: Any, key: Any) -> Any:
         elif _index_dims(k) == 1 and hasattr(k, "dtype") and not isinstance(k, jax.core.Tracer):
             if getattr(k, "size", 0) and jnp.issubdtype(k.dtype, jnp.integer):
                 size = shp[axis]
-                lo, hi = int(k.min()), int(k.max())
+                lo, hi = _index_range(k)
                 if lo < -size or hi >= size:
                     bad = hi if hi >= size else lo
                     raise IndexError(
                         f"index {bad} is out of bounds for axis {axis} with size {size}"
                     )
         axis += _index_dims(k)
+    if widened is not None:
+        return tuple(widened) if type(key) is tuple else widened[0]
     return key
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -28,6 +29,7 @@ from ivy_like.ops.linalg import (
     _tensordot_axes,
     _vector_axis,
 )
+
 from . import DEFAULT_INT
 
 __all__ = [
@@ -57,7 +59,8 @@ __all__ = [
 
 
 def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> Any:
-    x = jnp.asarray(x)
+    if not isinstance(x, jax.Array):  # tracers are jax.Array too; asarray costs ~10 µs
+        x = jnp.asarray(x)
     _check_float(name, x.dtype.kind)
     if matrix:
         _check_matrix(name, x.shape, square)
@@ -134,7 +137,13 @@ def linalg_matrix_power(x: Any, n: int, /) -> Any:
 def linalg_matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
     x = _float("matrix_rank", x)
     rtol = _default_rtol(x) if rtol is None else rtol
-    return jnp.linalg.matrix_rank(x, rtol=rtol).astype(DEFAULT_INT)
+    # jnp.linalg.matrix_rank compares the singular values with ``rtol`` itself (an absolute
+    # cut-off); the standard's cut-off is relative to the largest singular value.
+    s = jnp.linalg.svdvals(x)
+    if s.shape[-1] == 0:
+        return jnp.zeros(s.shape[:-1], DEFAULT_INT)
+    cutoff = jnp.expand_dims(jnp.asarray(rtol, s.dtype) * jnp.max(s, axis=-1), -1)
+    return jnp.sum(s > cutoff, axis=-1).astype(DEFAULT_INT)
 
 
 def linalg_outer(x1: Any, x2: Any, /) -> Any:

@@ -19,7 +19,8 @@ Choices and gaps, measured on MLX 0.32 (CPU):
 * ``mx.matmul`` rejects integer and bool operands; those are computed exactly from MLX's own
   multiply and sum.
 * DLPack export is MLX's own; ``mx.from_dlpack`` turns float64 into float32, so
-  ``from_dlpack`` imports through ``np.from_dlpack`` (CPU objects, one copy) keeping the dtype.
+  ``from_dlpack`` (in ``manipulation.py``) imports through ``np.from_dlpack`` (CPU objects, one
+  copy) keeping the dtype.
 * bfloat16 arrays convert to NumPy as float32 (NumPy has no bfloat16).
 * ``pow`` of integers to negative integer powers gives 0 where NumPy raises.
 """
@@ -27,7 +28,6 @@ Choices and gaps, measured on MLX 0.32 (CPU):
 from __future__ import annotations
 
 import builtins
-
 from typing import Any
 
 import mlx.core as mx
@@ -130,19 +130,6 @@ def dlpack_device(x: Any) -> tuple[int, int]:
     return x.__dlpack_device__()
 
 
-def from_dlpack(obj: Any) -> Any:
-    """Import a CPU DLPack object through NumPy (``mx.from_dlpack`` truncates float64).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from ivy_like.backends import mlx as B
-    >>> B.from_dlpack(np.arange(3))
-    array([0, 1, 2], dtype=int64)
-    """
-    return asarray(np.from_dlpack(obj))
-
-
 def write_inplace(target: Any, value: Any) -> None:
     """Always raises: ivy_like treats MLX arrays as immutable (see the module docstring).
 
@@ -169,14 +156,20 @@ def _is_bool_array(item: Any) -> bool:
 
 
 def _out_of_bounds(index: Any, size: int) -> Any:
-    """The first out-of-range value of an integer index array, or None (evaluates it)."""
-    bad = (index < -size) | (index >= size)
+    """An out-of-range value of an integer index array, or None (evaluates it).
+
+    The check reads the evaluated index through NumPy (unified memory: no copy), with the
+    limits as Python ints: comparing in MLX would convert ``-size`` or ``size`` to the index
+    dtype, which overflows for unsigned or narrow indices, and costs a synchronisation more.
+    """
     try:
-        if not mx.any(bad).item():
-            return None
+        values = np.asarray(index)
     except ValueError:  # inside mx.compile / mx.vmap: values unknown, MLX must take it as is
         return None
-    return index[mx.argmax(bad)].item()
+    lo, hi = int(values.min()), int(values.max())
+    if hi >= size:
+        return hi
+    return lo if lo < -size else None
 
 
 def _key(x: Any, key: Any) -> Any:
@@ -356,7 +349,10 @@ def _scalar_default(value: Any) -> Any:
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
     if dtype is None:
         dtype = _scalar_default(fill_value)
-    return mx.full(shape, fill_value, dtype=dtype, stream=_stream(device))
+    out = mx.full(shape, fill_value, dtype=dtype, stream=_stream(device))
+    # mx.full keeps the value's kind when it is higher than dtype's (full((2,), 2.5,
+    # dtype=int32) is float32): convert, as NumPy does (an unsafe cast of the value).
+    return out if dtype is None or out.dtype == dtype else out.astype(dtype)
 
 
 def arange(

@@ -14,7 +14,7 @@ __all__ = ["jacobian", "value_and_grad_leaves"]
 
 def _scalar_only(xs: list[Any], f: Callable[[list[Any]], tuple[Any, Any]], box: list[Any]) -> Any:
     value, aux = f(xs)
-    box.append(aux)
+    box.append((value, aux))
     return value
 
 
@@ -30,8 +30,10 @@ def value_and_grad_leaves(
     # returns a function's non-differentiated outputs cut from any enclosing transform, and
     # grad(lambda x: value_and_grad(g)(x)[0][1]) must see them connected, as on jax and torch.
     box: list[Any] = []
-    value, grads = _VALUE_AND_GRAD(list(leaves), f, box)
-    return value, box[-1], grads
+    # The value is taken from the box too, for the same reason.
+    _, grads = _VALUE_AND_GRAD(list(leaves), f, box)
+    value, aux = box[-1]
+    return value, aux, grads
 
 
 def jacobian(f: Callable[[Any], Any], x: Any) -> Any:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import mlx.core as mx
+import numpy as np
 
 from ...ops.creation import _check_matrix, _check_meshgrid
 from ...ops.indexing import _take_axis
@@ -30,10 +31,7 @@ from ...ops.manipulation import (
     _squeeze_axes,
     _tile_shapes,
 )
-from . import _INTEGER, DEFAULT_FLOAT, _stream, getitem
-from . import from_dlpack as _import_dlpack
-
-_UNSIGNED = frozenset({mx.uint8, mx.uint16, mx.uint32, mx.uint64})
+from . import _INTEGER, DEFAULT_FLOAT, _stream, asarray, getitem
 
 __all__ = [
     "broadcast_arrays",
@@ -90,7 +88,8 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
         return mx.array(x) if copy else x
     if copy is False:
         raise BufferError("from_dlpack: copy=False, but MLX must copy the data it imports")
-    return _import_dlpack(x)
+    # Through NumPy (CPU objects, one copy): mx.from_dlpack would turn float64 into float32.
+    return asarray(np.from_dlpack(x))
 
 
 def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
@@ -180,10 +179,7 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     kind = None
     if isinstance(indices, mx.array):
         kind = "i" if indices.dtype in _INTEGER else "f"
-        if kind == "i" and indices.dtype in _UNSIGNED:
-            # The bounds check of getitem computes -size in the index dtype: widen first.
-            indices = indices.astype(mx.int64)
     axis = _take_axis(x.ndim, indices, axis, kind)
     if axis is None:
-        x, axis = mx.reshape(x, (-1,)), 0
+        x, axis = (x if x.ndim == 1 else mx.reshape(x, (-1,))), 0
     return getitem(x, (slice(None),) * axis + (indices,))

@@ -13,7 +13,7 @@ from typing import Any
 
 import mlx.core as mx
 
-from ivy_like.ops.nn import check_conv, check_gelu, conv_geometry
+from ivy_like.ops.nn import check_axis, check_conv, check_gelu, conv_geometry
 
 __all__ = [
     "nn_conv1d",
@@ -41,10 +41,12 @@ def nn_gelu(x: Any, approximate: str = "none") -> Any:
 
 
 def nn_softmax(x: Any, axis: int = -1) -> Any:
+    check_axis("softmax", len(x.shape), axis)
     return mx.softmax(x, axis=axis, precise=True)
 
 
 def nn_log_softmax(x: Any, axis: int = -1) -> Any:
+    check_axis("log_softmax", len(x.shape), axis)
     return x - mx.logsumexp(x, axis=axis, keepdims=True)
 
 
@@ -55,10 +57,26 @@ _W_FROM_IO = {1: (2, 0, 1), 2: (3, 0, 1, 2)}  # (spatial..., I, O) -> (O, spatia
 
 
 def _conv(
-    who: str, n: int, x: Any, weight: Any, bias: Any, stride: Any, padding: Any,
-    dilation: Any, groups: int, data_format: str,
+    who: str,
+    n: int,
+    x: Any,
+    weight: Any,
+    bias: Any,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    groups: int,
+    data_format: str,
 ) -> Any:
-    last = check_conv(who, tuple(x.shape), tuple(weight.shape), n, groups, data_format)
+    last = check_conv(
+        who,
+        tuple(x.shape),
+        tuple(weight.shape),
+        n,
+        groups,
+        data_format,
+        None if bias is None else tuple(bias.shape),
+    )
     if last:
         weight = mx.transpose(weight, _W_FROM_IO[n])
     else:
@@ -75,14 +93,26 @@ def _conv(
 
 
 def nn_conv1d(
-    x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
-    dilation: Any = 1, groups: int = 1, data_format: str = "NCW",
+    x: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+    data_format: str = "NCW",
 ) -> Any:
     return _conv("conv1d", 1, x, weight, bias, stride, padding, dilation, groups, data_format)
 
 
 def nn_conv2d(
-    x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
-    dilation: Any = 1, groups: int = 1, data_format: str = "NCHW",
+    x: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+    data_format: str = "NCHW",
 ) -> Any:
     return _conv("conv2d", 2, x, weight, bias, stride, padding, dilation, groups, data_format)

@@ -16,7 +16,8 @@ Choices and gaps, measured on MXNet 1.9.1 (CPU):
   float32 (``mx.nd.array`` itself makes float32 even from integers; ``asarray`` keeps NumPy's
   integer dtypes instead).
 * MXNet does not promote: mixed dtypes raise inside its operators. Operands are promoted here
-  with NumPy's table (int16 -> int32, unsigned beyond uint8 -> int64). Python scalars are weak:
+  with NumPy's table; a result MXNet lacks (int8 with uint8 gives int16, uint8 with int64 is
+  fine) raises ``TypeError`` naming it, as jax does without 64-bit mode. Python scalars are weak:
   they take the array's dtype; a float beside integers gives float32, an int beside bools
   int64.
 * Most operators reject bool (``Unknown type enum 7``): comparisons compute in the operands'
@@ -66,13 +67,6 @@ DEFAULT_INT = np.dtype("int64")
 _SUPPORTED = frozenset(DTYPES.values())
 _BOOL = np.dtype("bool")
 _UINT8 = np.dtype("uint8")
-# NumPy results MXNet lacks -> the nearest wider type it has.
-_WIDER = {
-    np.dtype("int16"): np.dtype("int32"),
-    np.dtype("uint16"): np.dtype("int32"),
-    np.dtype("uint32"): np.dtype("int64"),
-    np.dtype("uint64"): np.dtype("int64"),
-}
 
 
 def numpy_shapes(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -206,9 +200,8 @@ def is_variable(x: Any) -> bool:
 
 
 # -- dtypes and operands ---------------------------------------------------------------------------
-def _supported(dt: np.dtype, where: str, widen: bool = False) -> np.dtype:
-    """``dt`` if MXNet has it (with ``widen``, a promotion result may become wider)."""
-    dt = _WIDER.get(dt, dt) if widen else dt
+def _supported(dt: np.dtype, where: str) -> np.dtype:
+    """``dt`` if MXNet has it, else ``TypeError``."""
     if dt not in _SUPPORTED:
         raise TypeError(f"{where}: {dt} is not supported by the mxnet backend")
     return dt
@@ -239,7 +232,13 @@ def _operands(where: str, *xs: Any) -> tuple[list[Any], np.dtype]:
     for x in xs:
         if not isinstance(x, NDArray):  # weak: the arrays' dtype, or the scalar kind's default
             dt = _scalar_dtype(dt, x, where)
-    dt = _supported(dt, where, widen=True)
+    if dt not in _SUPPORTED:
+        # e.g. int8 with uint8: an error naming the standard's result, never a wider type.
+        names = " with ".join(sorted({str(np.dtype(a.dtype)) for a in arrays}))
+        raise TypeError(
+            f"{where}: {names} promotes to {dt.name}, which the mxnet backend does not support; "
+            "convert one operand first"
+        )
     out = [
         _cast(x, dt) if isinstance(x, NDArray) else nd.array(np.asarray(x, dtype=dt), dtype=dt)
         for x in xs
@@ -451,7 +450,6 @@ def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
 add = _binary(nd.broadcast_add, "add")
 subtract = _binary(nd.broadcast_sub, "subtract")
 multiply = _binary(nd.broadcast_mul, "multiply")
-remainder = _binary(nd.broadcast_mod, "remainder")  # Python's sign rule, like NumPy
 pow = _binary(nd.broadcast_power, "pow")  # noqa: A001
 maximum = _binary(nd.broadcast_maximum, "maximum")  # NaN-propagating, like NumPy
 minimum = _binary(nd.broadcast_minimum, "minimum")
@@ -504,9 +502,55 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
     (a, b), dt = _operands("floor_divide", x1, x2)
     if dt.kind == "f":
         return nd.floor(nd.broadcast_div(a, b))
-    a, b = _no_bool(a), _no_bool(b)
-    # a - (a mod b) is an exact multiple of b, so the truncating division is exact.
-    return nd.broadcast_div(nd.broadcast_sub(a, nd.broadcast_mod(a, b)), b).astype(dt)
+    return _int_divmod(a, b, dt)[0]
+
+
+@numpy_shapes
+def remainder(x1: Any, x2: Any, /) -> Any:
+    """``mx.nd.broadcast_mod`` for floats (Python's sign rule, like NumPy); integers are
+    computed from the truncating division (MXNet's integer ``mod`` goes through float64 and
+    is wrong beyond 2**53); integer ``x % 0`` is 0.
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> from ivy_like.backends import mxnet as B
+    >>> B.to_numpy(B.remainder(mx.nd.array([-3, 3], dtype="int64"), mx.nd.array([2, 0], dtype="int64")))
+    array([1, 0])
+    """
+    (a, b), dt = _operands("remainder", x1, x2)
+    if dt.kind == "f":  # x % 0.0 is NaN (MXNet gives 0)
+        a, b = _broadcast([a, b])
+        nan = nd.full(b.shape, np.nan, ctx=b.context, dtype=dt)
+        return nd.where(nd.broadcast_equal(b, nd.zeros_like(b)), nan, nd.broadcast_mod(a, b))
+    return _int_divmod(a, b, dt)[1]
+
+
+def _int_divmod(a: Any, b: Any, dt: np.dtype) -> tuple[Any, Any]:
+    """Python's ``divmod`` for integer arrays from MXNet's exact truncating division."""
+    a, b, zero, minus_one = _safe_divisor(a, b)
+    q = nd.broadcast_div(a, b)  # truncates toward zero
+    r = nd.broadcast_sub(a, nd.broadcast_mul(q, b))
+    if dt.kind == "i" or dt == _BOOL:
+        zeros = nd.zeros_like(r)
+        # r and b of opposite signs: floor is one below the truncation, r moves by b.
+        fix = nd.broadcast_not_equal(nd.broadcast_lesser(r, zeros), nd.broadcast_lesser(b, zeros))
+        fix = fix * nd.broadcast_not_equal(r, zeros)
+        q = nd.where(fix, q - 1, q)
+        r = nd.where(fix, r + b, r)
+    q = nd.where(minus_one, nd.negative(a), q)  # x // -1 is -x (INT_MIN wraps, as in NumPy)
+    q = nd.where(zero, nd.zeros_like(q), q)
+    r = nd.where(zero + minus_one, nd.zeros_like(r), r)
+    return q.astype(dt), r.astype(dt)
+
+
+def _safe_divisor(a: Any, b: Any) -> tuple[Any, Any, Any, Any]:
+    """Integer operands broadcast, with divisors 0 and -1 replaced by 1 (MXNet's CPU kernels
+    die with SIGFPE on ``x / 0`` and on ``INT_MIN / -1``), and masks of where they were."""
+    a, b = _broadcast([_no_bool(a), _no_bool(b)])
+    zero = nd.broadcast_equal(b, nd.zeros_like(b))
+    minus_one = nd.broadcast_equal(b, -nd.ones_like(b)) if b.dtype != np.uint8 else zero * 0
+    return a, nd.where(zero + minus_one, nd.ones_like(b), b), zero, minus_one
 
 
 def _truth(x: Any) -> Any:
@@ -798,4 +842,5 @@ from .fft import *  # noqa: E402,F403
 from .gradients import *  # noqa: E402,F403
 from .linalg import *  # noqa: E402,F403
 from .manipulation import *  # noqa: E402,F403
+from .nn import *  # noqa: E402,F403
 from .statistical import *  # noqa: E402,F403

@@ -1,3 +1,349 @@
-"""mxnet backend: array API elementwise functions beyond the first set (issue 5)."""
+"""mxnet backend: array API elementwise functions beyond the first set (issue 5).
 
-__all__: list[str] = []
+``mx.nd`` operators where legacy MXNet has them; ``arctan2``, ``hypot`` and the bitwise
+operators come from MXNet's NumPy-compatible operators (``mx.np``), run
+on zero-copy ``as_np_ndarray()`` views of the same buffers (recorded by autograd like any other
+operator). Wrappers where MXNet differs from the rules of ``ivy_like.ops.elementwise``:
+
+* ``sign`` of NaN is NaN (MXNet gives 0); ``copysign`` and ``signbit`` read the sign of -0.0
+  from ``1 / x`` (MXNet's ``copysign`` treats -0.0 as positive). MXNet has no bit-level view of
+  float arrays, so the sign bit of a NaN is not seen (a NaN counts as positive).
+* float ``remainder`` by 0 is NaN (MXNet gives 0): in ``remainder`` of the first set.
+* shifts are multiplications and floor divisions by powers of two computed in int64 (MXNet has
+  no shift operators); shifts by the bit width or more give 0 (or -1).
+* ``round`` goes half to even from ``mx.nd.round`` (half away from zero), keeping -0.0.
+* rounding functions return integer inputs as they are; classification of integers is constant.
+* MXNet has no complex dtypes: ``real`` and ``conj`` are copies, ``imag`` zeros.
+* ``nextafter`` is unsupported: it needs the bit pattern of floats, which MXNet cannot view.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, Callable
+
+import mxnet as mx
+import numpy as np
+
+from ...ops.elementwise import _clip
+from . import (
+    _BOOL,
+    DEFAULT_FLOAT,
+    DEFAULT_INT,
+    _broadcast,
+    _float_unary,
+    _no_bool,
+    _operands,
+    _truth,
+    astype,
+    maximum,
+    minimum,
+    numpy_shapes,
+)
+
+nd = mx.nd
+
+__all__ = [
+    "UNSUPPORTED_ELEMENTWISE",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "bitwise_and",
+    "bitwise_invert",
+    "bitwise_left_shift",
+    "bitwise_or",
+    "bitwise_right_shift",
+    "bitwise_xor",
+    "ceil",
+    "clip",
+    "conj",
+    "copysign",
+    "cosh",
+    "expm1",
+    "floor",
+    "hypot",
+    "imag",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "log10",
+    "log1p",
+    "log2",
+    "logaddexp",
+    "logical_xor",
+    "real",
+    "round",
+    "sign",
+    "signbit",
+    "sinh",
+    "tan",
+    "trunc",
+]
+
+UNSUPPORTED_ELEMENTWISE = {
+    "nextafter": "MXNet has no nextafter operator and no bit-level view of float arrays "
+    "to step one ulp with",
+}
+
+
+def _npx(x: Any) -> Any:
+    return x.as_np_ndarray()  # the same buffer, seen by MXNet's NumPy-compatible operators
+
+
+def _is_int(x: Any) -> bool:
+    return x.dtype == np.bool_ or np.dtype(x.dtype).kind in "iu"
+
+
+acos = _float_unary(nd.arccos, "acos")
+acosh = _float_unary(nd.arccosh, "acosh")
+asin = _float_unary(nd.arcsin, "asin")
+asinh = _float_unary(nd.arcsinh, "asinh")
+atan = _float_unary(nd.arctan, "atan")
+atanh = _float_unary(nd.arctanh, "atanh")
+cosh = _float_unary(nd.cosh, "cosh")
+sinh = _float_unary(nd.sinh, "sinh")
+tan = _float_unary(nd.tan, "tan")
+expm1 = _float_unary(nd.expm1, "expm1")
+log1p = _float_unary(nd.log1p, "log1p")
+log2 = _float_unary(nd.log2, "log2")
+log10 = _float_unary(nd.log10, "log10")
+
+
+def _rounding(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:
+    @numpy_shapes
+    def op(x: Any, /) -> Any:
+        if _is_int(x):
+            return nd.identity(x)  # integers are already whole: a copy, same dtype
+        return mx_op(x)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``{name}`` of floats through MXNet; integers are returned as they are."
+    return op
+
+
+ceil = _rounding(nd.ceil, "ceil")
+floor = _rounding(nd.floor, "floor")
+trunc = _rounding(nd.trunc, "trunc")
+
+
+def _half_to_even(x: Any) -> Any:
+    r = nd.round(x)  # halfway cases away from zero
+    halfway = nd.abs(x - nd.trunc(x)) == 0.5
+    odd = nd.broadcast_mod(r, nd.full(r.shape, 2, dtype=r.dtype)) != 0
+    r = nd.where(halfway * odd, r - nd.sign(x), r)
+    return nd.where(r == 0, x * 0, r)  # x * 0 keeps the sign of zero (-0.4 -> -0.0)
+
+
+round = _rounding(_half_to_even, "round")  # noqa: A001
+
+
+def _classify(mx_op: Callable[..., Any], name: str, on_ints: bool) -> Callable[..., Any]:
+    @numpy_shapes
+    def op(x: Any, /) -> Any:
+        if _is_int(x):
+            return nd.full(x.shape, int(on_ints), ctx=x.context, dtype=_BOOL)
+        return mx_op(x).astype(_BOOL)  # MXNet returns 0/1 in x's dtype
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``mx.nd.contrib.{name}`` as a bool array (constant for integers)."
+    return op
+
+
+isnan = _classify(nd.contrib.isnan, "isnan", False)
+isinf = _classify(nd.contrib.isinf, "isinf", False)
+isfinite = _classify(nd.contrib.isfinite, "isfinite", True)
+
+
+@numpy_shapes
+def sign(x: Any, /) -> Any:
+    """``mx.nd.sign``, NaN staying NaN.
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> from ivy_like.backends import mxnet as B
+    >>> B.to_numpy(B.sign(mx.nd.array([-2.0, 0.0, float("nan")])))
+    array([-1.,  0., nan], dtype=float32)
+    """
+    if x.dtype == np.bool_:
+        return nd.identity(x)
+    out = nd.sign(x)
+    return out if _is_int(x) else nd.where(nd.contrib.isnan(x), x, out)
+
+
+def _negative_sign(x: Any) -> Any:
+    """1 where x's sign is negative (-0.0 included), else 0, in x's dtype."""
+    zero = nd.zeros_like(x)
+    negative = nd.broadcast_lesser(x, zero)
+    neg_zero = nd.broadcast_equal(x, zero) * nd.broadcast_lesser(nd.reciprocal(x), zero)
+    return negative + neg_zero
+
+
+@numpy_shapes
+def signbit(x: Any, /) -> Any:
+    if _is_int(x):
+        return nd.broadcast_lesser(_no_bool(x), nd.zeros_like(_no_bool(x))).astype(_BOOL)
+    return _negative_sign(x).astype(_BOOL)
+
+
+@numpy_shapes
+def copysign(x1: Any, x2: Any, /) -> Any:
+    (a, b), dt = _operands("copysign", x1, x2)
+    if dt.kind != "f":
+        a, b = a.astype(DEFAULT_FLOAT), b.astype(DEFAULT_FLOAT)
+    a, b = _broadcast([a, b])
+    magnitude = nd.abs(a)
+    return nd.where(_negative_sign(b), nd.negative(magnitude), magnitude)
+
+
+def _np_binary_float(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:
+    @numpy_shapes
+    def op(x1: Any, x2: Any, /) -> Any:
+        (a, b), dt = _operands(name, x1, x2)
+        if dt.kind != "f":
+            a, b = a.astype(DEFAULT_FLOAT), b.astype(DEFAULT_FLOAT)
+        return mx_op(_npx(a), _npx(b)).as_nd_ndarray()
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``mx.np.{mx_op.__name__}`` on promoted float operands."
+    return op
+
+
+atan2 = _np_binary_float(mx.np.arctan2, "atan2")
+hypot = _np_binary_float(mx.np.hypot, "hypot")
+
+
+@numpy_shapes
+def logaddexp(x1: Any, x2: Any, /) -> Any:
+    """``max + log1p(exp(-|x1 - x2|))`` with ``mx.nd`` ops (equal infinities give that one).
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> from ivy_like.backends import mxnet as B
+    >>> B.to_numpy(B.logaddexp(mx.nd.array([0.0, float("-inf")]), mx.nd.array([0.0, float("-inf")])))
+    array([0.6931472,      -inf], dtype=float32)
+    """
+    (a, b), dt = _operands("logaddexp", x1, x2)
+    if dt.kind != "f":
+        a, b = a.astype(DEFAULT_FLOAT), b.astype(DEFAULT_FLOAT)
+    a, b = _broadcast([a, b])
+    big = nd.broadcast_maximum(a, b)  # NaN-propagating
+    out = big + nd.log1p(nd.exp(nd.negative(nd.abs(a - b))))
+    return nd.where(nd.broadcast_equal(a, b) * nd.contrib.isinf(a), a, out)
+
+
+@numpy_shapes
+def logical_xor(x1: Any, x2: Any, /) -> Any:
+    (a, b), _ = _operands("logical_xor", x1, x2)
+    return nd.broadcast_logical_xor(_truth(a), _truth(b)).astype(_BOOL)
+
+
+def _bitwise(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:
+    @numpy_shapes
+    def op(x1: Any, x2: Any, /) -> Any:
+        (a, b), dt = _operands(name, x1, x2)
+        if dt.kind not in "biu":
+            raise TypeError(f"{name}: expected integer or bool arrays, got {dt}")
+        out = mx_op(_npx(_no_bool(a)), _npx(_no_bool(b))).as_nd_ndarray()  # bools as uint8
+        return out.astype(_BOOL) if dt == _BOOL else out
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``mx.np.{mx_op.__name__}`` on promoted integer or bool operands."
+    return op
+
+
+bitwise_and = _bitwise(mx.np.bitwise_and, "bitwise_and")
+bitwise_or = _bitwise(mx.np.bitwise_or, "bitwise_or")
+bitwise_xor = _bitwise(mx.np.bitwise_xor, "bitwise_xor")
+
+
+@numpy_shapes
+def bitwise_invert(x: Any, /) -> Any:
+    if not _is_int(x):
+        raise TypeError(f"bitwise_invert: expected an integer or bool array, got {x.dtype}")
+    if x.dtype == np.bool_:
+        return nd.logical_not(_truth(x)).astype(_BOOL)
+    return mx.np.invert(_npx(x)).as_nd_ndarray()
+
+
+def _shift_operands(name: str, x1: Any, x2: Any) -> tuple[Any, Any, np.dtype, int]:
+    """x1 in int64, the counts clipped to [0, bits] in int64, the result dtype, its width."""
+    (a, b), dt = _operands(name, x1, x2)
+    if dt.kind not in "iu":
+        raise TypeError(f"{name}: expected integer arrays, got {dt}")
+    a, b = _broadcast([a, b])
+    bits = dt.itemsize * 8
+    return a.astype(DEFAULT_INT), nd.clip(b.astype(DEFAULT_INT), 0, bits), dt, bits
+
+
+def _pow2(count: Any) -> Any:
+    """2**count in int64 for 0 <= count <= 62 (powers of two are exact in float64 too)."""
+    return nd.broadcast_power(nd.full(count.shape, 2, dtype=DEFAULT_INT), count)
+
+
+def _at_least(count: Any, n: int) -> Any:
+    return nd.broadcast_greater_equal(count, nd.full(count.shape, n, dtype=DEFAULT_INT))
+
+
+@numpy_shapes
+def bitwise_left_shift(x1: Any, x2: Any, /) -> Any:
+    """``x1 * 2**x2`` in int64, wrapped back to the dtype (MXNet has no shift operator).
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> from ivy_like.backends import mxnet as B
+    >>> x = mx.nd.array([1, -3], dtype="int32")
+    >>> B.to_numpy(B.bitwise_left_shift(x, mx.nd.array([4, 40], dtype="int32")))
+    array([16,  0], dtype=int32)
+    """
+    a, count, dt, bits = _shift_operands("bitwise_left_shift", x1, x2)
+    first = nd.minimum(count, nd.full(count.shape, 62, dtype=DEFAULT_INT))
+    out = a * _pow2(first) * _pow2(count - first)  # int64 multiplication wraps
+    return nd.where(_at_least(count, bits), nd.zeros_like(out), out).astype(dt)
+
+
+@numpy_shapes
+def bitwise_right_shift(x1: Any, x2: Any, /) -> Any:
+    """Arithmetic shift as floor division by ``2**x2`` (MXNet has no shift operator).
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> from ivy_like.backends import mxnet as B
+    >>> B.to_numpy(B.bitwise_right_shift(mx.nd.array([-10, 12], dtype="int32"), 1))
+    array([-5,  6], dtype=int32)
+    """
+    from . import floor_divide
+
+    a, count, dt, bits = _shift_operands("bitwise_right_shift", x1, x2)
+    out = floor_divide(a, _pow2(nd.minimum(count, nd.full(count.shape, 62, dtype=DEFAULT_INT))))
+    # Shifts by the width - 1 or more leave the sign: 0 or -1 (0 for unsigned types).
+    sign = nd.negative(nd.broadcast_lesser(a, nd.zeros_like(a)))
+    limit = bits if dt.kind == "u" else builtins.min(bits - 1, 63)
+    out = nd.where(_at_least(count, limit), sign, out)
+    return out.astype(dt)
+
+
+@numpy_shapes
+def real(x: Any, /) -> Any:
+    return nd.identity(x)  # MXNet has no complex dtypes: real arrays are their own real part
+
+
+@numpy_shapes
+def conj(x: Any, /) -> Any:
+    return nd.identity(x)
+
+
+@numpy_shapes
+def imag(x: Any, /) -> Any:
+    return nd.zeros_like(x)
+
+
+def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+    return _clip(x, min, max, maximum, minimum, astype)

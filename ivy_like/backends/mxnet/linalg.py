@@ -1,3 +1,246 @@
-"""mxnet backend: array API linalg functions beyond the first set (issue 5)."""
+"""mxnet backend: the array API linalg extension beyond ``matmul``.
 
-__all__: list[str] = []
+Mapped onto ``mx.nd``: ``matrix_transpose``, ``tensordot`` and ``vecdot`` (through this
+backend's ``matmul``/``multiply``/``sum``, so integers stay exact), ``cholesky``
+(``mx.nd.linalg.potrf``), ``det``, ``slogdet``, ``inv`` (``mx.nd.linalg.det``/``slogdet``/
+``inverse``), ``solve`` (``inverse(x1) @ x2``: MXNet has no general solver; accurate to float32
+on well-conditioned systems), ``diagonal``/``trace`` (``mx.nd.diag``), ``outer`` and
+``vector_norm``, ``cross`` and ``matrix_power`` (composed from this backend's ops).
+``mx.nd.linalg`` computes in float32/float64 only: float16 input is computed in
+float32 and the result cast back.
+
+The rest is listed with its reason: ``svd``, ``svdvals``, ``pinv``, ``matrix_rank`` and the
+spectral and nuclear norms of ``matrix_norm`` need an SVD, which MXNet 1.9 lacks on the CPU
+(``matrix_norm`` is left unmapped rather than mapped for some ``ord`` values only); ``eigh``/
+``eigvalsh`` and ``qr`` are not mapped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mxnet as mx
+import numpy as np
+
+from ivy_like.ops.linalg import (
+    SlogdetResult,
+    _check_float,
+    _check_matrix,
+    _check_power,
+    _check_vector_norm_ord,
+    _norm_axes,
+    _tensordot_axes,
+    _vector_axis,
+)
+
+from . import _broadcast, _cast, _operands, matmul, numpy_shapes, permute_dims, reshape
+from . import abs as _abs
+from . import max as _max
+from . import min as _min
+from . import multiply as _multiply
+from . import subtract as _subtract
+from . import sum as _sum
+
+nd = mx.nd
+
+__all__ = [
+    "UNSUPPORTED_LINALG",
+    "linalg_cholesky",
+    "linalg_cross",
+    "linalg_det",
+    "linalg_diagonal",
+    "linalg_inv",
+    "linalg_matrix_power",
+    "linalg_outer",
+    "linalg_slogdet",
+    "linalg_solve",
+    "linalg_trace",
+    "linalg_vector_norm",
+    "matrix_transpose",
+    "tensordot",
+    "vecdot",
+]
+
+_NO_SVD = "needs an SVD: MXNet 1.9 has no SVD operator on the CPU"
+UNSUPPORTED_LINALG = {
+    "linalg_eigh": "not mapped onto mx.nd.linalg.syevd yet (eigenvector and ordering rules)",
+    "linalg_eigvalsh": "not mapped onto mx.nd.linalg.syevd yet (eigenvalue ordering)",
+    "linalg_matrix_norm": "ord 2, -2 and 'nuc' need an SVD: MXNet 1.9 has no SVD operator on the CPU",
+    "linalg_matrix_rank": _NO_SVD,
+    "linalg_pinv": _NO_SVD,
+    "linalg_qr": "MXNet has only the LQ factorisation (gelqf), for full-rank wide matrices",
+    "linalg_svd": _NO_SVD,
+    "linalg_svdvals": _NO_SVD,
+}
+_F16, _F32 = np.dtype("float16"), np.dtype("float32")
+
+
+def _float(name: str, x: Any, square: bool = False) -> tuple[Any, np.dtype]:
+    """``x`` in a dtype ``mx.nd.linalg`` computes in, and the dtype to return."""
+    dt = np.dtype(x.dtype)
+    _check_float(name, dt.kind)
+    _check_matrix(name, tuple(x.shape), square)
+    return (_cast(x, _F32) if dt == _F16 else x), dt
+
+
+def _swap_last(x: Any) -> Any:
+    axes = list(range(x.ndim))
+    axes[-2], axes[-1] = axes[-1], axes[-2]
+    return nd.transpose(x, axes=tuple(axes))
+
+
+# -- in both namespaces ---------------------------------------------------------------------------
+@numpy_shapes
+def matrix_transpose(x: Any, /) -> Any:
+    _check_matrix("matrix_transpose", tuple(x.shape))
+    return _swap_last(x)
+
+
+def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+    a1, a2 = _tensordot_axes(axes, x1.ndim, x2.ndim)
+    free1 = [i for i in range(x1.ndim) if i not in a1]
+    free2 = [i for i in range(x2.ndim) if i not in a2]
+    for i, j in zip(a1, a2):
+        if x1.shape[i] != x2.shape[j]:
+            raise ValueError(
+                f"tensordot: contracted sizes differ ({x1.shape[i]} and {x2.shape[j]})"
+            )
+    k = int(np.prod([x1.shape[i] for i in a1], dtype=np.int64))
+    out_shape = tuple(x1.shape[i] for i in free1) + tuple(x2.shape[j] for j in free2)
+    m = int(np.prod([x1.shape[i] for i in free1], dtype=np.int64))
+    n = int(np.prod([x2.shape[j] for j in free2], dtype=np.int64))
+    left = reshape(permute_dims(x1, tuple(free1) + tuple(a1)), (m, k))
+    right = reshape(permute_dims(x2, tuple(a2) + tuple(free2)), (k, n))
+    return reshape(matmul(left, right), out_shape)
+
+
+def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    axis = _vector_axis("vecdot", tuple(x1.shape), tuple(x2.shape), axis)
+    product = _multiply(x1, x2)  # real dtypes only: MXNet has no complex
+    return _sum(product, axis=axis, dtype=np.dtype(product.dtype))
+
+
+# -- linalg ---------------------------------------------------------------------------------------
+@numpy_shapes
+def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
+    x, dt = _float("cholesky", x, square=True)
+    lower = nd.linalg.potrf(x)
+    return _cast(_swap_last(lower) if upper else lower, dt)
+
+
+@numpy_shapes
+def linalg_det(x: Any, /) -> Any:
+    x, dt = _float("det", x, square=True)
+    return _cast(nd.linalg.det(x).reshape(tuple(x.shape[:-2])), dt)
+
+
+@numpy_shapes
+def linalg_slogdet(x: Any, /) -> SlogdetResult:
+    x, dt = _float("slogdet", x, square=True)
+    sign, logabsdet = nd.linalg.slogdet(x)
+    batch = tuple(x.shape[:-2])
+    sign = sign.reshape(batch) + 0  # + 0: MXNet gives -0 as the sign of a singular matrix
+    return SlogdetResult(_cast(sign, dt), _cast(logabsdet.reshape(batch), dt))
+
+
+@numpy_shapes
+def linalg_inv(x: Any, /) -> Any:
+    x, dt = _float("inv", x, square=True)
+    return _cast(nd.linalg.inverse(x), dt)
+
+
+def linalg_solve(x1: Any, x2: Any, /) -> Any:
+    (x1, x2), _ = _operands("solve", x1, x2)
+    _check_float("solve", np.dtype(x1.dtype).kind)
+    if x2.ndim == 0:
+        raise ValueError("solve: x2 must have at least one dimension")
+    return matmul(linalg_inv(x1), x2)  # a 1-D x2 is a vector, as the standard reads it
+
+
+@numpy_shapes
+def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
+    _check_matrix("diagonal", tuple(x.shape))
+    rows, cols = x.shape[-2:]
+    if not -rows < offset < cols:  # MXNet raises "Diagonal does not exist"
+        return nd.zeros(tuple(x.shape[:-2]) + (0,), ctx=x.context, dtype=x.dtype)
+    return nd.diag(x, k=offset, axis1=x.ndim - 2, axis2=x.ndim - 1)
+
+
+def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    diag = linalg_diagonal(x, offset=offset)
+    if diag.shape[-1] == 0:  # MXNet cannot reduce zero-size arrays: sum one zero instead
+        diag = nd.zeros(tuple(diag.shape[:-1]) + (1,), ctx=x.context, dtype=x.dtype)
+    return _sum(diag, axis=-1, dtype=dtype)
+
+
+def linalg_outer(x1: Any, x2: Any, /) -> Any:
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError("linalg.outer: x1 and x2 must be one-dimensional")
+    return _multiply(reshape(x1, (-1, 1)), reshape(x2, (1, -1)))
+
+
+@numpy_shapes
+def linalg_vector_norm(
+    x: Any,
+    /,
+    *,
+    axis: Any = None,
+    keepdims: bool = False,
+    ord: Any = 2,  # noqa: A002
+) -> Any:
+    _check_float("vector_norm", np.dtype(x.dtype).kind)
+    p = _check_vector_norm_ord(ord)
+    axes = tuple(range(x.ndim)) if axis is None else _norm_axes(x.ndim, axis)
+    a = _abs(x)
+    if p == float("inf"):
+        return _max(a, axis=axes, keepdims=keepdims)
+    if p == float("-inf"):
+        return _min(a, axis=axes, keepdims=keepdims)
+    if p == 0:
+        return _sum((a != 0).astype(x.dtype), axis=axes, keepdims=keepdims)
+    if p == 1:
+        return _sum(a, axis=axes, keepdims=keepdims)
+    if p == 2:
+        return nd.sqrt(_sum(a * a, axis=axes, keepdims=keepdims))
+    with np.errstate(divide="ignore"):
+        return _sum(a**p, axis=axes, keepdims=keepdims) ** (1.0 / p)
+
+
+@numpy_shapes
+def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    axis = _vector_axis("linalg.cross", tuple(x1.shape), tuple(x2.shape), axis)
+    if x1.shape[axis] != 3:
+        raise ValueError("linalg.cross: the vectors must have 3 elements along axis")
+    (a, b), _ = _operands("linalg.cross", x1, x2)
+    a, b = _broadcast([a, b])
+    ax = a.ndim + axis
+    (a0, a1, a2), (b0, b1, b2) = (
+        [nd.slice_axis(v, axis=ax, begin=i, end=i + 1) for i in range(3)] for v in (a, b)
+    )
+    parts = (
+        _subtract(_multiply(a1, b2), _multiply(a2, b1)),
+        _subtract(_multiply(a2, b0), _multiply(a0, b2)),
+        _subtract(_multiply(a0, b1), _multiply(a1, b0)),
+    )
+    return nd.concat(*parts, dim=ax)
+
+
+@numpy_shapes
+def linalg_matrix_power(x: Any, n: int, /) -> Any:
+    x, dt = _float("matrix_power", x, square=True)
+    n = _check_power(n)
+    if n < 0:
+        x, n = nd.linalg.inverse(x), -n
+    size = x.shape[-1]
+    result = nd.broadcast_to(
+        nd.eye(size, ctx=x.context, dtype=x.dtype).reshape((1,) * (x.ndim - 2) + (size, size)),
+        tuple(x.shape),
+    )
+    base = x
+    while n:  # binary powering: log2(n) products
+        if n & 1:
+            result = matmul(result, base)
+        n >>= 1
+        if n:
+            base = matmul(base, base)
+    return _cast(result, dt)

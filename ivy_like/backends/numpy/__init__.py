@@ -6,7 +6,6 @@ Works with NumPy 1.23 and 2.x (the MXNet environment pins 1.23).
 from __future__ import annotations
 
 import builtins
-
 from typing import Any
 
 import numpy as np
@@ -63,10 +62,6 @@ def dlpack(x: Any, *args: Any, **kwargs: Any) -> Any:
 
 def dlpack_device(x: Any) -> tuple[int, int]:
     return np.asarray(x).__dlpack_device__()
-
-
-def from_dlpack(obj: Any) -> np.ndarray:
-    return np.from_dlpack(obj)
 
 
 def write_inplace(target: Any, value: Any) -> None:
@@ -209,6 +204,47 @@ sin = np.sin
 cos = np.cos
 tanh = np.tanh
 where = np.where
+
+
+if np.__version__ < "2":
+    # NumPy 1.x casts by value: a 0-d float32 array plus a Python float gives float64. Python
+    # scalars beside an array are made weak here (NEP 50, NumPy 2's rule): they take the
+    # array's dtype unless their kind is wider.
+    _PY_KIND = {bool: "b", int: "i", float: "f", complex: "c"}
+    _KIND_ORDER = "biufc"
+
+    def _weak_pair(x1: Any, x2: Any) -> tuple[Any, Any]:
+        k1, k2 = _PY_KIND.get(type(x1)), _PY_KIND.get(type(x2))
+        if (k1 is None) == (k2 is None):
+            return x1, x2
+        arr, value, kind = (np.asarray(x2), x1, k1) if k1 else (np.asarray(x1), x2, k2)
+        dt = arr.dtype
+        if _KIND_ORDER.index(kind) > _KIND_ORDER.index(dt.kind.replace("u", "i")):
+            dt = {"i": DEFAULT_INT, "f": np.dtype("float64"), "c": np.dtype("complex128")}[kind]
+            if kind == "c" and arr.dtype == np.float32:
+                dt = np.dtype("complex64")
+        scalar = (
+            np.asarray(value).astype(dt) if kind != "i" or dt.kind != "u" or value >= 0 else value
+        )
+        return (scalar, arr) if k1 else (arr, scalar)
+
+    def _weak(fn: Any) -> Any:
+        def op(x1: Any, x2: Any, /) -> Any:
+            return fn(*_weak_pair(x1, x2))
+
+        op.__name__ = op.__qualname__ = fn.__name__
+        return op
+
+    add, subtract, multiply, divide = _weak(add), _weak(subtract), _weak(multiply), _weak(divide)
+    floor_divide, remainder, pow = _weak(floor_divide), _weak(remainder), _weak(pow)  # noqa: A001
+    maximum, minimum = _weak(maximum), _weak(minimum)
+    equal, not_equal, less, less_equal = (
+        _weak(equal),
+        _weak(not_equal),
+        _weak(less),
+        _weak(less_equal),
+    )
+    greater, greater_equal = _weak(greater), _weak(greater_equal)
 
 
 # -- reductions -----------------------------------------------------------------------------------

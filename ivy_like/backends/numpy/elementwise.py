@@ -93,5 +93,28 @@ tan = np.tan
 trunc = np.trunc
 
 
+if np.__version__ < "2":  # NumPy 1.x: rounding made floats of integers; sign(z) was z/|z|.real
+
+    def _keep_integers(fn: Any) -> Any:
+        def op(x: Any, /) -> Any:
+            x = np.asarray(x)
+            return x.copy() if x.dtype.kind in "biu" else fn(x)
+
+        op.__name__ = op.__qualname__ = fn.__name__
+        return op
+
+    ceil = _keep_integers(np.ceil)
+    floor = _keep_integers(np.floor)
+    trunc = _keep_integers(np.trunc)
+
+    def sign(x: Any, /) -> Any:
+        x = np.asarray(x)
+        if x.dtype.kind != "c":
+            return np.sign(x)
+        mag = np.abs(x)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(mag == 0, 0, x / np.where(mag == 0, 1, mag)).astype(x.dtype)
+
+
 def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
     return _clip(x, min, max, maximum, minimum, astype)

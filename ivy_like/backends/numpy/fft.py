@@ -2,6 +2,9 @@
 
 Wrappers add the rules of ``ivy_like.ops.fft``: floating-point input only, explicit axes for
 ``s`` (NumPy 2 deprecates ``s`` without ``axes``), float32 frequencies by default.
+
+NumPy 1 (the core supports >= 1.23) computes every transform in double precision; there the
+result is cast to the dtype NumPy 2 gives (complex64/float32 for single-precision input).
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import numpy as np
 from ivy_like.ops.fft import _check_kind, _check_norm, _length, _n_d, _one_d, _shift_axes
 
 from . import DEFAULT_FLOAT
+
+_NP2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
 
 __all__ = [
     "fft_fft",
@@ -32,6 +37,15 @@ __all__ = [
 ]
 
 
+def _keep_precision(x: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """NumPy 1's double-precision ``out`` in NumPy 2's result dtype for input ``x``."""
+    if _NP2:
+        return out
+    real = np.empty(0, x.dtype).real.dtype
+    want = np.result_type(real, np.complex64) if out.dtype.kind == "c" else real
+    return out.astype(want, copy=False)
+
+
 def _one(fn: Any, name: str, real_only: bool = False, inverse_real: bool = False) -> Any:
     def transform(
         x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward"
@@ -39,7 +53,7 @@ def _one(fn: Any, name: str, real_only: bool = False, inverse_real: bool = False
         x = np.asarray(x)
         _check_kind(name, x.dtype.kind, real_only)
         ax, n = _one_d(name, x.shape, n, axis, inverse_real)
-        return fn(x, n=n, axis=ax, norm=_check_norm(name, norm))
+        return _keep_precision(x, fn(x, n=n, axis=ax, norm=_check_norm(name, norm)))
 
     transform.__name__ = f"fft_{name}"
     return transform
@@ -50,7 +64,7 @@ def _many(fn: Any, name: str, real_only: bool = False, inverse_real: bool = Fals
         x = np.asarray(x)
         _check_kind(name, x.dtype.kind, real_only)
         axes, s = _n_d(name, x.shape, s, axes, inverse_real)
-        return fn(x, s=s, axes=axes, norm=_check_norm(name, norm))
+        return _keep_precision(x, fn(x, s=s, axes=axes, norm=_check_norm(name, norm)))
 
     transform.__name__ = f"fft_{name}"
     return transform

@@ -1,2 +1,3 @@
 """NumPy has no autodiff; the gradient frontend raises before reaching a backend."""
+
 __all__: list[str] = []

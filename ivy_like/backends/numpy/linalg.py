@@ -2,6 +2,12 @@
 
 Wrappers only add the rules of ``ivy_like.ops.linalg``: floating-point input for the
 decompositions, the standard's default ``rtol`` for ``pinv``, named-tuple results.
+
+NumPy 1.x (the core supports >= 1.23) lacks ``vecdot``, ``cross``, ``diagonal``, ``matrix_norm``,
+``outer``, ``svdvals``, ``trace`` and ``vector_norm`` in ``numpy.linalg``, ``cholesky(upper=)``
+and ``rtol`` in ``matrix_rank``/``pinv``, and its ``solve`` reads ``x2`` as a stack of vectors
+whenever ``x2.ndim == x1.ndim - 1``: the ``_NP2`` branches build the same results from NumPy 1
+functions. NumPy 2 always takes the first branch.
 """
 
 from __future__ import annotations
@@ -52,6 +58,9 @@ __all__ = [
 ]
 
 
+_NP2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
+
+
 def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> np.ndarray:
     x = np.asarray(x)
     _check_float(name, x.dtype.kind)
@@ -77,19 +86,29 @@ def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
 
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     axis = _vector_axis("vecdot", np.shape(x1), np.shape(x2), axis)
-    return np.linalg.vecdot(x1, x2, axis=axis)
+    if _NP2:
+        return np.linalg.vecdot(x1, x2, axis=axis)
+    x1, x2 = np.asarray(x1), np.asarray(x2)
+    prod = (np.conj(x1) if x1.dtype.kind == "c" else x1) * x2
+    return np.asarray(np.sum(prod, axis=axis, dtype=prod.dtype))
 
 
 # -- linalg ---------------------------------------------------------------------------------------
 def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
-    return np.linalg.cholesky(_float("cholesky", x, square=True), upper=upper)
+    x = _float("cholesky", x, square=True)
+    if _NP2:
+        return np.linalg.cholesky(x, upper=upper)
+    lower = np.linalg.cholesky(x)
+    return np.conj(np.swapaxes(lower, -1, -2)) if upper else lower
 
 
 def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     axis = _vector_axis("linalg.cross", np.shape(x1), np.shape(x2), axis)
     if np.shape(x1)[axis] != 3:
         raise ValueError("linalg.cross: the vectors must have 3 elements along axis")
-    return np.linalg.cross(x1, x2, axis=axis)
+    if _NP2:
+        return np.linalg.cross(x1, x2, axis=axis)
+    return np.cross(x1, x2, axis=axis)
 
 
 def linalg_det(x: Any, /) -> Any:
@@ -99,7 +118,9 @@ def linalg_det(x: Any, /) -> Any:
 def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
     x = np.asarray(x)
     _check_matrix("diagonal", x.shape)
-    return np.linalg.diagonal(x, offset=offset)
+    if _NP2:
+        return np.linalg.diagonal(x, offset=offset)
+    return np.diagonal(x, offset=offset, axis1=-2, axis2=-1)
 
 
 def linalg_eigh(x: Any, /) -> EighResult:
@@ -116,7 +137,10 @@ def linalg_inv(x: Any, /) -> Any:
 
 def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
     _check_matrix_norm_ord(ord)
-    return np.linalg.matrix_norm(_float("matrix_norm", x), keepdims=keepdims, ord=ord)
+    x = _float("matrix_norm", x)
+    if _NP2:
+        return np.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)
+    return np.asarray(np.linalg.norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims))
 
 
 def linalg_matrix_power(x: Any, n: int, /) -> Any:
@@ -126,18 +150,29 @@ def linalg_matrix_power(x: Any, n: int, /) -> Any:
 def linalg_matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
     x = _float("matrix_rank", x)
     rtol = _default_rtol(x) if rtol is None else rtol
-    return np.asarray(np.linalg.matrix_rank(x, rtol=rtol), dtype=np.int64)
+    if _NP2:
+        return np.asarray(np.linalg.matrix_rank(x, rtol=rtol), dtype=np.int64)
+    s = np.linalg.svd(x, compute_uv=False)
+    if s.shape[-1] == 0:
+        return np.zeros(s.shape[:-1], dtype=np.int64)
+    tol = s.max(axis=-1, keepdims=True) * np.asarray(rtol)[..., np.newaxis]
+    return np.asarray(np.count_nonzero(s > tol, axis=-1), dtype=np.int64)
 
 
 def linalg_outer(x1: Any, x2: Any, /) -> Any:
     if np.ndim(x1) != 1 or np.ndim(x2) != 1:
         raise ValueError("linalg.outer: x1 and x2 must be one-dimensional")
-    return np.linalg.outer(x1, x2)
+    if _NP2:
+        return np.linalg.outer(x1, x2)
+    return np.multiply.outer(x1, x2)
 
 
 def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
     x = _float("pinv", x)
-    return np.linalg.pinv(x, rtol=_default_rtol(x) if rtol is None else rtol)
+    rtol = _default_rtol(x) if rtol is None else rtol
+    if _NP2:
+        return np.linalg.pinv(x, rtol=rtol)
+    return np.linalg.pinv(x, rcond=rtol)  # NumPy 1's rcond is relative, as rtol is
 
 
 def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
@@ -151,8 +186,18 @@ def linalg_slogdet(x: Any, /) -> SlogdetResult:
 
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
     x1 = _float("solve", x1, square=True)
+    x2 = _float("solve", x2, matrix=False)
     # NumPy 2 already follows the standard: x2 is a vector only when it is 1-D.
-    return np.linalg.solve(x1, _float("solve", x2, matrix=False))
+    if _NP2:
+        return np.linalg.solve(x1, x2)
+    # NumPy 1 reads x2 as a stack of vectors exactly when x2.ndim == x1.ndim - 1: give x2 as
+    # many dimensions as x1 so that it is always read as a stack of matrices.
+    if x2.ndim == 1:  # a vector: one column, broadcast over x1's batch
+        column = np.broadcast_to(x2[:, np.newaxis], x1.shape[:-1] + (1,))
+        return np.linalg.solve(x1, column)[..., 0]
+    if x2.ndim == x1.ndim - 1:
+        x2 = x2[np.newaxis]
+    return np.linalg.solve(x1, x2)
 
 
 def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
@@ -160,13 +205,18 @@ def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
 
 
 def linalg_svdvals(x: Any, /) -> Any:
-    return np.linalg.svdvals(_float("svdvals", x))
+    x = _float("svdvals", x)
+    if _NP2:
+        return np.linalg.svdvals(x)
+    return np.linalg.svd(x, compute_uv=False)
 
 
 def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
     x = np.asarray(x)
     _check_matrix("trace", x.shape)
-    return np.asarray(np.linalg.trace(x, offset=offset, dtype=dtype))
+    if _NP2:
+        return np.asarray(np.linalg.trace(x, offset=offset, dtype=dtype))
+    return np.asarray(np.trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype))
 
 
 def linalg_vector_norm(
@@ -180,4 +230,14 @@ def linalg_vector_norm(
     x = _float("vector_norm", x, matrix=False)
     _check_vector_norm_ord(ord)
     axes = None if axis is None else _norm_axes(x.ndim, axis)
-    return np.asarray(np.linalg.vector_norm(x, axis=axes, keepdims=keepdims, ord=ord))
+    if _NP2:
+        return np.asarray(np.linalg.vector_norm(x, axis=axes, keepdims=keepdims, ord=ord))
+    # NumPy 1's norm takes one axis for vectors: move the reduced axes last and merge them.
+    axes = tuple(range(x.ndim)) if axes is None else axes
+    rest = [i for i in range(x.ndim) if i not in axes]
+    size = int(np.prod([x.shape[i] for i in axes], dtype=np.int64))
+    flat = np.transpose(x, rest + list(axes)).reshape([x.shape[i] for i in rest] + [size])
+    out = np.asarray(np.linalg.norm(flat, ord=ord, axis=-1))
+    if keepdims:
+        out = out.reshape([1 if i in axes else x.shape[i] for i in range(x.ndim)])
+    return out

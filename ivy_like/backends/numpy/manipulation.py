@@ -73,7 +73,17 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
         raise ValueError(
             f"from_dlpack: the numpy backend has only the 'cpu' device, got {device!r}"
         )
-    return np.from_dlpack(x) if copy is None else np.from_dlpack(x, copy=copy)
+    if np.__version__ < "2":  # NumPy 1.x: no copy argument; from_dlpack always shares
+        # ...and marks every import read-only, and cannot export a read-only array: NumPy
+        # arrays (also inside an Array of this backend) are shared directly, as writable as
+        # their source.
+        if getattr(getattr(x, "backend", None), "name", None) == "numpy":
+            x = x.data
+        shared = x.view() if isinstance(x, np.ndarray) else np.from_dlpack(x)
+        return shared.copy() if copy else shared
+    if copy is None:
+        return np.from_dlpack(x)
+    return np.from_dlpack(x, copy=copy)
 
 
 def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:

@@ -24,15 +24,33 @@ _TO_OI = {1: (2, 1, 0), 2: (3, 2, 0, 1)}
 
 
 def _conv(
-    who: str, n: int, x: Any, weight: Any, bias: Any, stride: Any, padding: Any,
-    dilation: Any, groups: int, data_format: str,
+    who: str,
+    n: int,
+    x: Any,
+    weight: Any,
+    bias: Any,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    groups: int,
+    data_format: str,
 ) -> Any:
     x, weight = np.asarray(x), np.asarray(weight)
-    last = check_conv(who, x.shape, weight.shape, n, groups, data_format)
+    last = check_conv(
+        who,
+        x.shape,
+        weight.shape,
+        n,
+        groups,
+        data_format,
+        None if bias is None else tuple(bias.shape),
+    )
     if last:
         x = np.moveaxis(x, -1, 1)
         weight = weight.transpose(_TO_OI[n])
-    strides, pads, dils = conv_geometry(who, x.shape[2:], weight.shape[2:], stride, padding, dilation)
+    strides, pads, dils = conv_geometry(
+        who, x.shape[2:], weight.shape[2:], stride, padding, dilation
+    )
     x = np.pad(x, [(0, 0), (0, 0), *pads])
     kernel = weight.shape[2:]
     span = tuple((k - 1) * d + 1 for k, d in zip(kernel, dils))
@@ -53,15 +71,27 @@ def _conv(
 
 
 def nn_conv1d(
-    x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
-    dilation: Any = 1, groups: int = 1, data_format: str = "NCW",
+    x: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+    data_format: str = "NCW",
 ) -> Any:
     return _conv("conv1d", 1, x, weight, bias, stride, padding, dilation, groups, data_format)
 
 
 def nn_conv2d(
-    x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
-    dilation: Any = 1, groups: int = 1, data_format: str = "NCHW",
+    x: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+    data_format: str = "NCHW",
 ) -> Any:
     return _conv("conv2d", 2, x, weight, bias, stride, padding, dilation, groups, data_format)
 

@@ -58,7 +58,8 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     c = _check_correction(correction, name)
     if _count(x.shape, axis, name) - c <= 0:
         # The standard's NaN (NumPy divides by max(N - c, 0) and gives inf); no warning.
-        return np.sum(x, axis=axis, keepdims=keepdims) * np.nan
+        # A NaN of x's dtype: NumPy 1 makes float64 of float32 scalar * Python float.
+        return np.sum(x, axis=axis, keepdims=keepdims) * x.dtype.type(np.nan)
     return np.var(x, axis=axis, ddof=c, keepdims=keepdims)
 
 

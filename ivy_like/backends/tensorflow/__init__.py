@@ -95,12 +95,6 @@ def dlpack_device(x: Any) -> tuple[int, int]:
     return tf.convert_to_tensor(x).__dlpack_device__()
 
 
-def from_dlpack(obj: Any) -> Any:
-    # TensorFlow takes a legacy capsule; objects implementing the protocol hand one out.
-    capsule = obj.__dlpack__() if hasattr(obj, "__dlpack__") else obj
-    return tf.experimental.dlpack.from_dlpack(capsule)
-
-
 def write_inplace(target: Any, value: Any) -> None:
     if not _is_variable(target):
         raise TypeError("out=: a tf.Tensor is immutable; pass a tf.Variable or an ivy_like.Array")
@@ -138,10 +132,24 @@ def _promote(*args: Any) -> list[Any] | None:
     return [_const(a, target) for a in args]
 
 
+def _signed_zero(v: Any) -> bool:
+    """A Python float or complex zero: TF's eager scalar cache must not convert it.
+
+    TensorFlow caches the tensors it makes from Python scalars in op calls, keyed by value:
+    ``0.0 == -0.0``, so after ``tf.maximum(x, -0.0)`` a later ``tf.maximum(x, 0.0)`` gets
+    ``-0.0`` (and the other way round). Such scalars are converted through NumPy instead.
+    """
+    return (type(v) is float or type(v) is complex) and v == 0
+
+
 def _promoting(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn`` of two arrays, promoting mixed dtypes when TensorFlow rejects them."""
 
     def op(x1: Any, x2: Any, /) -> Any:
+        if _signed_zero(x2) or _signed_zero(x1):
+            args = _promote(x1, x2)
+            if args is not None:
+                return fn(*args)
         try:
             return fn(x1, x2)
         except _MISMATCH:
@@ -447,6 +455,10 @@ tanh = tf.tanh
 
 
 def where(condition: Any, x1: Any, x2: Any, /) -> Any:
+    if _signed_zero(x2) or _signed_zero(x1):
+        args = _promote(x1, x2)
+        if args is not None:
+            return tf.where(condition, *args)
     try:
         return tf.where(condition, x1, x2)
     except _MISMATCH:

@@ -224,10 +224,12 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
     if vector:
         x2 = x2[:, None]
     _check_matrix("solve", tuple(x2.shape))
-    # tf.linalg.solve needs equal batch dimensions: broadcast them here.
-    batch = tf.broadcast_static_shape(x1.shape[:-2], x2.shape[:-2]).as_list()
-    x1 = tf.broadcast_to(x1, [*batch, *x1.shape[-2:]])
-    x2 = tf.broadcast_to(x2, [*batch, *x2.shape[-2:]])
+    b1, b2 = x1.shape[:-2].as_list(), x2.shape[:-2].as_list()
+    if b1 != b2 or None in b1:
+        # tf.linalg.solve needs equal batch dimensions: broadcast them here.
+        batch = tf.broadcast_static_shape(x1.shape[:-2], x2.shape[:-2]).as_list()
+        x1 = tf.broadcast_to(x1, [*batch, *x1.shape[-2:]])
+        x2 = tf.broadcast_to(x2, [*batch, *x2.shape[-2:]])
     out = tf.linalg.solve(x1, x2)
     return out[..., 0] if vector else out
 

@@ -9,7 +9,7 @@ TensorFlow ops after the shared rules of ``ivy_like.ops``. Differences from NumP
 * ``tile`` pads ``x``'s shape and the repetitions to one length (``tf.tile`` needs that);
 * ``roll`` over ``axis=None`` rolls the flattened tensor (``tf.roll`` needs an axis);
 * shape errors (``InvalidArgumentError``) become ``ValueError``, out-of-range ``take`` indices
-  ``IndexError`` (through this backend's ``getitem``).
+  ``IndexError`` (``take`` checks eager indices on the host and calls ``tf.gather``).
 """
 
 from __future__ import annotations
@@ -31,8 +31,7 @@ from ...ops.manipulation import (
     _squeeze_axes,
     _tile_shapes,
 )
-from . import DEFAULT_FLOAT, _const, _on, _shape, getitem
-from . import from_dlpack as _import_dlpack
+from . import DEFAULT_FLOAT, _const, _on, _shape
 
 __all__ = [
     "broadcast_arrays",
@@ -83,6 +82,12 @@ def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = No
         return tf.fill(tf.shape(x), _const(fill_value, dtype or x.dtype))
 
 
+def _import_dlpack(obj: Any) -> Any:
+    # TensorFlow takes a legacy capsule; objects implementing the protocol hand one out.
+    capsule = obj.__dlpack__() if hasattr(obj, "__dlpack__") else obj
+    return tf.experimental.dlpack.from_dlpack(capsule)
+
+
 def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
     """Import a DLPack object, sharing its memory where TensorFlow can.
 
@@ -104,10 +109,12 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
             return tf.raw_ops.DeepCopy(x=out) if copy else out
         if hasattr(x, "__dlpack_device__") and x.__dlpack_device__()[0] == _KDLCPU:
             arr = np.from_dlpack(x)  # a view of the CPU buffer, to read its address
-            if copy or arr.ctypes.data % _TF_ALIGNMENT:
+            # TensorFlow imports only dense row-major buffers ("Invalid strides array").
+            if copy or arr.ctypes.data % _TF_ALIGNMENT or not arr.flags.c_contiguous:
                 if copy is False:
                     raise BufferError(
-                        "from_dlpack: copy=False, but TensorFlow must copy this unaligned buffer"
+                        "from_dlpack: copy=False, but TensorFlow must copy this buffer "
+                        "(unaligned or not C-contiguous)"
                     )
                 return tf.constant(arr)  # a copy into TensorFlow's own (aligned) memory
             return _import_dlpack(x)
@@ -219,5 +226,27 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
 def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     axis = _take_axis(x.shape.rank, indices, axis, _kind(indices))
     if axis is None:
-        x, axis = tf.reshape(x, [-1]), 0
-    return getitem(x, (slice(None),) * axis + (indices,))
+        x, axis = (x if x.shape.rank == 1 else tf.reshape(x, [-1])), 0
+    indices = tf.convert_to_tensor(indices)
+    size = x.shape[axis]
+    if hasattr(indices, "numpy") and size is not None:
+        # Eager: NumPy's bounds check and negative indices on the host copy (no extra ops).
+        values = indices.numpy()
+        if values.size:
+            lo, hi = int(values.min()), int(values.max())
+            if hi >= size or lo < -size:
+                bad = hi if hi >= size else lo
+                raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {size}")
+            if lo < 0:
+                indices = np.where(values < 0, values.astype(np.int64) + size, values)
+    else:  # in a graph: negative indices count from the end (tf.gather does not)
+        if indices.dtype not in (tf.int32, tf.int64):
+            indices = tf.cast(indices, tf.int64)
+        n = tf.shape(x, out_type=indices.dtype)[axis]
+        indices = tf.where(indices < 0, indices + n, indices)
+    if getattr(indices, "dtype", None) not in (tf.int32, tf.int64, np.int32, np.int64):
+        indices = tf.cast(indices, tf.int64)  # tf.gather takes int32 and int64 indices only
+    try:
+        return tf.gather(x, indices, axis=axis)
+    except tf.errors.InvalidArgumentError as err:  # in a graph, this surfaces when it runs
+        raise IndexError(f"take: index out of bounds ({err.message})") from None

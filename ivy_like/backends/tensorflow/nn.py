@@ -15,7 +15,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from ivy_like.ops.nn import check_conv, check_gelu, conv_geometry, pool_geometry
+from ivy_like.ops.nn import check_axis, check_conv, check_gelu, conv_geometry, pool_geometry
 
 __all__ = [
     "nn_avg_pool2d",
@@ -37,16 +37,23 @@ nn_silu = tf.nn.silu
 
 def nn_gelu(x: Any, approximate: str = "none") -> Any:
     check_gelu(approximate)
-    return tf.nn.gelu(x, approximate=approximate == "tanh")
+    if approximate == "tanh":
+        return tf.nn.gelu(x, approximate=True)
+    # tf.nn.gelu's exact form is off by ~5e-9 in float64 (a float32 constant inside)
+    return 0.5 * x * (1.0 + tf.math.erf(x * _SQRT_HALF))
 
 
 def nn_softmax(x: Any, axis: int = -1) -> Any:
+    check_axis("softmax", len(x.shape), axis)
     return tf.nn.softmax(x, axis=axis)
 
 
 def nn_log_softmax(x: Any, axis: int = -1) -> Any:
+    check_axis("log_softmax", len(x.shape), axis)
     return tf.nn.log_softmax(x, axis=axis)
 
+
+_SQRT_HALF = math.sqrt(0.5)
 
 _TO_LAST = {1: (0, 2, 1), 2: (0, 2, 3, 1)}
 _TO_FIRST = {1: (0, 2, 1), 2: (0, 3, 1, 2)}
@@ -54,10 +61,26 @@ _W_TO_LAST = {1: (2, 1, 0), 2: (2, 3, 1, 0)}  # (O, I, spatial...) -> (spatial..
 
 
 def _conv(
-    who: str, n: int, x: Any, weight: Any, bias: Any, stride: Any, padding: Any,
-    dilation: Any, groups: int, data_format: str,
+    who: str,
+    n: int,
+    x: Any,
+    weight: Any,
+    bias: Any,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    groups: int,
+    data_format: str,
 ) -> Any:
-    last = check_conv(who, tuple(x.shape), tuple(weight.shape), n, groups, data_format)
+    last = check_conv(
+        who,
+        tuple(x.shape),
+        tuple(weight.shape),
+        n,
+        groups,
+        data_format,
+        None if bias is None else tuple(bias.shape),
+    )
     if not last:
         x = tf.transpose(x, _TO_LAST[n])
         weight = tf.transpose(weight, _W_TO_LAST[n])
@@ -85,25 +108,43 @@ def _conv(
 
 
 def nn_conv1d(
-    x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
-    dilation: Any = 1, groups: int = 1, data_format: str = "NCW",
+    x: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+    data_format: str = "NCW",
 ) -> Any:
     return _conv("conv1d", 1, x, weight, bias, stride, padding, dilation, groups, data_format)
 
 
 def nn_conv2d(
-    x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
-    dilation: Any = 1, groups: int = 1, data_format: str = "NCHW",
+    x: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+    data_format: str = "NCHW",
 ) -> Any:
     return _conv("conv2d", 2, x, weight, bias, stride, padding, dilation, groups, data_format)
 
 
-def _pool(who: str, x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str, fill: float) -> Any:
-    kernel, strides, pads, last = pool_geometry(who, kernel_size, stride, padding, fmt)
+def _pool(
+    who: str, x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str, fill: float
+) -> Any:
+    kernel, strides, pads, last = pool_geometry(
+        who, tuple(x.shape), kernel_size, stride, padding, fmt
+    )
     if not last:
         x = tf.transpose(x, (0, 2, 3, 1))
     if any(pads):
-        x = tf.pad(x, [(0, 0), (pads[0], pads[0]), (pads[1], pads[1]), (0, 0)], constant_values=fill)
+        x = tf.pad(
+            x, [(0, 0), (pads[0], pads[0]), (pads[1], pads[1]), (0, 0)], constant_values=fill
+        )
     y = (tf.nn.max_pool2d if fill else tf.nn.avg_pool2d)(x, kernel, strides, "VALID")
     return y if last else tf.transpose(y, (0, 3, 1, 2))
 

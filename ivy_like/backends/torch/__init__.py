@@ -78,18 +78,36 @@ def dlpack_device(x: Any) -> tuple[int, int]:
     return x.__dlpack_device__()
 
 
-from_dlpack = torch.from_dlpack
-
-
 def write_inplace(target: Any, value: Any) -> None:
     # no_grad: writing into a leaf that requires grad is allowed and is not recorded.
     with torch.no_grad():
         target.copy_(value)
 
 
-def getitem(x: Any, key: Any) -> Any:
+# Integer index tensors torch does not take as NumPy does: uint8 is read as a boolean mask,
+# the other small or unsigned integers are refused. They are widened to int64.
+_WIDEN_INDEX = frozenset(
+    getattr(torch, n, None) for n in ("uint8", "int8", "int16", "uint16", "uint32", "uint64")
+) - {None}
+_NATIVE_INDEX = (np.dtype("int32"), np.dtype("int64"))
+
+
+def _index_item(k: Any) -> Any:
+    if isinstance(k, torch.Tensor):
+        return k.to(torch.int64) if k.dtype in _WIDEN_INDEX else k
+    if isinstance(k, np.ndarray) and k.dtype.kind in "iu" and k.dtype not in _NATIVE_INDEX:
+        return k.astype(np.int64)  # NumPy index arrays: read as index arrays, never masks
+    return k
+
+
+def _index_key(key: Any) -> Any:
     if type(key) is tuple:
-        key = _numpy_ints(key)
+        return _numpy_ints(tuple([_index_item(k) for k in key]))
+    return _index_item(key)
+
+
+def getitem(x: Any, key: Any) -> Any:
+    key = _index_key(key)
     try:
         return x[key]
     except ValueError:
@@ -103,8 +121,7 @@ def getitem(x: Any, key: Any) -> Any:
 def setitem(x: Any, key: Any, value: Any) -> Any:
     if not isinstance(value, (torch.Tensor, *_SCALARS)):
         value = torch.as_tensor(value, device=x.device)  # NumPy arrays, lists
-    if type(key) is tuple:
-        key = _numpy_ints(key)
+    key = _index_key(key)
     try:
         x[key] = value
     except ValueError:

@@ -2,7 +2,7 @@
 
 Aliases of torch after the shared rules of ``ivy_like.ops``; torch's own ``RuntimeError`` for
 shapes that do not broadcast becomes NumPy's ``ValueError``. ``take`` uses this backend's
-``getitem`` (uint8 index tensors, which torch reads as masks, are widened to int64 first).
+``getitem`` (which widens uint8 index tensors, read by torch as masks, to int64).
 """
 
 from __future__ import annotations
@@ -164,9 +164,7 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     kind = None
     if isinstance(indices, torch.Tensor):
         kind = D.as_dtype(indices.dtype).kind
-        if indices.dtype == torch.uint8:
-            indices = indices.to(torch.int64)  # torch would read uint8 as a boolean mask
     axis = _take_axis(x.ndim, indices, axis, kind)
     if axis is None:
-        x, axis = torch.reshape(x, (-1,)), 0
+        x, axis = (x if x.ndim == 1 else torch.reshape(x, (-1,))), 0
     return getitem(x, (slice(None),) * axis + (indices,))

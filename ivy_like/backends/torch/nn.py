@@ -13,7 +13,14 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from ivy_like.ops.nn import check_conv, check_gelu, conv_geometry, pool_geometry
+from ivy_like.ops.nn import (
+    check_axis,
+    check_conv,
+    check_gelu,
+    check_linear,
+    conv_geometry,
+    pool_geometry,
+)
 
 __all__ = [
     "nn_avg_pool2d",
@@ -29,10 +36,14 @@ __all__ = [
     "nn_softmax",
 ]
 
-nn_linear = F.linear
 nn_relu = torch.relu  # gradient 0 at 0, as the composite
 nn_sigmoid = torch.sigmoid
 nn_silu = F.silu
+
+
+def nn_linear(x: Any, weight: Any, bias: Any = None) -> Any:
+    check_linear(tuple(x.shape), tuple(weight.shape), None if bias is None else tuple(bias.shape))
+    return F.linear(x, weight, bias)
 
 
 def nn_gelu(x: Any, approximate: str = "none") -> Any:
@@ -41,10 +52,12 @@ def nn_gelu(x: Any, approximate: str = "none") -> Any:
 
 
 def nn_softmax(x: Any, axis: int = -1) -> Any:
+    check_axis("softmax", len(x.shape), axis)
     return torch.softmax(x, dim=axis)
 
 
 def nn_log_softmax(x: Any, axis: int = -1) -> Any:
+    check_axis("log_softmax", len(x.shape), axis)
     return torch.log_softmax(x, dim=axis)
 
 
@@ -55,10 +68,26 @@ _CONV = {1: F.conv1d, 2: F.conv2d}
 
 
 def _conv(
-    who: str, n: int, x: Any, weight: Any, bias: Any, stride: Any, padding: Any,
-    dilation: Any, groups: int, data_format: str,
+    who: str,
+    n: int,
+    x: Any,
+    weight: Any,
+    bias: Any,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    groups: int,
+    data_format: str,
 ) -> Any:
-    last = check_conv(who, tuple(x.shape), tuple(weight.shape), n, groups, data_format)
+    last = check_conv(
+        who,
+        tuple(x.shape),
+        tuple(weight.shape),
+        n,
+        groups,
+        data_format,
+        None if bias is None else tuple(bias.shape),
+    )
     if last:
         x = x.permute(_FIRST[n])
         weight = weight.permute(_W_FIRST[n])
@@ -76,21 +105,35 @@ def _conv(
 
 
 def nn_conv1d(
-    x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
-    dilation: Any = 1, groups: int = 1, data_format: str = "NCW",
+    x: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+    data_format: str = "NCW",
 ) -> Any:
     return _conv("conv1d", 1, x, weight, bias, stride, padding, dilation, groups, data_format)
 
 
 def nn_conv2d(
-    x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
-    dilation: Any = 1, groups: int = 1, data_format: str = "NCHW",
+    x: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+    data_format: str = "NCHW",
 ) -> Any:
     return _conv("conv2d", 2, x, weight, bias, stride, padding, dilation, groups, data_format)
 
 
 def _pool(who: str, fn: Any, x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str) -> Any:
-    kernel, strides, pads, last = pool_geometry(who, kernel_size, stride, padding, fmt)
+    kernel, strides, pads, last = pool_geometry(
+        who, tuple(x.shape), kernel_size, stride, padding, fmt
+    )
     if last:
         x = x.permute(0, 3, 1, 2)
     y = fn(x, kernel, strides, pads)

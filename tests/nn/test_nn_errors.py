@@ -1,0 +1,300 @@
+"""Bad inputs to ``ivy_like.nn`` ops: the same typed error on every backend, naming the op
+and the offending argument (never a framework's internal message)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ivy_like
+
+nn = ivy_like.nn
+
+
+def ones(*shape):
+    return np.ones(shape, np.float32)
+
+
+def idx(*values):
+    return np.array(values, np.int32)
+
+
+# (call, exception type, regex the message must match); inputs are NumPy arrays converted to
+# the backend under test by `run`.
+CASES = {
+    "conv2d_x_rank": (
+        lambda: nn.conv2d(ones(1, 3, 5), ones(2, 3, 3, 3)),
+        ValueError,
+        r"conv2d: x must have 4 dimensions \(NCHW\), got 3",
+    ),
+    "conv2d_weight_rank": (
+        lambda: nn.conv2d(ones(1, 3, 5, 5), ones(2, 3, 3)),
+        ValueError,
+        r"conv2d: weight must have 4 dimensions",
+    ),
+    "conv2d_channels": (
+        lambda: nn.conv2d(ones(1, 3, 5, 5), ones(2, 2, 3, 3)),
+        ValueError,
+        r"conv2d: weight expects 2 input channels .* but x has 3",
+    ),
+    "conv2d_channels_nhwc": (
+        lambda: nn.conv2d(ones(1, 5, 5, 3), ones(3, 3, 4, 2), data_format="NHWC"),
+        ValueError,
+        r"conv2d: weight expects 4 input channels .* but x has 3",
+    ),
+    "conv2d_padding_string": (
+        lambda: nn.conv2d(ones(1, 3, 5, 5), ones(2, 3, 3, 3), padding="full"),
+        ValueError,
+        r"conv2d: padding must be 'valid', 'same'.*'full'",
+    ),
+    "conv2d_padding_type": (
+        lambda: nn.conv2d(ones(1, 3, 5, 5), ones(2, 3, 3, 3), padding=1.5),
+        TypeError,
+        r"conv2d: padding must be an int or a sequence of 2 ints",
+    ),
+    "conv2d_padding_negative": (
+        lambda: nn.conv2d(ones(1, 3, 5, 5), ones(2, 3, 3, 3), padding=-1),
+        ValueError,
+        r"conv2d: padding must be non-negative",
+    ),
+    "conv2d_groups": (
+        lambda: nn.conv2d(ones(1, 4, 5, 5), ones(3, 2, 3, 3), groups=2),
+        ValueError,
+        r"conv2d: in_channels \(4\) and out_channels \(3\) must be divisible by groups \(2\)",
+    ),
+    "conv2d_groups_zero": (
+        lambda: nn.conv2d(ones(1, 4, 5, 5), ones(4, 4, 3, 3), groups=0),
+        ValueError,
+        r"conv2d: groups must be a positive int",
+    ),
+    "conv2d_bias": (
+        lambda: nn.conv2d(ones(1, 3, 5, 5), ones(2, 3, 3, 3), ones(3)),
+        ValueError,
+        r"conv2d: bias must have shape \(2,\)",
+    ),
+    "conv2d_too_small": (
+        lambda: nn.conv2d(ones(1, 3, 2, 2), ones(2, 3, 3, 3)),
+        ValueError,
+        r"conv2d: the \(padded\) input of size 2 is smaller than the dilated kernel of size 3",
+    ),
+    "conv2d_data_format": (
+        lambda: nn.conv2d(ones(1, 3, 5, 5), ones(2, 3, 3, 3), data_format="NWHC"),
+        ValueError,
+        r"conv2d: data_format must be one of \('NCHW', 'NHWC'\), got 'NWHC'",
+    ),
+    "conv2d_stride_zero": (
+        lambda: nn.conv2d(ones(1, 3, 5, 5), ones(2, 3, 3, 3), stride=0),
+        ValueError,
+        r"conv2d: stride and dilation must be positive",
+    ),
+    "conv2d_stride_length": (
+        lambda: nn.conv2d(ones(1, 3, 5, 5), ones(2, 3, 3, 3), stride=(1, 1, 1)),
+        TypeError,
+        r"conv2d: stride must be an int or a sequence of 2 ints",
+    ),
+    "conv1d_x_rank": (
+        lambda: nn.conv1d(ones(1, 3, 5, 5), ones(2, 3, 3)),
+        ValueError,
+        r"conv1d: x must have 3 dimensions \(NCW\), got 4",
+    ),
+    "conv1d_data_format": (
+        lambda: nn.conv1d(ones(1, 3, 5), ones(2, 3, 3), data_format="NCHW"),
+        ValueError,
+        r"conv1d: data_format must be one of \('NCW', 'NWC'\)",
+    ),
+    "max_pool2d_rank": (
+        lambda: nn.max_pool2d(ones(3, 5, 5), 2),
+        ValueError,
+        r"max_pool2d: x must have 4 dimensions \(NCHW\), got 3",
+    ),
+    "max_pool2d_too_small": (
+        lambda: nn.max_pool2d(ones(1, 3, 1, 5), 2),
+        ValueError,
+        r"max_pool2d: the \(padded\) spatial size 1 of x is smaller than the kernel size 2",
+    ),
+    "avg_pool2d_padding": (
+        lambda: nn.avg_pool2d(ones(1, 3, 5, 5), 2, padding=2),
+        ValueError,
+        r"avg_pool2d: padding \(2, 2\) must be at most half the kernel size",
+    ),
+    "avg_pool2d_data_format": (
+        lambda: nn.avg_pool2d(ones(1, 3, 5, 5), 2, data_format="NCW"),
+        ValueError,
+        r"avg_pool2d: data_format must be 'NCHW' or 'NHWC'",
+    ),
+    "avg_pool2d_kernel": (
+        lambda: nn.avg_pool2d(ones(1, 3, 5, 5), 0),
+        ValueError,
+        r"avg_pool2d: kernel_size and stride must be positive",
+    ),
+    "max_pool2d_kernel_type": (
+        lambda: nn.max_pool2d(ones(1, 3, 5, 5), "2"),
+        TypeError,
+        r"max_pool2d: kernel_size must be an int or a sequence of 2 ints",
+    ),
+    "linear_in_features": (
+        lambda: nn.linear(ones(2, 3), ones(4, 5)),
+        ValueError,
+        r"linear: the last axis of x \(\(2, 3\)\) must have in_features=5",
+    ),
+    "linear_weight_rank": (
+        lambda: nn.linear(ones(2, 3), ones(3)),
+        ValueError,
+        r"linear: weight must be 2-D",
+    ),
+    "linear_bias": (
+        lambda: nn.linear(ones(2, 3), ones(4, 3), ones(5)),
+        ValueError,
+        r"linear: bias must have shape \(4,\), got \(5,\)",
+    ),
+    "embedding_float_indices": (
+        lambda: nn.embedding(ones(2), ones(4, 3)),
+        TypeError,
+        r"embedding: indices must be integers",
+    ),
+    "embedding_weight_rank": (
+        lambda: nn.embedding(idx(1), ones(4)),
+        ValueError,
+        r"embedding: weight must be 2-D",
+    ),
+    "layer_norm_shape": (
+        lambda: nn.layer_norm(ones(2, 3), 4),
+        ValueError,
+        r"layer_norm: normalized_shape \(4,\) does not match the trailing axes of x \(2, 3\)",
+    ),
+    "batch_norm_running_mean": (
+        lambda: nn.batch_norm(ones(2, 3, 4), ones(4), ones(3)),
+        ValueError,
+        r"batch_norm: running_mean must have shape \(3,\)",
+    ),
+    "batch_norm_weight": (
+        lambda: nn.batch_norm(ones(2, 3, 4), ones(3), ones(3), ones(2)),
+        ValueError,
+        r"batch_norm: weight must have shape \(3,\)",
+    ),
+    "batch_norm_axis": (
+        lambda: nn.batch_norm(ones(2, 3), ones(3), ones(3), axis=2),
+        ValueError,
+        r"batch_norm: axis 2 is out of range",
+    ),
+    "gelu_approximate": (
+        lambda: nn.gelu(ones(2), approximate="fast"),
+        ValueError,
+        r"gelu: approximate must be 'none' or 'tanh', got 'fast'",
+    ),
+    "softmax_axis": (
+        lambda: nn.softmax(ones(2, 3), axis=2),
+        ValueError,
+        r"softmax: axis 2 is out of range for x with 2 dimensions",
+    ),
+    "log_softmax_axis": (
+        lambda: nn.log_softmax(ones(2, 3), axis=-3),
+        ValueError,
+        r"log_softmax: axis -3 is out of range",
+    ),
+    "dropout_p": (
+        lambda: nn.dropout(ones(2), 1.0, key=0),
+        ValueError,
+        r"dropout: p must be a probability in \[0, 1\), got 1.0",
+    ),
+    "dropout_key": (
+        lambda: nn.dropout(ones(2), 0.5, key=1.5),
+        TypeError,
+        r"dropout: key must be an int seed",
+    ),
+    "attention_embed": (
+        lambda: nn.scaled_dot_product_attention(ones(2, 3, 4), ones(2, 3, 5), ones(2, 3, 5)),
+        ValueError,
+        r"scaled_dot_product_attention: query and key must have the same last axis",
+    ),
+    "attention_length": (
+        lambda: nn.scaled_dot_product_attention(ones(2, 3, 4), ones(2, 3, 4), ones(2, 5, 4)),
+        ValueError,
+        r"scaled_dot_product_attention: key and value must have the same length",
+    ),
+    "attention_rank": (
+        lambda: nn.scaled_dot_product_attention(ones(4), ones(3, 4), ones(3, 4)),
+        ValueError,
+        r"scaled_dot_product_attention: query must have at least 2 dimensions",
+    ),
+    "attention_mask": (
+        lambda: nn.scaled_dot_product_attention(
+            ones(2, 3, 4), ones(2, 3, 4), ones(2, 3, 4), ones(4, 4) > 0
+        ),
+        ValueError,
+        r"scaled_dot_product_attention: attn_mask of shape \(4, 4\) does not broadcast",
+    ),
+    "cross_entropy_shape": (
+        lambda: nn.cross_entropy(ones(2, 3), idx(1, 2, 0)),
+        ValueError,
+        r"cross_entropy: labels of shape \(3,\) do not fit logits of shape \(2, 3\)",
+    ),
+    "cross_entropy_float_indices": (
+        lambda: nn.cross_entropy(ones(2, 3), ones(2)),
+        TypeError,
+        r"cross_entropy: labels of shape \(2,\) are class indices and must be integers",
+    ),
+    "cross_entropy_reduction": (
+        lambda: nn.cross_entropy(ones(2, 3), idx(1, 2), reduction="avg"),
+        ValueError,
+        r"cross_entropy: reduction must be 'mean', 'sum' or 'none', got 'avg'",
+    ),
+    "mse_loss_shape": (
+        lambda: nn.mse_loss(ones(2, 3), ones(2, 1)),
+        ValueError,
+        r"mse_loss: input and target must have the same shape, got \(2, 3\) and \(2, 1\)",
+    ),
+    "mse_loss_reduction": (
+        lambda: nn.mse_loss(ones(2, 3), ones(2, 3), reduction="max"),
+        ValueError,
+        r"mse_loss: reduction must be 'mean', 'sum' or 'none', got 'max'",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_bad_input_raises_a_clear_error(backend, case):
+    # NumPy inputs follow the active backend (the fixture's): the checks run on its kernels.
+    call, exc, message = CASES[case]
+    with pytest.raises(exc, match=message):
+        call()
+
+
+NATIVE_CASES = {
+    "conv2d": (
+        lambda c: nn.conv2d(c(ones(1, 3, 5, 5)), c(ones(2, 2, 3, 3))),
+        ValueError,
+        r"conv2d: weight expects 2 input channels",
+    ),
+    "linear": (
+        lambda c: nn.linear(c(ones(2, 3)), c(ones(4, 5))),
+        ValueError,
+        r"linear: the last axis of x",
+    ),
+    "softmax": (
+        lambda c: nn.softmax(c(ones(2, 3)), axis=5),
+        ValueError,
+        r"softmax: axis 5 is out of range",
+    ),
+    "max_pool2d": (
+        lambda c: nn.max_pool2d(c(ones(3, 5, 5)), 2),
+        ValueError,
+        r"max_pool2d: x must have 4 dimensions",
+    ),
+    "mse_loss": (
+        lambda c: nn.mse_loss(c(ones(2, 3)), c(ones(3))),
+        ValueError,
+        r"mse_loss: input and target must have the same shape",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NATIVE_CASES))
+@pytest.mark.parametrize("wrap", ["native", "Array"])
+def test_native_and_array_inputs_raise_the_same_errors(backend, case, wrap):
+    # Native arrays and Arrays take the fast path straight to the backend function: the
+    # checks must live there too, not only on the general path.
+    call, exc, message = NATIVE_CASES[case]
+    convert = backend.asarray if wrap == "native" else ivy_like.array
+    with pytest.raises(exc, match=message):
+        call(convert)
