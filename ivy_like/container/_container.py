@@ -6,6 +6,7 @@ not written here: :mod:`ivy_like.container._mapping` generates them from the op 
 
 from __future__ import annotations
 
+import sys as _sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -18,6 +19,7 @@ _dict_getitem = dict.__getitem__
 _dict_setitem = dict.__setitem__
 _dict_contains = dict.__contains__
 _dict_new = dict.__new__
+_dict_update = dict.update
 
 # repr: how many entries of one level, and how many lines of one leaf, before eliding.
 _REPR_MAX_KEYS = 20
@@ -615,8 +617,12 @@ def _new() -> Container:
 def make(d: dict[str, Any]) -> Container:
     """A Container holding the items of ``d`` as they are (no checks: internal fast path)."""
     c = _dict_new(Container)
-    # Item by item rather than dict.update: torch.compile (Dynamo) traces dict.__setitem__ on
-    # a dict subclass but not the unbound dict.update.
+    torch = _sys.modules.get("torch")
+    if torch is None or not torch.compiler.is_dynamo_compiling():
+        _dict_update(c, d)  # one C call: item by item costs ~0.4 µs a leaf in the methods
+        return c
+    # Under torch.compile, item by item: Dynamo traces dict.__setitem__ on a dict subclass
+    # but not the unbound dict.update.
     for key, value in d.items():
         dict.__setitem__(c, key, value)  # spelled out: Dynamo resolves it, not an alias
     return c
