@@ -90,7 +90,9 @@ class Layer:
         >>> layer.apply({"weight": ivy_like.array([[1.0, -1.0]])}, ivy_like.array([[3.0, 1.0]]))
         ivy_like.array([[2.]])
         """
-        raise NotImplementedError
+        raise NotImplementedError(
+            f"{type(self).__name__} subclasses Layer but does not define apply(params, x)"
+        )
 
     def _config(self) -> dict[str, Any]:
         return {k: v for k, v in vars(self).items() if not k.startswith("_")}
