@@ -35,7 +35,7 @@ def tests_mxnet(session: nox.Session) -> None:
     crashes beside TensorFlow, so no other framework is installed (constraints-mxnet.txt)."""
     session.install(
         "-c", "constraints-mxnet.txt", "mxnet==1.9.1", "numpy==1.23.5",
-        "pytest", "hypothesis", "safetensors",
+        "pytest", "pytest-timeout", "hypothesis", "safetensors",
     )  # fmt: skip
     session.install("--no-deps", "-e", ".")
     session.run("pytest", "--ivy-like-backends=numpy,mxnet", *session.posargs, env=ENV)

@@ -399,6 +399,17 @@ def test_diagonal_and_trace(backend, data, offset):
     assert_close(ivy_like.linalg.trace(backend.asarray(a), offset=offset), want, **TOL)
 
 
+@pytest.mark.parametrize("offset", [-4, 3, 9])
+def test_empty_diagonal_and_its_trace(backend, offset):
+    # Offsets past the matrix give an empty diagonal; its trace is 0 (mlx: built without a view,
+    # see linalg_diagonal in backends/mlx/linalg.py).
+    x = backend.asarray(np.ones((2, 1, 3, 3), F32))
+    d = ivy_like.linalg.diagonal(x, offset=offset)
+    assert_close(d, np.zeros((2, 1, 0), F32))  # shape and dtype
+    assert_close(ivy_like.linalg.trace(x, offset=offset), np.zeros((2, 1), F32))
+    assert_close(ivy_like.sum(d, axis=-1), np.zeros((2, 1), F32))
+
+
 def test_trace_dtype_follows_sum(backend):
     x = np.arange(9, dtype=np.int8).reshape(3, 3)
     got = ivy_like.linalg.trace(backend.asarray(x))

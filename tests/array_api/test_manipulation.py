@@ -385,9 +385,12 @@ def test_from_dlpack(backend):
     got = ivy_like.from_dlpack(src)
     assert isinstance(got, ivy_like.Array) and got.backend is backend
     assert_close(got, src)
-    copied = ivy_like.from_dlpack(src, copy=True)
-    src[0] = 7.0  # a copy does not see later writes to the source
-    assert_close(copied, np.arange(3, dtype=np.float32))
+    for source in (src, _aligned(3)):  # aligned: what JAX and TensorFlow could share
+        source[:] = np.arange(3, dtype=np.float32)
+        copied = ivy_like.from_dlpack(source, copy=True)
+        source[0] = 7.0  # a copy does not see later writes to the source
+        assert_close(copied, np.arange(3, dtype=np.float32))
+    src[0] = 0.0
     # From an Array of another backend, and from one of its own.
     other = ivy_like.Array(np.arange(2, dtype=np.int32), "numpy")
     assert_close(ivy_like.from_dlpack(other), np.arange(2, dtype=np.int32))

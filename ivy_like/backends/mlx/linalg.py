@@ -142,7 +142,14 @@ def linalg_det(x: Any, /) -> Any:
 
 
 def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
-    _check_matrix("diagonal", tuple(x.shape))
+    shape = tuple(x.shape)
+    _check_matrix("diagonal", shape)
+    rows, cols = shape[-2:]
+    if min(rows + min(offset, 0), cols - max(offset, 0)) <= 0:
+        # An empty diagonal is built directly. MLX 0.32's empty diagonal *view* makes a later
+        # reduction over it (trace) loop on stale strides: 10-25 s, minutes at worst, per call,
+        # once torch, TensorFlow and JAX are loaded in the same process.
+        return mx.zeros((*shape[:-2], 0), dtype=x.dtype)
     return mx.diagonal(x, offset, -2, -1)
 
 
