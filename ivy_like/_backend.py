@@ -108,6 +108,13 @@ class Backend:
             raise NotImplementedError(
                 f"{name} is not supported on the {self.name} backend: {reason}"
             )
+        if not name.startswith("_"):
+            from ._registry import OPS  # cold path: only for a name the module lacks
+
+            if any(spec.backend_name == name for spec in OPS.values()):
+                # A third-party backend that leaves an op out (the generated fast paths call
+                # backend.<op> directly): the same error as the general path gives.
+                raise NotImplementedError(f"{name} is not supported on the {self.name} backend")
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __repr__(self) -> str:

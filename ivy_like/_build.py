@@ -42,6 +42,8 @@ UNARY_DUNDERS = {
 
 _namespace: dict[str, Any] = {
     "_table": _backend._active_table.get,
+    "_stack": _backend._stack.get,
+    "_current": _backend.current_backend,
     "_native": _backend.NATIVE.get,
     "_general": _dispatch.general,
     "_wrap": _wrap,

@@ -204,10 +204,76 @@ def _fast_path_ok(spec: OpSpec) -> bool:
     )
 
 
+def _creation_fast_path_ok(spec: OpSpec) -> bool:
+    """Creation ops without array arguments (``zeros``, ``asarray``): the active backend."""
+    return (
+        spec.creation
+        and not spec.arrays
+        and not spec.sequences
+        and spec.out_index < 0
+        and spec.n_outputs == 1
+        and all(p.kind is not p.VAR_POSITIONAL for p in spec.params)
+    )
+
+
+def _sequence_fast_path_ok(spec: OpSpec) -> bool:
+    """Ops on one sequence of arrays and nothing else array-like (``concat``, ``meshgrid``)."""
+    return len(spec.sequences) == 1 and not spec.arrays and not spec.creation
+
+
+def _creation_source(spec: OpSpec) -> list[str]:
+    # The general path would resolve no backend from the arguments and use the active one;
+    # this does the same without its loops: read the stack, convert the dtype, call, wrap.
+    lines = ["    _s = _stack()", "    _b = _s[-1] if _s else _current()"]
+    lines += [f"    if {d} is not None: {d} = _b.native_dtype({d})" for d in spec.dtypes]
+    lines.append(f"    return _wrap(_b.{spec.backend_name}({_backend_call(spec)}), _b)")
+    return lines
+
+
+def _sequence_source(spec: OpSpec) -> list[str]:
+    # All items of one type: native arrays of one framework (or NumPy arrays under the numpy
+    # backend) go straight to the backend; ivy_like.Arrays of one backend are unwrapped and the
+    # result wrapped. Anything else (mixed types, scalars, Containers, empty) is general.
+    seq = spec.sequences[0]
+    param = next(p for p in spec.params if p.name == seq)
+    star = param.kind is param.VAR_POSITIONAL
+    no_out = " and out is None" if spec.out_index >= 0 else ""
+    wrap = "_wrap_all" if spec.n_outputs != 1 else "_wrap"
+    native_call = _backend_call(spec)
+    unwrapped = native_call.replace(f"*{seq}", "*_d") if star else native_call.replace(seq, "_d", 1)
+    check = "" if star else f"(type({seq}) is list or type({seq}) is tuple) and "
+    return [
+        f"    if {check}{seq}{no_out}:",
+        f"        _t = type({seq}[0])",
+        "        _b = _native(_t)",
+        "        if _b is None:",
+        "            _b = _table().get(_t)",
+        "        if _b is not None:",
+        f"            for _a in {seq}:",
+        "                if type(_a) is not _t:",
+        "                    break",
+        "            else:",
+        f"                return _b.{spec.backend_name}({native_call})",
+        "        elif _t is _Array:",
+        f"            _b = {seq}[0]._backend",
+        "            _d = []",
+        f"            for _a in {seq}:",
+        "                if type(_a) is not _Array or _a._backend is not _b:",
+        "                    break",
+        "                _d.append(_a._data)",
+        "            else:",
+        f"                return {wrap}(_b.{spec.backend_name}({unwrapped}), _b)",
+    ]
+
+
 def _function_source(spec: OpSpec) -> str:
     name = spec.name
     lines = [f"def {name}({_signature_source(spec.params)}):"]
-    if _fast_path_ok(spec):
+    if _creation_fast_path_ok(spec):
+        return "\n".join(lines + _creation_source(spec)) + "\n"
+    if _sequence_fast_path_ok(spec):
+        lines += _sequence_source(spec)
+    elif _fast_path_ok(spec):
         a0 = spec.arrays[0]
         others = spec.arrays[1:]
         no_out = ["out is None"] if spec.out_index >= 0 else []

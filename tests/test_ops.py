@@ -195,6 +195,51 @@ def test_manipulation_matches_numpy(backend, x, data):
     assert_close(ivy_like.where(nx > 0, nx, 0.0), np.where(x > 0, x, np.float32(0)))
 
 
+@pytest.mark.parametrize("container", [list, tuple])
+def test_sequence_ops_take_lists_and_tuples_of_every_kind(backend, container):
+    x = np.arange(3, dtype=np.float32)
+    native = backend.asarray(x)
+    wrapped = ivy_like.Array(native)
+    want = np.concatenate([x, x])
+    # native arrays of one backend: native result
+    got = ivy_like.concat(container([native, native]))
+    assert type(got) is type(native)
+    assert_close(got, want)
+    # ivy_like.Arrays: an Array of the same backend
+    got = ivy_like.stack(container([wrapped, wrapped]))
+    assert type(got) is ivy_like.Array and got.backend is backend
+    assert_close(got, np.stack([x, x]))
+    # a mix of both, and NumPy arrays beside them: the general path, still an Array
+    got = ivy_like.concat(container([wrapped, native, x]))
+    assert type(got) is ivy_like.Array and got.backend is backend
+    assert_close(got, np.concatenate([x, x, x]))
+    grids = ivy_like.meshgrid(wrapped, wrapped)
+    assert all(type(g) is ivy_like.Array for g in grids)
+    assert_close(grids, tuple(np.meshgrid(x, x)))
+    out = ivy_like.broadcast_arrays(native, native[:1])
+    assert all(type(o) is type(native) for o in out)
+
+
+def test_sequence_of_two_frameworks_is_a_type_error(backend):
+    if backend.name == "numpy":
+        pytest.skip("needs a second framework")
+    a = ivy_like.Array(np.ones(2, np.float32), "numpy")
+    b = ivy_like.Array(backend.asarray(np.ones(2, np.float32)))
+    with pytest.raises(TypeError, match="two different frameworks"):
+        ivy_like.concat([a, b])
+    with pytest.raises(TypeError, match="two different frameworks"):
+        ivy_like.meshgrid(b, a)
+
+
+def test_creation_follows_the_active_backend(backend):
+    with ivy_like.use_backend(backend):
+        got = ivy_like.zeros((2,), dtype=ivy_like.int32)
+        assert type(got) is ivy_like.Array and got.backend is backend
+        assert got.dtype == ivy_like.int32
+        assert ivy_like.asarray([1.0]).backend is backend
+    assert ivy_like.zeros(1).backend.name == ivy_like.current_backend().name
+
+
 def test_creation_matches_numpy_with_default_dtypes(backend):
     assert_close(ivy_like.zeros((2, 3)), np.zeros((2, 3), np.float32))
     assert_close(ivy_like.ones(3, dtype="int32"), np.ones(3, np.int32))

@@ -130,6 +130,15 @@ def test_empty_reductions(backend):
             fn(e)
         with pytest.raises(ValueError):
             fn(e, axis=0)
+    # The zero-size axis last, and reductions whose result is itself empty (MXNet rejected
+    # both until its reductions learned the identities).
+    f = ivy_like.zeros((2, 1, 0))
+    assert_close(ivy_like.sum(f, axis=-1), np.zeros((2, 1), np.float32))
+    assert_close(ivy_like.prod(f, axis=-1), np.ones((2, 1), np.float32))
+    with np.errstate(invalid="ignore"):
+        assert_close(ivy_like.mean(f, axis=(1, 2)), np.full(2, NAN, np.float32))
+    assert_close(ivy_like.sum(f, axis=0), np.zeros((1, 0), np.float32))
+    assert_close(ivy_like.max(f, axis=1), np.zeros((2, 0), np.float32))
 
 
 @pytest.mark.parametrize("name", ["var", "std"])

@@ -180,7 +180,11 @@ def _index_range(k: Any) -> tuple[int, int]:
     Small ones are read through NumPy (a view of a CPU buffer: two dispatched JAX reductions
     would cost a hundred times more); large ones reduce on the device, one transfer.
     """
-    if k.size <= _HOST_CHECK_MAX:
+    n = k.size
+    if n <= 16:  # a list and the builtins beat two NumPy reductions on a few values
+        values = np.asarray(k).ravel().tolist()
+        return builtins.min(values), builtins.max(values)
+    if n <= _HOST_CHECK_MAX:
         values = np.asarray(k)
         return int(values.min()), int(values.max())
     lo, hi = np.asarray(_min_max(k)).tolist()

@@ -11,6 +11,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from ... import _dtypes as D
 from ...ops.creation import _check_matrix, _check_meshgrid
@@ -25,7 +26,7 @@ from ...ops.manipulation import (
     _squeeze_axes,
     _tile_shapes,
 )
-from . import DEFAULT_FLOAT, _check_representable, _device, _key
+from . import DEFAULT_FLOAT, DEFAULT_INT, _check_representable, _device, _index_range, _key
 
 __all__ = [
     "broadcast_arrays",
@@ -159,11 +160,32 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
 
 # -- indexing -------------------------------------------------------------------------------------
 def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
-    kind = D.as_dtype(indices.dtype).kind if hasattr(indices, "dtype") else None
-    axis = _take_axis(jnp.ndim(x), indices, axis, kind)
+    dt = getattr(indices, "dtype", None)
+    axis = _take_axis(x.ndim, indices, axis, None if dt is None else np.dtype(dt).kind)
     if axis is None:  # flatten (a no-op for 1-D x, skipped: a reshape costs ~15 µs)
-        x, axis = (x if jnp.ndim(x) == 1 else jnp.reshape(x, (-1,))), 0
-    # The getitem checks (bounds of concrete indices, narrow index dtypes widened), then
+        x, axis = (x if x.ndim == 1 else jnp.reshape(x, (-1,))), 0
+    if dt is None:  # a Python int: getitem's checks
+        indices = _key(x, (slice(None),) * axis + (indices,))[axis]
+        return jnp.take(x, indices, axis=axis)
+    size = x.shape[axis]
+    if not isinstance(indices, jax.core.Tracer) and indices.size:
+        # Concrete indices are bounds-checked (JAX would fill or clamp); traced ones cannot be.
+        lo, hi = _index_range(indices)
+        if lo < -size or hi >= size:
+            bad = hi if hi >= size else lo
+            raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {size}")
+    if size > _index_max(dt):
+        # JAX wraps negative indices with ``size`` in the index dtype, which would overflow.
+        indices = indices.astype(DEFAULT_INT)
     # jnp.take: one cached gather, where x[..., indices] dispatches several primitives.
-    indices = _key(x, (slice(None),) * axis + (indices,))[axis]
     return jnp.take(x, indices, axis=axis)
+
+
+_INDEX_MAX: dict[Any, int] = {}
+
+
+def _index_max(dt: Any) -> int:
+    top = _INDEX_MAX.get(dt)
+    if top is None:
+        top = _INDEX_MAX[dt] = int(np.iinfo(dt).max)
+    return top

@@ -615,12 +615,19 @@ def _axes(x: Any, axis: Any, who: str) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
+_EMPTY_REDUCTION: dict[Any, float] = {nd.sum: 0, nd.prod: 1, nd.mean: float("nan")}
+
+
 def _reduce(mx_op: Callable[..., Any], x: Any, axis: Any, keepdims: bool, who: str) -> Any:
     axes = _axes(x, axis, who)
     shp = tuple(x.shape)
     want = tuple(1 if i in axes else n for i, n in enumerate(shp) if keepdims or i not in axes)
     if not axes:
         return nd.identity(x)  # axis=() reduces nothing (MXNet would reduce everything)
+    if x.size == 0:
+        # MXNet's reductions reject zero-size inputs ("Shape size mismatch"): the result is
+        # the op's identity (NaN for mean, as in NumPy) in the reduced shape, or itself empty.
+        return nd.full(want, _EMPTY_REDUCTION.get(mx_op, 0), dtype=x.dtype)
     if x.ndim == 0:
         return mx_op(x.reshape((1,))).reshape(want)
     out = mx_op(x, axis=axes, keepdims=keepdims)

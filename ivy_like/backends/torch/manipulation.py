@@ -160,7 +160,25 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
 
 
 # -- indexing -------------------------------------------------------------------------------------
+_INDEX_DTYPES = (torch.int32, torch.int64)
+
+
 def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    if (
+        type(indices) is torch.Tensor
+        and indices.ndim == 1
+        and indices.dtype in _INDEX_DTYPES
+        and x.ndim >= 1
+        and ((axis is None and x.ndim == 1) or type(axis) is int)
+        and not torch.compiler.is_compiling()
+    ):
+        # The common case costs one call: index_select checks the bounds itself and raises
+        # for negative or out-of-range indices and bad axes, which the path below then
+        # handles with NumPy's meaning (negatives count from the end) and message.
+        try:
+            return torch.index_select(x, 0 if axis is None else axis, indices)
+        except (IndexError, RuntimeError):
+            pass
     kind = None
     if isinstance(indices, torch.Tensor):
         kind = D.as_dtype(indices.dtype).kind
