@@ -209,6 +209,16 @@ def _prepare(
     nums: tuple[int, ...], names: tuple[str, ...], args: tuple, kwargs: dict, who: str
 ) -> tuple[Backend, list[Any], list[Any]]:
     """Flatten the differentiated arguments; return (backend, specs, native leaves)."""
+    if len(nums) == 1 and not names:
+        # The common case, one array argument: no flattening walk.
+        only = args[nums[0]]
+        kind = _KIND.get(type(only))
+        if kind.__class__ is Backend or kind is ARRAY_KIND:
+            backend, leaf, spec = (
+                (kind, only, _N) if kind is not ARRAY_KIND else (only._backend, only._data, _A)
+            )
+            if backend.has_autodiff and backend.unified_dtype(backend.dtype(leaf)).kind == "f":
+                return backend, [spec], [leaf]
     flat = _Flat()
     specs = [_flatten(args[i], flat, i, who) for i in nums]
     specs += [_flatten(kwargs[n], flat, n, who) for n in names]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._dtypes import as_dtype
 from .._registry import op
 
 _unary = {"arrays": ("x",), "family": "elementwise"}
@@ -893,8 +894,6 @@ def _clip(x: Any, lo: Any, hi: Any, maximum: Any, minimum: Any, astype: Any) -> 
     The backends' maximum/minimum propagate NaN and broadcast, so the rules documented on
     :func:`clip` hold wherever those two do.
     """
-    from .._dtypes import as_dtype
-
     x_dtype = as_dtype(x.dtype)
     out = x
     for name, bound, fn in (("min", lo, maximum), ("max", hi, minimum)):

@@ -35,11 +35,15 @@ def _take_axis(ndim: int, indices: Any, axis: int | None, kind: str | None) -> i
     select along ``axis`` with NumPy's bounds checks: their ``getitem`` of
     ``x[(slice(None),) * axis + (indices,)]``, or their own gather after the same checks.
     """
-    from .manipulation import _axis
-
     if kind is None:
         if isinstance(indices, bool) or not hasattr(indices, "__index__"):
             raise TypeError(f"take: indices must be an integer array, got {indices!r}")
     elif kind not in "iu":
         raise TypeError("take: indices must be an integer array")
-    return None if axis is None else _axis(axis, ndim, "take")
+    if axis is None:
+        return None
+    if type(axis) is int and -ndim <= axis < ndim:
+        return axis % ndim
+    from .manipulation import _axis  # errors and index-like axes
+
+    return _axis(axis, ndim, "take")

@@ -234,6 +234,8 @@ def _axis_error() -> type[Exception]:
 
 def _axis(axis: Any, ndim: int, name: str) -> int:
     """``axis`` as an index in ``range(ndim)``; ``AxisError`` when out of range."""
+    if type(axis) is int and -ndim <= axis < ndim:  # the common case, first and cheap
+        return axis % ndim
     if isinstance(axis, bool) or not hasattr(axis, "__index__"):
         raise TypeError(f"{name}: axis must be an int, got {type(axis).__name__}")
     axis = axis.__index__()

@@ -18,8 +18,14 @@ def _scalar_only(xs: list[Any], f: Callable[[list[Any]], tuple[Any, Any]], box: 
     return value
 
 
-# Built once: the per-call function and box travel as non-differentiated arguments.
+def _scalar_only_one(x: Any, f: Callable[[list[Any]], tuple[Any, Any]], box: list[Any]) -> Any:
+    return _scalar_only([x], f, box)
+
+
+# Built once: the per-call function and box travel as non-differentiated arguments. One leaf
+# (the common case) goes in bare, saving MLX the walk over a list argument.
 _VALUE_AND_GRAD = mx.value_and_grad(_scalar_only)
+_VALUE_AND_GRAD_ONE = mx.value_and_grad(_scalar_only_one)
 
 
 def value_and_grad_leaves(
@@ -31,7 +37,11 @@ def value_and_grad_leaves(
     # grad(lambda x: value_and_grad(g)(x)[0][1]) must see them connected, as on jax and torch.
     box: list[Any] = []
     # The value is taken from the box too, for the same reason.
-    _, grads = _VALUE_AND_GRAD(list(leaves), f, box)
+    if len(leaves) == 1:
+        _, grad = _VALUE_AND_GRAD_ONE(leaves[0], f, box)
+        grads = [grad]
+    else:
+        _, grads = _VALUE_AND_GRAD(list(leaves), f, box)
     value, aux = box[-1]
     return value, aux, grads
 

@@ -237,10 +237,12 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
     if vector:
         x2 = x2[:, None]
     _check_matrix("solve", tuple(x2.shape))
-    # mx.linalg.solve needs equal batch dimensions: broadcast them here.
-    batch = mx.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
-    x1 = mx.broadcast_to(x1, (*batch, *x1.shape[-2:]))
-    x2 = mx.broadcast_to(x2, (*batch, *x2.shape[-2:]))
+    b1, b2 = x1.shape[:-2], x2.shape[:-2]
+    if b1 != b2:
+        # mx.linalg.solve needs equal batch dimensions: broadcast them here.
+        batch = mx.broadcast_shapes(b1, b2)
+        x1 = mx.broadcast_to(x1, (*batch, *x1.shape[-2:]))
+        x2 = mx.broadcast_to(x2, (*batch, *x2.shape[-2:]))
     out = mx.linalg.solve(x1, x2, stream=_CPU)
     return out[..., 0] if vector else out
 

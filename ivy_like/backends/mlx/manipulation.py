@@ -182,4 +182,28 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     axis = _take_axis(x.ndim, indices, axis, kind)
     if axis is None:
         x, axis = (x if x.ndim == 1 else mx.reshape(x, (-1,))), 0
-    return getitem(x, (slice(None),) * axis + (indices,))
+    if kind != "i" or indices.ndim != 1:
+        return getitem(x, (slice(None),) * axis + (indices,))
+    # A 1-D integer index array: checked here, then mx.take (which wraps negative indices
+    # and would read out-of-range ones as garbage), cheaper than the general getitem.
+    size = x.shape[axis]
+    if indices.size:
+        try:
+            values = indices.tolist() if indices.size <= 16 else np.asarray(indices)
+        except ValueError:  # inside mx.compile / mx.vmap: values unknown, taken as they are
+            values = None
+        if values is not None:
+            lo, hi = (min(values), max(values)) if type(values) is list else _min_max(values)
+            if hi >= size or lo < -size:
+                bad = hi if hi >= size else lo
+                raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {size}")
+    if size > 127 and size > _SIGNED_MAX.get(indices.dtype, size):
+        indices = indices.astype(mx.int64)  # negatives wrap in the index dtype: widen first
+    return mx.take(x, indices, axis=axis)
+
+
+_SIGNED_MAX = {mx.int8: 2**7 - 1, mx.int16: 2**15 - 1, mx.int32: 2**31 - 1}
+
+
+def _min_max(values: Any) -> tuple[int, int]:
+    return int(values.min()), int(values.max())

@@ -157,6 +157,17 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
 
 # -- indexing -------------------------------------------------------------------------------------
 def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    if (
+        type(indices) is np.ndarray
+        and indices.dtype.kind in "iu"
+        and (axis is None or type(axis) is int)
+    ):
+        # np.take already has the semantics (negatives from the end, IndexError out of range,
+        # axis=None flattens); any error is re-raised below by the checked path's own call.
+        try:
+            return np.take(x, indices, axis=axis)
+        except (IndexError, TypeError, ValueError):
+            pass
     kind = indices.dtype.kind if isinstance(indices, (np.ndarray, np.generic)) else None
     axis = _take_axis(np.ndim(x), indices, axis, kind)
     return np.take(x, indices, axis=axis)

@@ -72,6 +72,8 @@ def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> Any:
 
 
 def _common(x1: Any, x2: Any) -> tuple[Any, Any]:
+    if getattr(x1, "dtype", None) == getattr(x2, "dtype", 0):
+        return x1, x2
     promoted = _promote(x1, x2)
     return (x1, x2) if promoted is None else (promoted[0], promoted[1])
 
@@ -224,6 +226,9 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
     if vector:
         x2 = x2[:, None]
     _check_matrix("solve", tuple(x2.shape))
+    if x1.shape.rank == 2 and x2.shape.rank == 2:  # no batch dimensions to broadcast
+        out = tf.linalg.solve(x1, x2)
+        return out[..., 0] if vector else out
     b1, b2 = x1.shape[:-2].as_list(), x2.shape[:-2].as_list()
     if b1 != b2 or None in b1:
         # tf.linalg.solve needs equal batch dimensions: broadcast them here.

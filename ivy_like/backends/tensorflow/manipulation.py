@@ -227,13 +227,18 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     axis = _take_axis(x.shape.rank, indices, axis, _kind(indices))
     if axis is None:
         x, axis = (x if x.shape.rank == 1 else tf.reshape(x, [-1])), 0
-    indices = tf.convert_to_tensor(indices)
+    if not isinstance(indices, tf.Tensor):
+        indices = tf.convert_to_tensor(indices)
     size = x.shape[axis]
     if hasattr(indices, "numpy") and size is not None:
         # Eager: NumPy's bounds check and negative indices on the host copy (no extra ops).
         values = indices.numpy()
         if values.size:
-            lo, hi = int(values.min()), int(values.max())
+            if values.size <= 16:  # a list and the builtins beat two NumPy reductions
+                flat = values.ravel().tolist()
+                lo, hi = min(flat), max(flat)
+            else:
+                lo, hi = int(values.min()), int(values.max())
             if hi >= size or lo < -size:
                 bad = hi if hi >= size else lo
                 raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {size}")
@@ -247,6 +252,7 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     if getattr(indices, "dtype", None) not in (tf.int32, tf.int64, np.int32, np.int64):
         indices = tf.cast(indices, tf.int64)  # tf.gather takes int32 and int64 indices only
     try:
-        return tf.gather(x, indices, axis=axis)
+        # axis=0 left implicit: an explicit axis costs tf.gather a protocol isinstance check.
+        return tf.gather(x, indices) if axis == 0 else tf.gather(x, indices, axis=axis)
     except tf.errors.InvalidArgumentError as err:  # in a graph, this surfaces when it runs
         raise IndexError(f"take: index out of bounds ({err.message})") from None

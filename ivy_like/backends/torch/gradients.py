@@ -18,14 +18,23 @@ def _apply(leaves: list[Any], f: Callable[[list[Any]], tuple[Any, Any]]) -> tupl
     return f(leaves)
 
 
-# Built once: the per-call function travels as a non-differentiated argument.
+def _apply_one(leaf: Any, f: Callable[[list[Any]], tuple[Any, Any]]) -> tuple[Any, Any]:
+    return f([leaf])
+
+
+# Built once: the per-call function travels as a non-differentiated argument. One leaf (the
+# common case) goes in bare: torch.func's handling of a list input costs ~30 µs a call.
 _GRAD_AND_VALUE = torch.func.grad_and_value(_apply, has_aux=True)
+_GRAD_AND_VALUE_ONE = torch.func.grad_and_value(_apply_one, has_aux=True)
 
 
 def value_and_grad_leaves(
     f: Callable[[list[Any]], tuple[Any, Any]], leaves: list[Any]
 ) -> tuple[Any, Any, list[Any]]:
     """``f(leaves) -> (scalar, aux)``; return ``(scalar, aux, grads)`` with one grad a leaf."""
+    if len(leaves) == 1:
+        grad, (value, aux) = _GRAD_AND_VALUE_ONE(leaves[0], f)
+        return value, aux, [grad]
     grads, (value, aux) = _GRAD_AND_VALUE(leaves, f)
     return value, aux, grads
 
