@@ -62,6 +62,10 @@ class BackendError(ImportError, ValueError):
     """An unknown backend name, or a backend whose framework cannot be imported."""
 
 
+def _same_device(device: Any) -> Any:
+    return device
+
+
 class Backend:
     """One loaded backend: the module's functions as attributes, plus facts about it.
 
@@ -85,6 +89,8 @@ class Backend:
         for key, value in vars(module).items():
             if not key.startswith("__"):
                 self.__dict__.setdefault(key, value)
+        # A backend without its own device check passes device= through unchanged.
+        self.__dict__.setdefault("native_device", _same_device)
         self._dtype_to_native: dict[_dtypes.Dtype, Any] = dict(module.DTYPES)
         self._native_to_dtype: dict[Any, _dtypes.Dtype] = {v: k for k, v in module.DTYPES.items()}
         # The fast-path table while this backend is active: native types of every loaded

@@ -127,7 +127,7 @@ def _backend_function(spec: OpSpec, backend: Backend) -> Any:
     )
 
 
-_PLAIN, _ARRAY, _SEQUENCE, _DTYPE, _OUT = range(5)
+_PLAIN, _ARRAY, _SEQUENCE, _DTYPE, _OUT, _DEVICE = range(6)
 
 
 def _plan(spec: OpSpec) -> tuple[tuple[int, int, int, str], ...]:
@@ -144,6 +144,8 @@ def _plan(spec: OpSpec) -> tuple[tuple[int, int, int, str], ...]:
                 role = _SEQUENCE
             elif i in spec.dtype_index:
                 role = _DTYPE
+            elif p.name == "device":
+                role = _DEVICE
             else:
                 role = _PLAIN
             how = 1 if p.kind is p.VAR_POSITIONAL else 2 if p.kind is p.KEYWORD_ONLY else 0
@@ -171,6 +173,8 @@ def general(spec: OpSpec, values: tuple[Any, ...]) -> Any:
             v = [_to_native(backend, item, fixed) for item in v]
         elif role == _DTYPE and v is not None:
             v = backend.native_dtype(v)
+        elif role == _DEVICE and v is not None:
+            v = backend.native_device(v)
         if how == 0:
             args.append(v)
         elif how == 2:

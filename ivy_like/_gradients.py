@@ -217,7 +217,7 @@ def _prepare(
             backend, leaf, spec = (
                 (kind, only, _N) if kind is not ARRAY_KIND else (only._backend, only._data, _A)
             )
-            if backend.has_autodiff and backend.unified_dtype(backend.dtype(leaf)).kind == "f":
+            if backend.has_autodiff and _is_float(backend, backend.dtype(leaf)):
                 return backend, [spec], [leaf]
     flat = _Flat()
     specs = [_flatten(args[i], flat, i, who) for i in nums]
@@ -241,8 +241,21 @@ def _prepare(
 
 
 # -- the differentiated call ------------------------------------------------------------------------
+# native dtype -> is it floating point (native dtypes are hashable on every framework).
+_IS_FLOAT: dict[Any, bool] = {}
+
+
+def _is_float(backend: Backend, native_dtype: Any) -> bool:
+    hit = _IS_FLOAT.get(native_dtype)
+    if hit is None:
+        hit = _IS_FLOAT[native_dtype] = backend.unified_dtype(native_dtype).kind == "f"
+    return hit
+
+
 def _as_scalar(head: Any, backend: Backend, who: str) -> Any:
     kind = _kind(head)
+    if kind is backend and backend.shape(head) == () and _is_float(backend, backend.dtype(head)):
+        return head  # the common case: checked in one line, the messages below otherwise
     if kind is ARRAY_KIND:
         head = head._data
     elif kind is NEUTRAL and head is not None:
@@ -298,15 +311,22 @@ def _value_and_grads(
     n_pos = len(nums)
     out_spec: list[Any] = []  # the output's structure, filled while the function runs
 
+    # One bare array as the first of one or more positional arguments (the common case) is
+    # put back without the general rebuild.
+    first_only = nums == (0,) and not names and (specs[0] is _N or specs[0] is _P)
+
     def differentiable(native_leaves: list[Any]) -> tuple[Any, list[Any]]:
-        it = iter(native_leaves)
-        call_args = list(args)
-        for i, spec in zip(nums, specs):
-            call_args[i] = _rebuild(spec, it, backend)
-        call_kwargs = dict(kwargs)
-        for name, spec in zip(names, specs[n_pos:]):
-            call_kwargs[name] = _rebuild(spec, it, backend)
-        out = fun(*call_args, **call_kwargs)
+        if first_only:
+            out = fun(native_leaves[0], *args[1:], **kwargs)
+        else:
+            it = iter(native_leaves)
+            call_args = list(args)
+            for i, spec in zip(nums, specs):
+                call_args[i] = _rebuild(spec, it, backend)
+            call_kwargs = dict(kwargs)
+            for name, spec in zip(names, specs[n_pos:]):
+                call_kwargs[name] = _rebuild(spec, it, backend)
+            out = fun(*call_args, **call_kwargs)
         out_kind = _kind(out)
         if out_kind is ARRAY_KIND or out_kind is backend:
             # The common case, a bare scalar: it is the value, so no auxiliary outputs travel
@@ -348,6 +368,8 @@ def _assemble(
 ) -> Any:
     """MLX's return shape: one positional gradient alone, several as a tuple, none as None;
     with argnames, ``(positional, {name: grad})``."""
+    if not names and len(specs) == 1 and (specs[0] is _N or specs[0] is _P):
+        return grads[0]  # one bare array: its gradient as is
     it = iter(grads)
     pos = [_rebuild(spec, it, backend) for spec in specs[: len(nums)]]
     positional = pos[0] if len(pos) == 1 else (tuple(pos) if pos else None)

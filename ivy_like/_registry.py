@@ -221,11 +221,20 @@ def _sequence_fast_path_ok(spec: OpSpec) -> bool:
     return len(spec.sequences) == 1 and not spec.arrays and not spec.creation
 
 
+def _device_lines(spec: OpSpec) -> list[str]:
+    """Validate ``device=`` once, here: each backend's ``native_device`` raises ``ValueError``
+    for a device it does not have (backends then receive their own device objects)."""
+    if "device" not in spec.param_names:
+        return []
+    return ["if device is not None: device = _b.native_device(device)"]
+
+
 def _creation_source(spec: OpSpec) -> list[str]:
     # The general path would resolve no backend from the arguments and use the active one;
     # this does the same without its loops: read the stack, convert the dtype, call, wrap.
     lines = ["    _s = _stack()", "    _b = _s[-1] if _s else _current()"]
     lines += [f"    if {d} is not None: {d} = _b.native_dtype({d})" for d in spec.dtypes]
+    lines += [f"    {d}" for d in _device_lines(spec)]
     lines.append(f"    return _wrap(_b.{spec.backend_name}({_backend_call(spec)}), _b)")
     return lines
 
@@ -278,6 +287,7 @@ def _function_source(spec: OpSpec) -> str:
         others = spec.arrays[1:]
         no_out = ["out is None"] if spec.out_index >= 0 else []
         dtype_lines = [f"if {d} is not None: {d} = _b.native_dtype({d})" for d in spec.dtypes]
+        dtype_lines += _device_lines(spec)
         # 1. native arrays of one framework (and Python scalars beside them). NATIVE (the
         # frameworks' own types) is a plain dict consulted first; only on a miss is the active
         # backend's table read from the ContextVar (NumPy arrays under the numpy backend).
@@ -352,6 +362,7 @@ def _method_source(spec: OpSpec, method_name: str) -> str:
             lines.append(f"{ind}{a} = {a}._data if type({a}) is _Array else {a}")
         for d in spec.dtypes:
             lines.append(f"{ind}if {d} is not None: {d} = _b.native_dtype({d})")
+        lines += [f"{ind}{d}" for d in _device_lines(spec)]
         call = f"_b.{spec.backend_name}({_backend_call(spec, first='self._data')})"
         if spec.n_outputs != 1:
             lines.append(f"{ind}return _wrap_all({call}, _b)")

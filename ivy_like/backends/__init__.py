@@ -7,7 +7,9 @@ Every backend module provides:
   native dtype), ``DEFAULT_FLOAT``, ``DEFAULT_INT``;
 * helpers used by the core: ``shape``, ``dtype`` (native dtype), ``device``, ``to_numpy``,
   ``dlpack``, ``dlpack_device``, ``from_dlpack``, ``write_inplace`` (raises ``TypeError`` on
-  immutable arrays), ``getitem``, ``setitem`` (returns the updated array), ``is_variable``;
+  immutable arrays), ``getitem``, ``setitem`` (returns the updated array), ``is_variable``,
+  ``native_device`` (a ``device=`` argument as the framework's device object; ``ValueError``
+  for a device the framework or this machine does not have);
 * one function per op of the registry (native arrays in, native arrays out; dtype arguments
   already converted to native dtypes), except those listed in ``UNSUPPORTED`` or left to the
   op's composite declaration;

@@ -108,6 +108,9 @@ def _device(device: Any) -> Any:
     raise TypeError(f"device: expected a string or a jax.Device, got {type(device).__name__}")
 
 
+native_device = _device  # the device= check of the core
+
+
 def to_numpy(x: Any) -> np.ndarray:
     return np.asarray(x)
 

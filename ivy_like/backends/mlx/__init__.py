@@ -107,6 +107,22 @@ def _stream(device: Any) -> Any:
     raise ValueError(f"device: expected 'cpu', 'gpu' or an mlx.core.Device, got {device!r}")
 
 
+def native_device(device: Any) -> Any:
+    """An ``mx.Device`` for ``"cpu"``, ``"gpu"`` (``":N"`` allowed) or a Device; ``ValueError``
+    when this machine's MLX does not have it (e.g. the GPU on Linux CPU builds).
+
+    Examples
+    --------
+    >>> from ivy_like.backends import mlx as B
+    >>> B.native_device("cpu")
+    Device(cpu, 0)
+    """
+    dev = _stream(device)
+    if not mx.is_available(dev):
+        raise ValueError(f"device: this MLX has no device {device!r} (it has: cpu)")
+    return dev
+
+
 def to_numpy(x: Any) -> np.ndarray:
     """A NumPy copy of ``x`` (evaluates it); bfloat16 becomes float32.
 

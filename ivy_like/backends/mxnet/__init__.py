@@ -324,6 +324,15 @@ def _context(device: Any) -> Any:
     raise ValueError(f"device: expected 'cpu', 'gpu:N' or an mx.Context, got {device!r}")
 
 
+def native_device(device: Any) -> Any:
+    """An ``mx.Context`` for ``"cpu"``, ``"gpu:N"`` or a Context; ``ValueError`` for a GPU
+    this machine does not have."""
+    ctx = _context(device)
+    if ctx.device_type == "gpu" and ctx.device_id >= mx.context.num_gpus():
+        raise ValueError(f"device: no MXNet device {device!r} here ({mx.context.num_gpus()} GPUs)")
+    return ctx
+
+
 def _is_python_data(obj: Any) -> bool:
     return not isinstance(obj, (np.ndarray, np.generic)) and not hasattr(obj, "__array__")
 

@@ -110,6 +110,20 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = N
     return arr
 
 
+def native_device(device: Any) -> str:
+    """NumPy has one device, ``"cpu"``; anything else is a ``ValueError``.
+
+    Examples
+    --------
+    >>> from ivy_like.backends import numpy as B
+    >>> B.native_device("cpu")
+    'cpu'
+    """
+    if isinstance(device, str) and device == "cpu":
+        return device
+    raise ValueError(f"device: the numpy backend has only 'cpu', got {device!r}")
+
+
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
     return np.zeros(shape, dtype=dtype or DEFAULT_FLOAT)
 
@@ -249,6 +263,8 @@ if np.__version__ < "2":
 
 # -- reductions -----------------------------------------------------------------------------------
 def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
+    if type(x) is np.ndarray:  # the method skips np.sum's dispatch layer (~1 µs)
+        return x.sum(axis=axis, dtype=dtype, keepdims=keepdims)
     return np.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 

@@ -162,6 +162,50 @@ def _promoting(fn: Callable[..., Any]) -> Callable[..., Any]:
     return op
 
 
+def native_device(device: Any) -> str:
+    """A TensorFlow device name (``"/device:CPU:0"``) for ``"cpu"``, ``"gpu:1"``, ``"CPU:0"``, a
+    full name or a ``tf.DeviceSpec``; ``ValueError`` for a device this machine does not have
+    (``tf.device`` would otherwise place the op elsewhere without a word).
+
+    Examples
+    --------
+    >>> from ivy_like.backends import tensorflow as B
+    >>> B.native_device("cpu")
+    '/device:CPU:0'
+    """
+    if isinstance(device, tf.DeviceSpec):
+        device = device.to_string()
+    if not isinstance(device, str):
+        raise TypeError(
+            f"device: expected a string or a tf.DeviceSpec, got {type(device).__name__}"
+        )
+    try:
+        if "/" not in device:  # "cpu", "gpu:1", "CPU:0"
+            kind, _, index = device.partition(":")
+            device_name = f"/device:{kind.upper()}:{index or 0}"
+        else:
+            device_name = device
+        spec = tf.DeviceSpec.from_string(device_name)
+    except ValueError as err:
+        raise ValueError(f"device: {device!r} is not a TensorFlow device name ({err})") from None
+    kind = (spec.device_type or "").upper()
+    name = f"/device:{kind}:{spec.device_index or 0}"
+    have = _logical_devices()
+    if name not in have:
+        raise ValueError(f"device: no TensorFlow device {device!r} here (have: {', '.join(have)})")
+    return name
+
+
+def _logical_devices() -> tuple[str, ...]:
+    global _DEVICES
+    if _DEVICES is None:
+        _DEVICES = tuple(d.name for d in tf.config.list_logical_devices())
+    return _DEVICES
+
+
+_DEVICES: tuple[str, ...] | None = None
+
+
 def _on(device: Any) -> Any:
     return contextlib.nullcontext() if device is None else tf.device(device)
 

@@ -57,6 +57,38 @@ def device(x: Any) -> str:
     return str(x.device)
 
 
+def native_device(device: Any) -> Any:
+    """A ``torch.device`` for a string (``"gpu"`` is read as ``"cuda"``, as other frameworks
+    name it) or a device; ``ValueError`` for one this machine does not have.
+
+    Examples
+    --------
+    >>> from ivy_like.backends import torch as B
+    >>> B.native_device("cpu")
+    device(type='cpu')
+    """
+    if isinstance(device, str):
+        kind, sep, index = device.partition(":")
+        text = f"cuda{sep}{index}" if kind == "gpu" else device
+        try:
+            dev = torch.device(text)
+        except RuntimeError as err:
+            raise ValueError(f"device: {device!r} is not a torch device ({err})") from None
+    elif isinstance(device, torch.device):
+        dev = device
+    else:
+        raise TypeError(f"device: expected a string or a torch.device, got {type(device).__name__}")
+    if dev.type == "cuda":
+        present = torch.cuda.is_available() and (dev.index or 0) < torch.cuda.device_count()
+    elif dev.type == "mps":
+        present = torch.backends.mps.is_available()
+    else:
+        present = True  # cpu, meta and others: torch reports its own errors
+    if not present:
+        raise ValueError(f"device: no torch device {device!r} on this machine")
+    return dev
+
+
 def to_numpy(x: Any) -> Any:
     # force=True detaches, moves to the CPU and resolves conjugate/negative views.
     if x.dtype is torch.bfloat16:
