@@ -174,6 +174,8 @@ def linalg_slogdet(x: Any, /) -> SlogdetResult:
 
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
     x1, x2 = _common(_float("solve", x1, square=True), x2)
+    if x2.ndim == 2 and x1.ndim == 2:  # no batch dimensions: nothing to broadcast
+        return torch.linalg.solve(x1, x2)
     if x2.ndim == 1:
         return torch.linalg.solve(x1, x2[:, None])[..., 0]
     _check_matrix("solve", tuple(x2.shape))
