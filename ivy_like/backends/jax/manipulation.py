@@ -177,7 +177,10 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     if size > _index_max(dt):
         # JAX wraps negative indices with ``size`` in the index dtype, which would overflow.
         indices = indices.astype(DEFAULT_INT)
-    # jnp.take: one cached gather, where x[..., indices] dispatches several primitives.
+    # jnp.take: one cached gather, where x[..., indices] dispatches several primitives. For
+    # 1-D x the axis is left out: jnp.take's cache answers that call form fastest.
+    if x.ndim == 1:
+        return jnp.take(x, indices)
     return jnp.take(x, indices, axis=axis)
 
 
