@@ -220,7 +220,20 @@ def linalg_slogdet(x: Any, /) -> SlogdetResult:
     return SlogdetResult(*tf.linalg.slogdet(_float("slogdet", x, square=True)))
 
 
+_SOLVE_FAILS = (tf.errors.OpError, ValueError, TypeError)
+
+
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
+    if tf.executing_eagerly():
+        # Eager: try TensorFlow first. It succeeds exactly for what the checked path below
+        # would hand it unchanged (float or complex square matrices, one dtype, equal batch
+        # dimensions, a matrix right-hand side); anything else fails and takes that path,
+        # which raises ivy_like's errors or broadcasts. Reading dtypes and shapes before the
+        # op costs more than the op's own failure would (~10 µs on a 3x3 solve).
+        try:
+            return tf.linalg.solve(x1, x2)
+        except _SOLVE_FAILS:
+            pass
     x1, x2 = _common(_float("solve", x1, square=True), x2)
     vector = len(x2.shape) == 1
     if vector:
