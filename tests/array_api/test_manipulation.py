@@ -131,6 +131,14 @@ def test_tile(backend, x, reps):
     assert_close(ivy_like.tile(*on(backend, x), reps), np.tile(x, reps))
 
 
+def test_tile_repeating_every_axis_of_a_4d_view(backend):
+    # MXNet's own tile returned uninitialised memory here in most calls (found by test_tile).
+    x = np.array([0, 3], np.int32)
+    for reps in [(2, 2, 2, 2), (3, 1, 2, 2), (2, 2, 2)]:
+        for _ in range(5):
+            assert_close(ivy_like.tile(*on(backend, x), reps), np.tile(x, reps))
+
+
 @given(x=i32(nonempty_shapes), data=st.data())
 def test_unstack(backend, x, data):
     axis = data.draw(st.integers(-x.ndim, x.ndim - 1))

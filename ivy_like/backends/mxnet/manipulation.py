@@ -265,7 +265,14 @@ def tile(x: Any, repetitions: Any, /) -> Any:
     if int(np.prod(target)) == 0:
         return nd.zeros(target, ctx=x.context, dtype=x.dtype)
     xx = _no_bool(x).reshape(shape) if shape else _no_bool(x)
-    return _keep_bool(x, nd.tile(xx, reps=reps) if reps else nd.identity(xx))
+    # MXNet 1.9.1's nd.tile returns uninitialised memory for some 4-D inputs (shape
+    # (1, 1, 1, 2) with reps (2, 2, 2, 2): wrong in most calls). One concat per repeated axis
+    # is exact.
+    out = xx
+    for axis, r in enumerate(reps):
+        if r > 1:
+            out = nd.concat(*([out] * r), dim=axis)
+    return _keep_bool(x, nd.identity(out) if out is xx else out)
 
 
 @numpy_shapes
