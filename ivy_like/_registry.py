@@ -244,12 +244,14 @@ def _sequence_source(spec: OpSpec) -> list[str]:
     # backend) go straight to the backend; ivy_like.Arrays of one backend are unwrapped and the
     # result wrapped. Anything else (mixed types, scalars, Containers, empty) is general.
     seq = spec.sequences[0]
-    param = next(p for p in spec.params if p.name == seq)
+    param = spec.params[0]
+    if param.name != seq:
+        raise ValueError(f"op {spec.name}: the sequence fast path needs it as first parameter")
     star = param.kind is param.VAR_POSITIONAL
     no_out = " and out is None" if spec.out_index >= 0 else ""
     wrap = "_wrap_all" if spec.n_outputs != 1 else "_wrap"
     native_call = _backend_call(spec)
-    unwrapped = native_call.replace(f"*{seq}", "*_d") if star else native_call.replace(seq, "_d", 1)
+    unwrapped = _backend_call(spec, first="_d")  # the sequence is the first parameter
     check = "" if star else f"(type({seq}) is list or type({seq}) is tuple) and "
     return [
         f"    if {check}{seq}{no_out}:",

@@ -28,6 +28,24 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None, out: Any = None):
 
 
 # -- shared rules (backends call these; no framework is imported here) ------------------------
+def _host_bounds(values: Any) -> tuple[int, int]:
+    """``(min, max)`` of a non-empty NumPy copy of an integer index array.
+
+    A few values go through a list and the builtins, which beats two NumPy reductions.
+    """
+    if values.size <= 16:
+        flat = values.ravel().tolist()
+        return min(flat), max(flat)
+    return int(values.min()), int(values.max())
+
+
+def _check_bounds(lo: int, hi: int, size: int, axis: int) -> None:
+    """NumPy's ``IndexError`` when an index in ``[lo, hi]`` is outside ``[-size, size)``."""
+    if hi >= size or lo < -size:
+        bad = hi if hi >= size else lo
+        raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {size}")
+
+
 def _take_axis(ndim: int, indices: Any, axis: int | None, kind: str | None) -> int | None:
     """The checked axis of ``take`` (None: flatten ``x`` first).
 

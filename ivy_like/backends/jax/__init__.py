@@ -21,6 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ... import _dtypes as D
+from ...ops.indexing import _check_bounds, _host_bounds
 
 NAME = "jax"
 VERSION = jax.__version__
@@ -177,19 +178,25 @@ def _min_max(k: Any) -> Any:
     return jnp.stack([jnp.min(k), jnp.max(k)])
 
 
+_INDEX_MAX: dict[Any, int] = {}
+
+
+def _index_max(dt: Any) -> int:
+    """The largest value of the integer dtype ``dt`` (cached: ``np.iinfo`` costs ~1 µs)."""
+    top = _INDEX_MAX.get(dt)
+    if top is None:
+        top = _INDEX_MAX[dt] = int(np.iinfo(dt).max)
+    return top
+
+
 def _index_range(k: Any) -> tuple[int, int]:
     """``(min, max)`` of a concrete integer index array.
 
     Small ones are read through NumPy (a view of a CPU buffer: two dispatched JAX reductions
     would cost a hundred times more); large ones reduce on the device, one transfer.
     """
-    n = k.size
-    if n <= 16:  # a list and the builtins beat two NumPy reductions on a few values
-        values = np.asarray(k).ravel().tolist()
-        return builtins.min(values), builtins.max(values)
-    if n <= _HOST_CHECK_MAX:
-        values = np.asarray(k)
-        return int(values.min()), int(values.max())
+    if k.size <= _HOST_CHECK_MAX:
+        return _host_bounds(np.asarray(k))
     lo, hi = np.asarray(_min_max(k)).tolist()
     return int(lo), int(hi)
 
@@ -223,7 +230,7 @@ def _key(x: Any, key: Any) -> Any:
             dt is not None
             and getattr(k, "ndim", 0) > 0
             and jnp.issubdtype(dt, jnp.integer)
-            and shp[axis] > np.iinfo(dt).max
+            and shp[axis] > _index_max(dt)
         ):
             # JAX wraps negative indices with ``size`` in the index dtype, which overflows
             # (e.g. int8 indices into an axis of 300): widen to the default integer.
@@ -236,12 +243,7 @@ def _key(x: Any, key: Any) -> Any:
         elif _index_dims(k) == 1 and hasattr(k, "dtype") and not isinstance(k, jax.core.Tracer):
             if getattr(k, "size", 0) and jnp.issubdtype(k.dtype, jnp.integer):
                 size = shp[axis]
-                lo, hi = _index_range(k)
-                if lo < -size or hi >= size:
-                    bad = hi if hi >= size else lo
-                    raise IndexError(
-                        f"index {bad} is out of bounds for axis {axis} with size {size}"
-                    )
+                _check_bounds(*_index_range(k), size, axis)
         axis += _index_dims(k)
     if widened is not None:
         return tuple(widened) if type(key) is tuple else widened[0]

@@ -15,7 +15,7 @@ import numpy as np
 
 from ... import _dtypes as D
 from ...ops.creation import _check_matrix, _check_meshgrid
-from ...ops.indexing import _take_axis
+from ...ops.indexing import _check_bounds, _take_axis
 from ...ops.manipulation import (
     _axes,
     _axis,
@@ -26,7 +26,15 @@ from ...ops.manipulation import (
     _squeeze_axes,
     _tile_shapes,
 )
-from . import DEFAULT_FLOAT, DEFAULT_INT, _check_representable, _device, _index_range, _key
+from . import (
+    DEFAULT_FLOAT,
+    DEFAULT_INT,
+    _check_representable,
+    _device,
+    _index_max,
+    _index_range,
+    _key,
+)
 
 __all__ = [
     "broadcast_arrays",
@@ -170,10 +178,7 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     size = x.shape[axis]
     if not isinstance(indices, jax.core.Tracer) and indices.size:
         # Concrete indices are bounds-checked (JAX would fill or clamp); traced ones cannot be.
-        lo, hi = _index_range(indices)
-        if lo < -size or hi >= size:
-            bad = hi if hi >= size else lo
-            raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {size}")
+        _check_bounds(*_index_range(indices), size, axis)
     if size > _index_max(dt):
         # JAX wraps negative indices with ``size`` in the index dtype, which would overflow.
         indices = indices.astype(DEFAULT_INT)
@@ -182,13 +187,3 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     if x.ndim == 1:
         return jnp.take(x, indices)
     return jnp.take(x, indices, axis=axis)
-
-
-_INDEX_MAX: dict[Any, int] = {}
-
-
-def _index_max(dt: Any) -> int:
-    top = _INDEX_MAX.get(dt)
-    if top is None:
-        top = _INDEX_MAX[dt] = int(np.iinfo(dt).max)
-    return top

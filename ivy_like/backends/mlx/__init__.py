@@ -34,6 +34,7 @@ import mlx.core as mx
 import numpy as np
 
 from ... import _dtypes as D
+from ...ops.indexing import _host_bounds
 
 NAME = "mlx"
 VERSION = mx.__version__
@@ -182,7 +183,7 @@ def _out_of_bounds(index: Any, size: int) -> Any:
         values = np.asarray(index)
     except ValueError:  # inside mx.compile / mx.vmap: values unknown, MLX must take it as is
         return None
-    lo, hi = int(values.min()), int(values.max())
+    lo, hi = _host_bounds(values)
     if hi >= size:
         return hi
     return lo if lo < -size else None

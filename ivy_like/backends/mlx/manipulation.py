@@ -31,7 +31,7 @@ from ...ops.manipulation import (
     _squeeze_axes,
     _tile_shapes,
 )
-from . import _INTEGER, DEFAULT_FLOAT, _stream, asarray, getitem
+from . import _INTEGER, DEFAULT_FLOAT, _out_of_bounds, _stream, asarray, getitem
 
 __all__ = [
     "broadcast_arrays",
@@ -187,23 +187,12 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     # A 1-D integer index array: checked here, then mx.take (which wraps negative indices
     # and would read out-of-range ones as garbage), cheaper than the general getitem.
     size = x.shape[axis]
-    if indices.size:
-        try:
-            values = indices.tolist() if indices.size <= 16 else np.asarray(indices)
-        except ValueError:  # inside mx.compile / mx.vmap: values unknown, taken as they are
-            values = None
-        if values is not None:
-            lo, hi = (min(values), max(values)) if type(values) is list else _min_max(values)
-            if hi >= size or lo < -size:
-                bad = hi if hi >= size else lo
-                raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {size}")
+    bad = _out_of_bounds(indices, size) if indices.size else None  # None inside mx.compile
+    if bad is not None:
+        raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {size}")
     if size > 127 and size > _SIGNED_MAX.get(indices.dtype, size):
         indices = indices.astype(mx.int64)  # negatives wrap in the index dtype: widen first
     return mx.take(x, indices, axis=axis)
 
 
 _SIGNED_MAX = {mx.int8: 2**7 - 1, mx.int16: 2**15 - 1, mx.int32: 2**31 - 1}
-
-
-def _min_max(values: Any) -> tuple[int, int]:
-    return int(values.min()), int(values.max())

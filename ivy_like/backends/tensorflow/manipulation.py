@@ -20,7 +20,7 @@ import numpy as np
 import tensorflow as tf
 
 from ...ops.creation import _check_matrix, _check_meshgrid, _meshgrid_shapes
-from ...ops.indexing import _take_axis
+from ...ops.indexing import _check_bounds, _host_bounds, _take_axis
 from ...ops.manipulation import (
     _axes,
     _axis,
@@ -234,14 +234,8 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
         # Eager: NumPy's bounds check and negative indices on the host copy (no extra ops).
         values = indices.numpy()
         if values.size:
-            if values.size <= 16:  # a list and the builtins beat two NumPy reductions
-                flat = values.ravel().tolist()
-                lo, hi = min(flat), max(flat)
-            else:
-                lo, hi = int(values.min()), int(values.max())
-            if hi >= size or lo < -size:
-                bad = hi if hi >= size else lo
-                raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {size}")
+            lo, hi = _host_bounds(values)
+            _check_bounds(lo, hi, size, axis)
             if lo < 0:
                 indices = np.where(values < 0, values.astype(np.int64) + size, values)
     else:  # in a graph: negative indices count from the end (tf.gather does not)
