@@ -5,15 +5,19 @@ overhead dominates): 3-element float32 vectors, 3x3 float32 matrices for linalg,
 int32 index array. Each op is timed three ways: the framework's own call, ``ivy_like.f`` on
 native arrays, and the ``Array`` method (``—`` where the op has none: ``zeros`` and ``concat``
 are not methods; ``x[1:]`` has no function). MLX is lazy: every MLX call, native or not, is
-timed with ``mx.eval`` of its result inside the timed region. Rounds are interleaved (native,
-function, method, native, ...) and the median per call over the rounds is reported, so drift
-on a busy machine hits all three alike. Also times ``import ivy_like`` in fresh interpreters.
+timed with ``mx.eval`` of its result inside the timed region. Each round times the three in a
+shuffled order; the table gives each one's median over the rounds, and as "added" the median of
+the per-round differences from the native call, so drift on a busy machine, which moves a whole
+round, cancels. ``take, new indices`` makes a new native index array in every call (in both
+columns), for backends that remember the bounds of index arrays they have seen (jax). Also times
+``import ivy_like`` in fresh interpreters.
 Run: ``python benchmarks/run.py``.
 """
 
 from __future__ import annotations
 
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -25,7 +29,7 @@ import numpy as np
 
 import ivy_like
 
-ROUNDS = 15
+ROUNDS = 41
 TARGET_S = 0.002  # seconds per timed sample
 # The dispatch budget (foundation issue): added microseconds per call.
 FUNCTION_BUDGET_US = 0.5
@@ -42,10 +46,12 @@ OPS = [
     ("linalg", "matmul"),
     ("linalg", "linalg.solve"),
     ("indexing", "take"),
+    ("indexing", "take, new indices"),
     ("indexing", "__getitem__"),
 ]
 
 Fn = Callable[[], Any]
+IDX = np.array([0, 2], np.int32)  # the index array of take
 
 
 def _per_call(fn: Fn, number: int) -> float:
@@ -65,6 +71,7 @@ def _native_cases(name: str, x: Any, m: Any, idx: Any) -> dict[str, Fn]:
             "matmul": lambda: np.matmul(m, m),
             "linalg.solve": lambda: np.linalg.solve(m, m),
             "take": lambda: np.take(x, idx),
+            "take, new indices": lambda: np.take(x, np.array(IDX)),
             "__getitem__": lambda: x[1:],
         }
     if name == "jax":
@@ -81,6 +88,7 @@ def _native_cases(name: str, x: Any, m: Any, idx: Any) -> dict[str, Fn]:
             "matmul": lambda: jnp.matmul(m, m),
             "linalg.solve": lambda: jnp.linalg.solve(m, m),
             "take": lambda: jnp.take(x, idx),
+            "take, new indices": lambda: jnp.take(x, jnp.asarray(IDX)),
             "__getitem__": lambda: x[1:],
         }
     if name == "torch":
@@ -96,6 +104,7 @@ def _native_cases(name: str, x: Any, m: Any, idx: Any) -> dict[str, Fn]:
             "matmul": lambda: torch.matmul(m, m),
             "linalg.solve": lambda: torch.linalg.solve(m, m),
             "take": lambda: torch.index_select(x, 0, idx),
+            "take, new indices": lambda: torch.index_select(x, 0, torch.from_numpy(IDX)),
             "__getitem__": lambda: x[1:],
         }
     if name == "tensorflow":
@@ -111,6 +120,7 @@ def _native_cases(name: str, x: Any, m: Any, idx: Any) -> dict[str, Fn]:
             "matmul": lambda: tf.linalg.matmul(m, m),
             "linalg.solve": lambda: tf.linalg.solve(m, m),
             "take": lambda: tf.gather(x, idx),
+            "take, new indices": lambda: tf.gather(x, tf.constant(IDX)),
             "__getitem__": lambda: x[1:],
         }
     if name == "mlx":
@@ -126,14 +136,16 @@ def _native_cases(name: str, x: Any, m: Any, idx: Any) -> dict[str, Fn]:
             "matmul": lambda: mx.matmul(m, m),
             "linalg.solve": lambda: mx.linalg.solve(m, m, stream=mx.cpu),  # CPU only in MLX
             "take": lambda: mx.take(x, idx),
+            "take, new indices": lambda: mx.take(x, mx.array(IDX)),
             "__getitem__": lambda: x[1:],
         }
     raise ValueError(name)
 
 
-def _ivy_cases(x: Any, m: Any, idx: Any) -> dict[str, tuple[Fn | None, Fn | None]]:
+def _ivy_cases(name: str, x: Any, m: Any, idx: Any) -> dict[str, tuple[Fn | None, Fn | None]]:
     """``op -> (function on native arrays, Array method)``; None where there is none."""
     a, am, ai = ivy_like.Array(x), ivy_like.Array(m), ivy_like.Array(idx)
+    new_idx = _new_index(name)
     return {
         "stop_gradient": (lambda: ivy_like.stop_gradient(x), lambda: a.stop_gradient()),
         "zeros": (lambda: ivy_like.zeros((3,)), None),  # the active backend (use_backend)
@@ -144,8 +156,33 @@ def _ivy_cases(x: Any, m: Any, idx: Any) -> dict[str, tuple[Fn | None, Fn | None
         "matmul": (lambda: ivy_like.matmul(m, m), lambda: am.matmul(am)),
         "linalg.solve": (lambda: ivy_like.linalg.solve(m, m), lambda: am.solve(am)),
         "take": (lambda: ivy_like.take(x, idx), lambda: a.take(ai)),
+        # No method column: wrapping each new index array would be timed along with it.
+        "take, new indices": (lambda: ivy_like.take(x, new_idx()), None),
         "__getitem__": (None, lambda: a[1:]),
     }
+
+
+def _new_index(name: str) -> Fn:
+    """A function making a new native index array (the same conversion as the native column)."""
+    if name == "numpy":
+        return lambda: np.array(IDX)
+    if name == "jax":
+        import jax.numpy as jnp
+
+        return lambda: jnp.asarray(IDX)
+    if name == "torch":
+        import torch
+
+        return lambda: torch.from_numpy(IDX)
+    if name == "tensorflow":
+        import tensorflow as tf
+
+        return lambda: tf.constant(IDX)
+    if name == "mlx":
+        import mlx.core as mx
+
+        return lambda: mx.array(IDX)
+    raise ValueError(name)
 
 
 def _evaluated(fn: Fn) -> Fn:
@@ -163,9 +200,10 @@ def measure_backend(name: str) -> list[dict[str, Any]]:
     backend = ivy_like.get_backend(name)
     x = backend.asarray(np.array([1.0, 2.0, 3.0], np.float32))
     m = backend.asarray(np.eye(3, dtype=np.float32) * 2 + 0.25)  # well conditioned
-    idx = backend.asarray(np.array([0, 2], np.int32))
+    idx = backend.asarray(IDX)
     native = _native_cases(name, x, m, idx)
-    ours = _ivy_cases(x, m, idx)
+    ours = _ivy_cases(name, x, m, idx)
+    rng = random.Random(0)
     rows = []
     with ivy_like.use_backend(name):  # for zeros, which has no array argument
         for family, op in OPS:
@@ -181,11 +219,17 @@ def measure_backend(name: str) -> list[dict[str, Any]]:
                 fn()  # warm up (first-call compilation, lazy method generation)
             number = max(50, int(TARGET_S * 1e6 / max(_per_call(fns["native"], 50), 0.05)))
             samples: dict[str, list[float]] = {k: [] for k in fns}
+            keys = list(fns)
             for _ in range(ROUNDS):
-                for key, fn in fns.items():
-                    samples[key].append(_per_call(fn, number))
-            med = {k: statistics.median(v) for k, v in samples.items()}
-            rows.append({"backend": name, "family": family, "op": op, **med})
+                rng.shuffle(keys)
+                for key in keys:
+                    samples[key].append(_per_call(fns[key], number))
+            row = {k: statistics.median(v) for k, v in samples.items()}
+            for key in fns:
+                if key != "native":
+                    diffs = [s - n for s, n in zip(samples[key], samples["native"])]
+                    row[f"{key} added"] = statistics.median(diffs)
+            rows.append({"backend": name, "family": family, "op": op, **row})
     return rows
 
 
@@ -206,7 +250,7 @@ def import_time_ms(repeats: int = 7, numpy_first: bool = False) -> float:
 def _cell(row: dict[str, Any], key: str, budget: float) -> tuple[str, bool]:
     if key not in row:
         return "—", True
-    added = row[key] - row["native"]
+    added = row[f"{key} added"]
     return f"{row[key]:.2f} ({added:+.2f})", added <= budget
 
 

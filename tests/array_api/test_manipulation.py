@@ -218,6 +218,17 @@ def test_take_out_of_range_raises_index_error(backend):
         ivy_like.take(x, idx, axis=2)  # AxisError is an IndexError
 
 
+def test_slice_step_of_zero_is_a_value_error(backend):
+    # NumPy's rule; MLX 0.32 would die of SIGFPE, TensorFlow raised InvalidArgumentError.
+    x = ivy_like.arange(6, dtype=ivy_like.int32)
+    for key in (slice(0, 4, 0), (slice(None, None, 0),), (Ellipsis, slice(1, 2, 0))):
+        with pytest.raises(ValueError, match="slice step cannot be zero"):
+            x[key]
+        with pytest.raises(ValueError, match="slice step cannot be zero"):
+            x[key] = 1
+    assert_close(x, np.arange(6, dtype=np.int32))  # unchanged
+
+
 def test_take_needs_integer_indices(backend):
     x, fidx, bidx = on(
         backend,

@@ -519,3 +519,39 @@ def test_jax_x64_mode_in_a_fresh_process() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+def test_bounds_cache_forgets_collected_arrays() -> None:
+    import gc
+
+    from ivy_like.ops.indexing import _BoundsCache
+
+    jnp = pytest.importorskip("jax.numpy")
+    cache = _BoundsCache()
+    a = jnp.array([0, 5])
+    cache.put(a, 0, 5)
+    assert cache.get(a) == (0, 5)
+    assert cache.get(jnp.array([0, 5])) is None  # another array, equal or not
+    key = id(a)
+    del a
+    gc.collect()
+    assert key not in cache._entries
+    cache.put([1, 2], 1, 2)  # no weak references to lists: not kept
+    assert not cache._entries
+
+
+def test_jax_take_checks_every_new_index_array() -> None:
+    # The bounds of each index array are remembered; a new array at a reused id must not
+    # find its predecessor's.
+    jnp = pytest.importorskip("jax.numpy")
+    x = jnp.arange(3.0)
+    for _ in range(30):
+        ok = jnp.array([0, 2])
+        np.testing.assert_array_equal(np.asarray(ivy_like.take(x, ok)), [0.0, 2.0])
+        del ok
+        bad = jnp.array([0, 3])
+        with pytest.raises(IndexError, match="index 3 is out of bounds"):
+            ivy_like.take(x, bad)
+        with pytest.raises(IndexError, match="index 3 is out of bounds"):
+            ivy_like.take(x, bad)  # the second time from the cache
+        del bad

@@ -21,7 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ... import _dtypes as D
-from ...ops.indexing import _check_bounds, _host_bounds
+from ...ops.indexing import _BoundsCache, _check_bounds, _host_bounds, _in_range_basic
 
 NAME = "jax"
 VERSION = jax.__version__
@@ -195,10 +195,18 @@ def _index_range(k: Any) -> tuple[int, int]:
     Small ones are read through NumPy (a view of a CPU buffer: two dispatched JAX reductions
     would cost a hundred times more); large ones reduce on the device, one transfer.
     """
+    known = _BOUNDS.get(k)  # JAX arrays are immutable: each is read back once
+    if known is not None:
+        return known
     if k.size <= _HOST_CHECK_MAX:
-        return _host_bounds(np.asarray(k))
-    lo, hi = np.asarray(_min_max(k)).tolist()
-    return int(lo), int(hi)
+        lo, hi = _host_bounds(np.asarray(k))
+    else:
+        lo, hi = map(int, np.asarray(_min_max(k)).tolist())
+    _BOUNDS.put(k, lo, hi)
+    return lo, hi
+
+
+_BOUNDS = _BoundsCache()
 
 
 def _key(x: Any, key: Any) -> Any:
@@ -260,6 +268,8 @@ def getitem(x: Any, key: Any) -> Any:
     >>> B.getitem(jnp.arange(4), [0, 2])
     Array([0, 2], dtype=int32)
     """
+    if _in_range_basic(x.shape, key):  # nothing to translate or check
+        return x[key]
     return x[_key(x, key)]
 
 

@@ -36,6 +36,14 @@ from . import (
     _key,
 )
 
+_ArrayImpl = type(jnp.zeros(0))  # concrete arrays; tracers are other types
+# The largest value of each integer dtype: JAX wraps negative indices with the axis size in
+# the index dtype, so an axis longer than that needs wider indices (the general path).
+_INDEX_TOP = {
+    np.dtype(t): int(np.iinfo(t).max)
+    for t in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+}
+
 __all__ = [
     "broadcast_arrays",
     "broadcast_to",
@@ -168,6 +176,14 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
 
 # -- indexing -------------------------------------------------------------------------------------
 def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    if type(indices) is _ArrayImpl and axis is None and type(x) is _ArrayImpl and x.ndim == 1:
+        # The common call, shortened: concrete integer indices into a vector.
+        top = _INDEX_TOP.get(indices.dtype)  # None: not an integer dtype
+        size = x.shape[0]
+        if top is not None and size <= top:
+            if indices.size:
+                _check_bounds(*_index_range(indices), size, 0)
+            return jnp.take(x, indices)
     dt = getattr(indices, "dtype", None)
     axis = _take_axis(x.ndim, indices, axis, None if dt is None else np.dtype(dt).kind)
     if axis is None:  # flatten (a no-op for 1-D x, skipped: a reshape costs ~15 µs)

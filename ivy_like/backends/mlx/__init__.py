@@ -34,7 +34,7 @@ import mlx.core as mx
 import numpy as np
 
 from ... import _dtypes as D
-from ...ops.indexing import _host_bounds
+from ...ops.indexing import _check_step, _host_bounds, _in_range_basic
 
 NAME = "mlx"
 VERSION = mx.__version__
@@ -180,10 +180,13 @@ def _out_of_bounds(index: Any, size: int) -> Any:
     dtype, which overflows for unsigned or narrow indices, and costs a synchronisation more.
     """
     try:
-        values = np.asarray(index)
+        if index.ndim == 1 and index.size <= 16:
+            values = index.tolist()  # a few values: a list is 4x cheaper than a NumPy view
+            lo, hi = builtins.min(values), builtins.max(values)
+        else:
+            lo, hi = _host_bounds(np.asarray(index))
     except ValueError:  # inside mx.compile / mx.vmap: values unknown, MLX must take it as is
         return None
-    lo, hi = _host_bounds(values)
     if hi >= size:
         return hi
     return lo if lo < -size else None
@@ -222,6 +225,7 @@ def _key(x: Any, key: Any) -> Any:
             k = int(k)
             axis += 1
         elif isinstance(k, slice):
+            _check_step(k)  # MLX 0.32 dies of SIGFPE on a zero step
             axis += 1
         else:
             if isinstance(k, list):
@@ -261,6 +265,8 @@ def getitem(x: Any, key: Any) -> Any:
     >>> B.getitem(x, x > 1.5)
     array([2, 3], dtype=float32)
     """
+    if _in_range_basic(x.shape, key):  # nothing to translate or check
+        return x[key]
     return x[_key(x, key)]
 
 
@@ -344,10 +350,14 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = N
 
 
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    if device is None:  # positional and no stream=: the cheapest call of nanobind's parser
+        return mx.zeros(shape, dtype or DEFAULT_FLOAT)
     return mx.zeros(shape, dtype=dtype or DEFAULT_FLOAT, stream=_stream(device))
 
 
 def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    if device is None:  # positional and no stream=: the cheapest call of nanobind's parser
+        return mx.ones(shape, dtype or DEFAULT_FLOAT)
     return mx.ones(shape, dtype=dtype or DEFAULT_FLOAT, stream=_stream(device))
 
 
@@ -495,6 +505,12 @@ def matmul(x1: Any, x2: Any, /) -> Any:
     >>> B.matmul(mx.array([[1, 2], [3, 4]]), mx.array([1, 1]))
     array([3, 7], dtype=int32)
     """
+    try:
+        # Floating operands (the common call) pass; MLX raises ValueError for integer and
+        # bool ones, handled below, and for shapes NumPy refuses too (raised again below).
+        return mx.matmul(x1, x2)
+    except ValueError:
+        pass
     if not (isinstance(x1, mx.array) and isinstance(x2, mx.array)):
         return mx.matmul(x1, x2)  # a scalar operand: MLX raises, as NumPy does
     if x1.dtype in _INEXACT or x2.dtype in _INEXACT:

@@ -124,16 +124,27 @@ def _no_complex128(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
     if not _HAS_F64:
         return fn  # no float64 either: every promotion stays within MLX's dtypes
 
-    def op(*args: Any) -> Any:
-        out = fn(*args)
+    def check(out: Any, x1: Any, x2: Any) -> Any:
         if out.dtype == _C64:
-            dtypes = {getattr(a, "dtype", None) for a in args[-2:]}
-            if mx.float64 in dtypes:
+            if mx.float64 in (getattr(x1, "dtype", None), getattr(x2, "dtype", None)):
                 raise TypeError(
                     f"{name}: complex64 with float64 promotes to complex128, which the mlx "
                     "backend does not support; convert one operand first"
                 )
         return out
+
+    if name == "where":
+
+        def op(condition: Any, x1: Any, x2: Any, /) -> Any:
+            return check(fn(condition, x1, x2), x1, x2)
+
+    else:  # binary: the check inlined, this is the hot path of every arithmetic operator
+
+        def op(x1: Any, x2: Any, /) -> Any:  # type: ignore[misc]
+            out = fn(x1, x2)
+            if out.dtype == _C64:
+                return check(out, x1, x2)
+            return out
 
     op.__name__ = op.__qualname__ = name
     return op

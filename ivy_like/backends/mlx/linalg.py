@@ -69,11 +69,19 @@ __all__ = [
 _CPU = mx.cpu
 
 
+_FLOAT32 = mx.float32
+
+
 def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> Any:
-    kind = "f" if x.dtype in _INEXACT else "i"
-    if x.dtype == mx.complex64 and name not in ("matrix_norm", "vector_norm"):
-        raise TypeError(f"linalg.{name}: complex input is not supported by the mlx backend")
-    _check_float(name, "c" if x.dtype == mx.complex64 else kind)
+    dt = x.dtype  # read once: each read builds a Dtype object
+    if dt != _FLOAT32:  # the common dtype needs no checks
+        if dt == mx.complex64:
+            if name not in ("matrix_norm", "vector_norm"):
+                raise TypeError(f"linalg.{name}: complex input is not supported by the mlx backend")
+            kind = "c"
+        else:
+            kind = "f" if dt in _INEXACT else "i"
+        _check_float(name, kind)
     if matrix:
         _check_matrix(name, tuple(x.shape), square)
     return x

@@ -176,6 +176,21 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
 
 # -- indexing -------------------------------------------------------------------------------------
 def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    if (
+        axis is None
+        and type(indices) is mx.array
+        and indices.ndim == 1
+        and x.ndim == 1
+        and indices.dtype in _INTEGER
+    ):
+        # The common call, shortened: a vector of integer indices into a vector. The same
+        # checks as below, without the axis and dtype-kind bookkeeping.
+        size = x.shape[0]
+        if size <= 127 or size <= _SIGNED_MAX.get(indices.dtype, size):
+            bad = _out_of_bounds(indices, size) if indices.size else None
+            if bad is not None:
+                raise IndexError(f"index {bad} is out of bounds for axis 0 with size {size}")
+            return mx.take(x, indices)
     kind = None
     if isinstance(indices, mx.array):
         kind = "i" if indices.dtype in _INTEGER else "f"

@@ -185,6 +185,19 @@ def linalg_slogdet(x: Any, /) -> SlogdetResult:
 
 
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
+    if (
+        _NP2
+        and type(x1) is np.ndarray
+        and type(x2) is np.ndarray
+        and x1.dtype.kind in "fc"
+        and x2.dtype.kind in "fc"
+    ):
+        # Floating arrays (NumPy would convert integers silently): np.linalg.solve raises
+        # LinAlgError, a ValueError, for exactly the shapes the checks below refuse.
+        try:
+            return np.linalg.solve(x1, x2)
+        except ValueError:
+            pass
     x1 = _float("solve", x1, square=True)
     x2 = _float("solve", x2, matrix=False)
     # NumPy 2 already follows the standard: x2 is a vector only when it is 1-D.

@@ -165,6 +165,8 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
         # np.take already has the semantics (negatives from the end, IndexError out of range,
         # axis=None flattens); any error is re-raised below by the checked path's own call.
         try:
+            if type(x) is np.ndarray:  # the method: np.take is a Python wrapper around it
+                return x.take(indices, axis)
             return np.take(x, indices, axis=axis)
         except (IndexError, TypeError, ValueError):
             pass

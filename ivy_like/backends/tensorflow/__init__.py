@@ -25,6 +25,9 @@ import numpy as np
 import tensorflow as tf
 
 from ... import _dtypes as D
+from ...ops.indexing import _check_step
+from . import _eager
+from ._eager import RAW, RAW_FAILS, EagerTensor
 
 NAME = "tensorflow"
 VERSION = tf.__version__
@@ -142,10 +145,19 @@ def _signed_zero(v: Any) -> bool:
     return (type(v) is float or type(v) is complex) and v == 0
 
 
-def _promoting(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``fn`` of two arrays, promoting mixed dtypes when TensorFlow rejects them."""
+def _promoting(fn: Callable[..., Any], raw: Callable[..., Any] | None = None) -> Callable[..., Any]:
+    """``fn`` of two arrays, promoting mixed dtypes when TensorFlow rejects them.
+
+    ``raw`` is the raw op that ``fn`` runs; two eager tensors go to it directly (a third of
+    the time, see ``_eager``), and to ``fn`` if it fails.
+    """
 
     def op(x1: Any, x2: Any, /) -> Any:
+        if raw is not None and type(x1) is EagerTensor and type(x2) is EagerTensor:
+            try:
+                return raw(x=x1, y=x2)
+            except RAW_FAILS:
+                pass
         if _signed_zero(x2) or _signed_zero(x1):
             args = _promote(x1, x2)
             if args is not None:
@@ -220,7 +232,17 @@ def _is_index_array(k: Any) -> bool:
 
 
 def getitem(x: Any, key: Any) -> Any:
+    if type(x) is EagerTensor:
+        try:
+            out = _eager.sliced(x, key)  # ints and slices: StridedSlice directly
+        except tf.errors.InvalidArgumentError as err:  # NumPy: IndexError
+            raise IndexError(f"getitem: {err.message}") from None
+        if out is not None:
+            return out
     items = key if isinstance(key, tuple) else (key,)
+    for k in items:
+        if type(k) is slice:
+            _check_step(k)  # tf.strided_slice: InvalidArgumentError
     # Only ints, slices, None, Ellipsis and scalar tensors reach tf's own indexing: it would
     # read a list [0, 1] as the tuple (0, 1).
     if not builtins.any(_is_index_array(k) for k in items):
@@ -357,14 +379,36 @@ def _shape(shape: Any) -> Any:
     return (shape,) if isinstance(shape, int) else shape
 
 
+def _filled(shape: Any, dtype: Any, value: int) -> Any:
+    """Eager ``Fill`` with cached dims and value (see ``_eager``); None: take the tf path."""
+    if _eager.executing_eagerly():
+        dims = _eager.int64(_shape(shape))
+        if dims is not None:
+            try:
+                return RAW.Fill(dims=dims, value=_eager.fill_value(dtype, value))
+            except RAW_FAILS:
+                pass  # e.g. a negative dimension: tf.zeros raises its own error
+    return None
+
+
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    dtype = dtype or DEFAULT_FLOAT
+    if device is None:
+        out = _filled(shape, dtype, 0)
+        if out is not None:
+            return out
     with _on(device):
-        return tf.zeros(_shape(shape), dtype=dtype or DEFAULT_FLOAT)
+        return tf.zeros(_shape(shape), dtype=dtype)
 
 
 def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    dtype = dtype or DEFAULT_FLOAT
+    if device is None:
+        out = _filled(shape, dtype, 1)
+        if out is not None:
+            return out
     with _on(device):
-        return tf.ones(_shape(shape), dtype=dtype or DEFAULT_FLOAT)
+        return tf.ones(_shape(shape), dtype=dtype)
 
 
 def _scalar_default(value: Any) -> Any:
@@ -446,22 +490,22 @@ def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
 
 
 # -- elementwise ----------------------------------------------------------------------------------
-add = _promoting(tf.add)
-subtract = _promoting(tf.subtract)
-multiply = _promoting(tf.multiply)
+add = _promoting(tf.add, RAW.AddV2)
+subtract = _promoting(tf.subtract, RAW.Sub)
+multiply = _promoting(tf.multiply, RAW.Mul)
 divide = _promoting(tf.divide)  # true division: int32/int64 give float64, int8/int16 float32
-floor_divide = _promoting(tf.math.floordiv)  # rounds towards -inf
-remainder = _promoting(tf.math.floormod)  # sign of the divisor, like Python
-pow = _promoting(tf.pow)  # noqa: A001
+floor_divide = _promoting(tf.math.floordiv, RAW.FloorDiv)  # rounds towards -inf
+remainder = _promoting(tf.math.floormod, RAW.FloorMod)  # sign of the divisor, like Python
+pow = _promoting(tf.pow, RAW.Pow)  # noqa: A001
 # tf.maximum/minimum and reduce_max/min propagate NaN on TF 2.21 CPU (checked by the tests).
-maximum = _promoting(tf.maximum)
-minimum = _promoting(tf.minimum)
-equal = _promoting(tf.equal)
-not_equal = _promoting(tf.not_equal)
-less = _promoting(tf.less)
-less_equal = _promoting(tf.less_equal)
-greater = _promoting(tf.greater)
-greater_equal = _promoting(tf.greater_equal)
+maximum = _promoting(tf.maximum, RAW.Maximum)
+minimum = _promoting(tf.minimum, RAW.Minimum)
+equal = _promoting(tf.equal, RAW.Equal)
+not_equal = _promoting(tf.not_equal, RAW.NotEqual)
+less = _promoting(tf.less, RAW.Less)
+less_equal = _promoting(tf.less_equal, RAW.LessEqual)
+greater = _promoting(tf.greater, RAW.Greater)
+greater_equal = _promoting(tf.greater_equal, RAW.GreaterEqual)
 logical_and = tf.logical_and
 logical_or = tf.logical_or
 logical_not = tf.logical_not
@@ -525,16 +569,39 @@ _SUM_DTYPES = {
 }
 
 
+def _raw_reduce(raw: Callable[..., Any], x: Any, axis: Any, keepdims: Any) -> Any:
+    """Eager reduction of an eager tensor over all axes or one int axis with the raw op and a
+    cached axis tensor (see ``_eager``); None: take the tf path."""
+    if type(x) is EagerTensor and type(keepdims) is bool and _eager.executing_eagerly():
+        if axis is None:
+            axes = _eager.all_axes(x.ndim)
+        elif type(axis) is int:
+            axes = _eager.int64(axis)
+        else:
+            return None
+        try:
+            return raw(input=x, axis=axes, keep_dims=keepdims)
+        except RAW_FAILS:
+            pass  # e.g. an axis out of range: the tf path raises its own error
+    return None
+
+
 def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
     dtype = dtype or _SUM_DTYPES.get(x.dtype)
     if dtype is not None:
         x = tf.cast(x, dtype)
+    out = _raw_reduce(RAW.Sum, x, axis, keepdims)
+    if out is not None:
+        return out
     return tf.reduce_sum(x, axis=axis, keepdims=keepdims)
 
 
 def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     if not (x.dtype.is_floating or x.dtype.is_complex):
         raise TypeError(f"mean: expected a floating-point array, got {x.dtype.name}")
+    out = _raw_reduce(RAW.Mean, x, axis, keepdims)
+    if out is not None:
+        return out
     return tf.reduce_mean(x, axis=axis, keepdims=keepdims)
 
 
@@ -554,6 +621,9 @@ def max(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:  # noqa:
     _check_not_empty("max", x, axis)
     if x.dtype == tf.bool:
         return tf.reduce_any(x, axis=axis, keepdims=keepdims)
+    out = _raw_reduce(RAW.Max, x, axis, keepdims)
+    if out is not None:
+        return out
     return tf.reduce_max(x, axis=axis, keepdims=keepdims)
 
 
@@ -561,6 +631,9 @@ def min(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:  # noqa:
     _check_not_empty("min", x, axis)
     if x.dtype == tf.bool:
         return tf.reduce_all(x, axis=axis, keepdims=keepdims)
+    out = _raw_reduce(RAW.Min, x, axis, keepdims)
+    if out is not None:
+        return out
     return tf.reduce_min(x, axis=axis, keepdims=keepdims)
 
 
@@ -569,6 +642,13 @@ _matmul = _promoting(tf.linalg.matmul)
 
 
 def matmul(x1: Any, x2: Any, /) -> Any:
+    if type(x1) is EagerTensor and type(x2) is EagerTensor:
+        # BatchMatMulV2 is NumPy's matmul for operands of rank >= 2 (batch dimensions
+        # broadcast); it raises for 1-D operands and mixed dtypes, handled below.
+        try:
+            return RAW.BatchMatMulV2(x=x1, y=x2)
+        except RAW_FAILS:
+            pass
     # tf.linalg.matmul needs two matrices (batched); NumPy's rules for 1-D operands: a vector
     # on the left is a row, on the right a column, and that axis is dropped from the result.
     r1, r2 = len(getattr(x1, "shape", ())), len(getattr(x2, "shape", ()))  # scalars: 0
@@ -584,6 +664,13 @@ def matmul(x1: Any, x2: Any, /) -> Any:
 
 def reshape(x: Any, /, shape: Any, *, copy: Any = None) -> Any:
     # Tensors are immutable: sharing memory or not cannot be observed, so copy has no effect.
+    if type(x) is EagerTensor and _eager.executing_eagerly():
+        dims = _eager.int64(_shape(shape))
+        if dims is not None:
+            try:
+                return RAW.Reshape(tensor=x, shape=dims)
+            except RAW_FAILS:
+                pass  # sizes that do not match: tf.reshape raises its own error
     return tf.reshape(x, _shape(shape))
 
 
@@ -592,6 +679,20 @@ def permute_dims(x: Any, /, axes: Any) -> Any:
 
 
 def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
+    if (
+        type(axis) is int
+        and type(arrays) in (list, tuple)
+        and len(arrays) > 1  # ConcatV2 takes two or more
+        and _eager.executing_eagerly()
+    ):
+        for a in arrays:
+            if type(a) is not EagerTensor:
+                break
+        else:
+            try:
+                return RAW.ConcatV2(values=arrays, axis=_eager.int64(axis))
+            except RAW_FAILS:
+                pass  # mixed dtypes or shapes, a bad axis: the path below
     if axis is None:
         arrays, axis = [tf.reshape(a, [-1]) for a in arrays], 0
     try:
@@ -622,6 +723,8 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> A
 
 # -- gradients ------------------------------------------------------------------------------------
 def stop_gradient(x: Any, /, *, preserve_type: bool = True) -> Any:
+    if type(x) is EagerTensor:
+        return RAW.StopGradient(input=x)
     if preserve_type and _is_variable(x):
         return tf.Variable(tf.stop_gradient(x), trainable=x.trainable)  # a new variable
     return tf.stop_gradient(x)

@@ -33,6 +33,7 @@ from ivy_like.ops.linalg import (
 
 from . import DEFAULT_INT, _promote
 from . import sum as _sum
+from ._eager import EagerTensor
 
 __all__ = [
     "linalg_cholesky",
@@ -224,12 +225,13 @@ _SOLVE_FAILS = (tf.errors.OpError, ValueError, TypeError)
 
 
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
-    if tf.executing_eagerly():
-        # Eager: try TensorFlow first. It succeeds exactly for what the checked path below
-        # would hand it unchanged (float or complex square matrices, one dtype, equal batch
-        # dimensions, a matrix right-hand side); anything else fails and takes that path,
-        # which raises ivy_like's errors or broadcasts. Reading dtypes and shapes before the
-        # op costs more than the op's own failure would (~10 µs on a 3x3 solve).
+    if type(x1) is EagerTensor and type(x2) is EagerTensor:
+        # Try the op first. It succeeds exactly for what the checked path below would hand
+        # it unchanged (float or complex square matrices, one dtype, equal batch dimensions,
+        # a matrix right-hand side); anything else fails and takes that path, which raises
+        # ivy_like's errors or broadcasts. Reading dtypes and shapes first costs more than
+        # the op's own failure would. (In a graph these fully known shapes fail at tracing.)
+        # tf.linalg.solve is the generated op itself: here the raw op's wrapper costs more.
         try:
             return tf.linalg.solve(x1, x2)
         except _SOLVE_FAILS:

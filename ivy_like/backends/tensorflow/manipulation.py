@@ -31,7 +31,8 @@ from ...ops.manipulation import (
     _squeeze_axes,
     _tile_shapes,
 )
-from . import DEFAULT_FLOAT, _const, _on, _shape
+from . import DEFAULT_FLOAT, _const, _eager, _on, _shape
+from ._eager import RAW, RAW_FAILS, EagerTensor
 
 __all__ = [
     "broadcast_arrays",
@@ -224,6 +225,16 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
 
 # -- indexing -------------------------------------------------------------------------------------
 def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    if type(x) is EagerTensor and type(indices) is EagerTensor:
+        # On CPU an out-of-range or negative index makes GatherV2 raise: run it first, and
+        # check (and wrap negative indices) only when it fails. Float or bool indices and bad
+        # axes fail too, and get ivy_like's errors below.
+        gather_axis = 0 if axis is None and x.ndim == 1 else axis
+        if type(gather_axis) is int and _eager.checked_gather_ok() and _eager.executing_eagerly():
+            try:
+                return RAW.GatherV2(params=x, indices=indices, axis=_eager.int64(gather_axis))
+            except RAW_FAILS:
+                pass
     axis = _take_axis(x.shape.rank, indices, axis, _kind(indices))
     if axis is None:
         x, axis = (x if x.shape.rank == 1 else tf.reshape(x, [-1])), 0

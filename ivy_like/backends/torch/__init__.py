@@ -242,6 +242,8 @@ def _shape(shape: Any) -> Any:
 
 
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    if device is None:  # device=None costs torch's parser ~0.1 µs
+        return torch.zeros(_shape(shape), dtype=dtype or DEFAULT_FLOAT)
     return torch.zeros(_shape(shape), dtype=dtype or DEFAULT_FLOAT, device=device)
 
 
@@ -368,6 +370,8 @@ def _no_axes(axis: Any) -> bool:
 
 
 def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
+    if axis is None and dtype is None and not keepdims:
+        return torch.sum(x)  # keyword arguments cost torch's parser ~0.4 µs
     if _no_axes(axis):
         return torch.sum(x[None], dim=0, dtype=dtype)
     return torch.sum(x, dim=axis, keepdim=keepdims, dtype=dtype)
@@ -437,7 +441,7 @@ permute_dims = torch.permute
 def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
     if axis is None:
         return torch.cat([torch.reshape(a, (-1,)) for a in arrays])
-    return torch.cat(arrays, dim=axis)
+    return torch.cat(arrays, axis)  # positional: cheaper for torch's parser than dim=
 
 
 def stack(arrays: Any, /, *, axis: int = 0) -> Any:
