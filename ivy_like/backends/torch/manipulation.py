@@ -26,6 +26,8 @@ from ...ops.manipulation import (
 )
 from . import DEFAULT_FLOAT, _shape, getitem
 
+_is_compiling = torch.compiler.is_compiling
+
 __all__ = [
     "broadcast_arrays",
     "broadcast_to",
@@ -166,11 +168,10 @@ _INDEX_DTYPES = (torch.int32, torch.int64)
 def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     if (
         type(indices) is torch.Tensor
-        and indices.ndim == 1
         and indices.dtype in _INDEX_DTYPES
-        and x.ndim >= 1
-        and ((axis is None and x.ndim == 1) or type(axis) is int)
-        and not torch.compiler.is_compiling()
+        and indices.ndim == 1
+        and (type(axis) is int or (axis is None and x.ndim == 1))
+        and not _is_compiling()
     ):
         # The common case costs one call: index_select checks the bounds itself and raises
         # for negative or out-of-range indices and bad axes, which the path below then
