@@ -40,6 +40,14 @@ CASES = {
     "floor_divide": (lambda: B.floor_divide(X, X + 0.5), lambda: tf.math.floordiv(X, X + 0.5)),
     "remainder": (lambda: B.remainder(X, X + 0.5), lambda: tf.math.floormod(X, X + 0.5)),
     "pow": (lambda: B.pow(X, X), lambda: tf.pow(X, X)),
+    "divide": (lambda: B.divide(X, X + 0.5), lambda: tf.divide(X, X + 0.5)),
+    "exp": (lambda: B.exp(X), lambda: tf.exp(X)),
+    "log": (lambda: B.log(X * X), lambda: tf.math.log(X * X)),
+    "sqrt": (lambda: B.sqrt(X * X), lambda: tf.sqrt(X * X)),
+    "tanh": (lambda: B.tanh(X), lambda: tf.tanh(X)),
+    "where": (lambda: B.where(X > 0, X, -X), lambda: tf.where(X > 0, X, -X)),
+    "permute_dims": (lambda: B.permute_dims(X, [1, 0]), lambda: tf.transpose(X, [1, 0])),
+    "astype": (lambda: B.astype(X, tf.int16), lambda: tf.cast(X, tf.int16)),
     "sum all": (lambda: B.sum(X), lambda: tf.reduce_sum(X)),
     "sum axis": (lambda: B.sum(X, axis=-1, keepdims=True), lambda: tf.reduce_sum(X, -1, True)),
     "mean": (lambda: B.mean(X, axis=0), lambda: tf.reduce_mean(X, 0)),
@@ -79,6 +87,16 @@ def test_what_raw_ops_refuse_takes_the_tf_path():
     same(B.take(i32, tf.constant([-1, 0])), tf.constant([3, 1], tf.int32))
     # sums of small integers are int64 (NumPy's rule) on the raw path too
     same(B.sum(i32), tf.constant(6, tf.int64))
+    # integer true division gives floats (RealDiv would truncate)
+    same(B.divide(i32, i32 + 1), tf.constant([0.5, 2 / 3, 0.75], tf.float64))
+    # integers have no exp kernel: the tf path's error
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        B.exp(i32)
+    # complex to real keeps the real part, as tf.cast does
+    z = tf.constant([1 + 2j, -3 + 0j], tf.complex64)
+    same(B.astype(z, tf.float32), tf.constant([1.0, -3.0]))
+    # a dtype the array has already: no cast
+    assert B.astype(f64, tf.float64, copy=False) is f64
 
 
 @pytest.mark.parametrize(
@@ -107,7 +125,8 @@ def test_out_of_range_take_leaves_no_partial_result():
 def test_constant_cache_takes_only_python_ints():
     assert _eager.int64(1.5) is None
     assert _eager.int64(True) is None
-    assert _eager.int64([1, 2]) is None
+    assert _eager.int64([1, 2]) is _eager.int64((1, 2))  # a list is read as its tuple
+    assert _eager.int64([1, 2.0]) is None
     assert _eager.int64((np.int64(2),)) is None
     one = _eager.int64((1,))
     assert one is _eager.int64((1,))  # cached

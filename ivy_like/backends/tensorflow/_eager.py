@@ -30,11 +30,13 @@ _FILL: dict[tuple[Any, int], Any] = {}
 
 
 def int64(value: Any) -> Any:
-    """A cached eager int64 tensor of ``value``: an int, or a tuple of ints (a shape, axes).
+    """A cached eager int64 tensor of ``value``: an int, or a tuple or list of ints (a shape,
+    axes).
 
-    None for anything else (lists, NumPy integers, tensors): the caller takes the ``tf.*``
-    path. Call only in eager mode: a graph constant must not be cached.
+    None for anything else (NumPy integers, tensors): the caller takes the ``tf.*`` path. Call only in eager mode: a graph constant must not be cached.
     """
+    if type(value) is list:  # axes are often given as a list
+        value = tuple(value)
     # Types first: 1.0 == 1 and True == 1 would find the int's entry.
     if type(value) is tuple:
         for v in value:

@@ -25,6 +25,7 @@ import tensorflow as tf
 
 from ...ops.elementwise import _clip
 from . import _promote, _promoting, astype, maximum, minimum
+from ._eager import RAW
 
 __all__ = [
     "acos",
@@ -82,13 +83,13 @@ def _is_exact(dtype: Any) -> bool:
 
 
 # -- division -------------------------------------------------------------------------------------
-def _zero_divisor_gives_zero(fn: Callable[..., Any]) -> Callable[..., Any]:
+def _zero_divisor_gives_zero(fn: Callable[..., Any], raw: Callable[..., Any]) -> Callable[..., Any]:
     """``fn`` (// or %): integer division by zero gives 0 instead of an error.
 
     Integer divisors equal to 0 are replaced by 1 and those results by 0 before TF sees
     them, so this also holds inside ``tf.function`` (where an error would come late).
     """
-    promoted = _promoting(fn)
+    promoted = _promoting(fn, raw)
 
     def op(x1: Any, x2: Any, /) -> Any:
         first = x1 if isinstance(x1, (tf.Tensor, tf.Variable)) else x2
@@ -105,8 +106,8 @@ def _zero_divisor_gives_zero(fn: Callable[..., Any]) -> Callable[..., Any]:
     return op
 
 
-floor_divide = _zero_divisor_gives_zero(tf.math.floordiv)
-remainder = _zero_divisor_gives_zero(tf.math.floormod)
+floor_divide = _zero_divisor_gives_zero(tf.math.floordiv, RAW.FloorDiv)
+remainder = _zero_divisor_gives_zero(tf.math.floormod, RAW.FloorMod)
 
 
 # -- bitwise --------------------------------------------------------------------------------------
@@ -270,7 +271,7 @@ def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
     return _clip(x, min, max, maximum, minimum, astype)
 
 
-_pow = _promoting(tf.pow)
+_pow = _promoting(tf.pow, RAW.Pow)
 
 
 def pow(x1: Any, x2: Any, /) -> Any:  # noqa: A001
