@@ -93,7 +93,8 @@ def sliced(x: Any, key: Any) -> Any:
     """``x[key]`` for a key of ints and slices with int or None bounds (NumPy's basic
     indexing), by ``StridedSlice`` with cached begin, end and strides; None for any other key
     (``None``, ``...``, arrays, steps of 0) or outside eager mode. ``x[1:]`` costs TensorFlow's
-    ``__getitem__`` about 250 µs on the CI machine, this about 20 µs.
+    ``__getitem__`` about 250 µs on the CI machine; ivy_like's ``Array.__getitem__`` through
+    this, about 42 µs.
 
     An int out of range raises ``tf.errors.InvalidArgumentError``, as ``x[key]`` does.
     """
