@@ -92,8 +92,9 @@ class _BoundsCache:
         entries = self._entries
 
         def forget(ref: Any) -> None:
-            if entries.get(key, (None,))[0] is ref:
-                del entries[key]
+            entry = entries.pop(key, None)
+            if entry is not None and entry[0] is not ref:
+                entries.setdefault(key, entry)  # a newer array's entry: keep it
 
         try:
             entries[key] = (weakref.ref(k, forget), lo, hi)
