@@ -49,7 +49,6 @@ _namespace: dict[str, Any] = {
     "_wrap": _wrap,
     "_wrap_all": _dispatch.wrap_all,
     "_Array": Array,
-    "_new": object.__new__,
     "_scalars": frozenset({int, float, bool, complex}),
 }
 

@@ -239,3 +239,26 @@ def test_pytest_plugin_option_selects_backends(pytester_or_skip=None):
         )
     assert "1 passed" in proc.stdout, proc.stdout + proc.stderr
     warnings.simplefilter("default")
+
+
+def test_a_backend_missing_an_op_raises_not_implemented_on_every_path():
+    # A third-party backend module that leaves an op out: the generated fast path (which
+    # calls backend.zeros directly) must give the general path's NotImplementedError, not an
+    # AttributeError.
+    import types
+
+    from ivy_like._backend import Backend
+    from ivy_like.backends import numpy as np_backend
+
+    module = types.ModuleType("partial_backend")
+    module.__dict__.update({k: v for k, v in vars(np_backend).items() if k not in ("zeros", "add")})
+    partial = Backend("partial", module)
+    with ivy_like.use_backend(partial):
+        with pytest.raises(NotImplementedError, match="zeros is not supported on the partial"):
+            ivy_like.zeros((2,))  # the creation fast path
+        x = ivy_like.ones((2,))
+        assert x.backend is partial
+        with pytest.raises(NotImplementedError, match="add is not supported on the partial"):
+            ivy_like.add(x, x)  # an Array of this backend: the fast path again
+    with pytest.raises(AttributeError):
+        partial.no_such_name  # noqa: B018  (not an op: a plain AttributeError)

@@ -40,19 +40,12 @@ from . import (
 
 def _new_bounds(k: Any) -> tuple[int, int] | None:
     """``(min, max)`` of a non-empty integer index array, read once (and kept); else None."""
-    if k.dtype in _INDEX_TOP and k.size:
+    if k.dtype.kind in "iu" and k.size:
         return _index_range(k)
     return None
 
 
 _ArrayImpl = type(jnp.zeros(0))  # concrete arrays; tracers are other types
-# The largest value of each integer dtype: JAX wraps negative indices with the axis size in
-# the index dtype, so an axis longer than that needs wider indices (the general path).
-_INDEX_TOP = {
-    np.dtype(t): int(np.iinfo(t).max)
-    for t in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
-}
-
 __all__ = [
     "broadcast_arrays",
     "broadcast_to",
@@ -193,9 +186,8 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
             bounds = _BOUNDS.get(indices) or _new_bounds(indices)
             size = shape[0]
             # Small axes need no check against the index dtype's range (int8 reaches 127).
-            if bounds is not None and (size <= 127 or size <= _INDEX_TOP[indices.dtype]):
-                if bounds[1] >= size or bounds[0] < -size:
-                    _check_bounds(bounds[0], bounds[1], size, 0)
+            if bounds is not None and (size <= 127 or size <= _index_max(indices.dtype)):
+                _check_bounds(*bounds, size, 0)
                 return jnp.take(x, indices)
     dt = getattr(indices, "dtype", None)
     axis = _take_axis(x.ndim, indices, axis, None if dt is None else np.dtype(dt).kind)

@@ -183,14 +183,7 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
         and x.ndim == 1
         and indices.dtype in _INTEGER
     ):
-        # The common call, shortened: a vector of integer indices into a vector. The same
-        # checks as below, without the axis and dtype-kind bookkeeping.
-        size = x.shape[0]
-        if size <= 127 or size <= _SIGNED_MAX.get(indices.dtype, size):
-            bad = _out_of_bounds(indices, size) if indices.size else None
-            if bad is not None:
-                raise IndexError(f"index {bad} is out of bounds for axis 0 with size {size}")
-            return mx.take(x, indices)
+        return _take_checked(x, indices, 0)  # the common call: no axis or kind bookkeeping
     kind = None
     if isinstance(indices, mx.array):
         kind = "i" if indices.dtype in _INTEGER else "f"
@@ -199,8 +192,15 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
         x, axis = (x if x.ndim == 1 else mx.reshape(x, (-1,))), 0
     if kind != "i" or indices.ndim != 1:
         return getitem(x, (slice(None),) * axis + (indices,))
-    # A 1-D integer index array: checked here, then mx.take (which wraps negative indices
-    # and would read out-of-range ones as garbage), cheaper than the general getitem.
+    return _take_checked(x, indices, axis)
+
+
+def _take_checked(x: Any, indices: Any, axis: int) -> Any:
+    """``mx.take`` of a 1-D integer index array along ``axis``, after NumPy's bounds check.
+
+    MLX wraps negative indices and would read out-of-range ones as garbage; this is cheaper
+    than the general getitem.
+    """
     size = x.shape[axis]
     bad = _out_of_bounds(indices, size) if indices.size else None  # None inside mx.compile
     if bad is not None:

@@ -67,7 +67,12 @@ def fill_value(dtype: Any, value: int) -> Any:
     return scalar
 
 
-def _no_accelerator() -> bool:
+def checked_gather_ok() -> bool:
+    """True when an out-of-range ``GatherV2`` raises: on CPU it does, on GPU it writes zeros.
+
+    So ``take`` may run the gather first and check only when it fails, on a machine without
+    accelerators (decided once: the devices TensorFlow sees do not change in a process).
+    """
     global _CPU_ONLY
     if _CPU_ONLY is None:
         _CPU_ONLY = all(d.device_type == "CPU" for d in tf.config.list_logical_devices())
@@ -75,15 +80,6 @@ def _no_accelerator() -> bool:
 
 
 _CPU_ONLY: bool | None = None
-
-
-def checked_gather_ok() -> bool:
-    """True when an out-of-range ``GatherV2`` raises: on CPU it does, on GPU it writes zeros.
-
-    So ``take`` may run the gather first and check only when it fails, on a machine without
-    accelerators.
-    """
-    return _no_accelerator()
 
 
 _SLICES: dict[tuple[tuple[int, ...], ...], tuple[Any, Any, Any]] = {}
