@@ -106,6 +106,19 @@ class Backend:
         else:
             self.table = NATIVE
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # The generated functions remember one backend function per op (see
+        # ivy_like._registry); replacing a function here (a test's monkeypatch, a user's
+        # override) must reach the next call, so every remembered function is forgotten.
+        object.__setattr__(self, name, value)
+        for hook in _change_hooks:
+            hook()
+
+    def __delattr__(self, name: str) -> None:
+        object.__delattr__(self, name)
+        for hook in _change_hooks:
+            hook()
+
     def __getattr__(self, name: str) -> Any:
         # Only reached for a name the module lacks (never on the hot path): an op the backend
         # declares unsupported is a NotImplementedError carrying its reason.
@@ -156,6 +169,8 @@ class Backend:
 
 # Fast-path tables that extend NATIVE (below) and must learn each native type it learns.
 _tables: list[dict[type, Any]] = []
+# Called when a backend's functions or the type tables change: clears the per-op call caches.
+_change_hooks: list[Any] = []
 
 # -- registry of names -> entry points ---------------------------------------------------------
 _registry: dict[str, Any] | None = None  # name -> EntryPoint or module path
@@ -243,6 +258,8 @@ def get_backend(name: str | Backend) -> Backend:
                 table.setdefault(tp, backend)
     # Types may now resolve that did not before (the framework was imported meanwhile).
     _KIND.clear()
+    for hook in _change_hooks:
+        hook()
     return backend
 
 

@@ -40,6 +40,17 @@ UNARY_DUNDERS = {
     "__invert__": "bitwise_invert",  # bitwise; logical NOT for bool
 }
 
+def _remember(ns: dict[str, Any], tp: type, backend: Any) -> None:
+    """Fill the call cache of one generated function (see ``_registry._function_source``)."""
+    fn = backend.__dict__.get(ns["_spec"].backend_name)
+    if fn is None:
+        return  # an op the backend lacks: the attribute path raises its error
+    # Frameworks' own types map to one backend whatever is active; NumPy arrays follow the
+    # active backend, so their entry holds only while the same table is active.
+    table = None if _backend.NATIVE.get(tp) is backend else _backend._active_table.get()
+    ns["_C"] = (tp, table, fn)
+
+
 _namespace: dict[str, Any] = {
     "_table": _backend._active_table.get,
     "_stack": _backend._stack.get,
@@ -50,7 +61,9 @@ _namespace: dict[str, Any] = {
     "_wrap_all": _dispatch.wrap_all,
     "_Array": Array,
     "_scalars": frozenset({int, float, bool, complex}),
+    "_remember": _remember,
 }
+_backend._change_hooks.append(_registry.forget_calls)
 
 
 def build_all(target: dict[str, Any]) -> None:

@@ -299,11 +299,32 @@ def _function_source(spec: OpSpec) -> str:
             f" or _b is _table().get(type({a})))"
             for a in others
         ]
-        lines.append(f"    _b = _native(type({a0}))")
+        # 0. The call cache: the last backend function this op called for arrays all of one
+        # type, read as one tuple (type, table or None, function) so that a thread replacing
+        # it is seen whole. The table is None for frameworks' own types and the active table
+        # for NumPy arrays (whose backend depends on it).
+        one_type = [f"{_optional(spec, a)}type({a}) is _t" for a in others]
+        plain = [f"{d} is None" for d in spec.dtypes]
+        if "device" in spec.param_names:
+            plain.append("device is None")
+        guard = " and ".join(
+            ["_t is _c[0]", *(f"({c})" for c in one_type), *no_out, *plain,
+             "(_c[1] is None or _table() is _c[1])"]
+        )  # fmt: skip
+        lines.append("    _c = _C")
+        lines.append(f"    _t = type({a0})")
+        lines.append(f"    if {guard}:")
+        lines.append(f"        return _c[2]({_backend_call(spec)})")
+        lines.append("    _b = _native(_t)")
         lines.append("    if _b is None:")
-        lines.append(f"        _b = _table().get(type({a0}))")
+        lines.append("        _b = _table().get(_t)")
         lines.append("    if _b is not None:")
         lines.append(f"        if {' and '.join([*no_out, *same]) or 'True'}:")
+        if one_type:
+            lines.append(f"            if {' and '.join(f'({c})' for c in one_type)}:")
+            lines.append("                _remember(_ns, _t, _b)")
+        else:
+            lines.append("            _remember(_ns, _t, _b)")
         lines += [f"            {d}" for d in dtype_lines]
         lines.append(f"            return _b.{spec.backend_name}({_backend_call(spec)})")
         # 2. ivy_like.Arrays of one backend (and Python scalars beside them)
@@ -312,7 +333,7 @@ def _function_source(spec: OpSpec) -> str:
             f" or (type({a}) is _Array and {a}._backend is _b))"
             for a in others
         ]
-        lines.append(f"    elif type({a0}) is _Array:")
+        lines.append("    elif _t is _Array:")
         lines.append(f"        _b = {a0}._backend")
         lines.append(f"        if {' and '.join([*no_out, *arrays]) or 'True'}:")
         lines += [f"            {d}" for d in dtype_lines]
@@ -420,10 +441,27 @@ def on_build(hook: Callable[[OpSpec], None]) -> None:
             hook(spec)
 
 
+# The namespaces of generated functions that hold a call cache (``_C``), and its empty value:
+# no array has the type _NoArray, so an empty cache never matches.
+_CACHING: list[dict[str, Any]] = []
+_NoArray = type("_NoArray", (), {})
+EMPTY_CALL_CACHE = (_NoArray, None, None)
+
+
+def forget_calls() -> None:
+    """Empty every op's call cache (a backend's functions or the type tables changed)."""
+    for ns in _CACHING:
+        ns["_C"] = EMPTY_CALL_CACHE
+
+
 def build(spec: OpSpec, namespace: dict[str, Any]) -> None:
     """Generate the function and the Array method of ``spec``."""
     ns = dict(namespace)
     ns["_spec"] = spec
+    if _fast_path_ok(spec):
+        ns["_C"] = EMPTY_CALL_CACHE
+        ns["_ns"] = ns
+        _CACHING.append(ns)
     fn = _compile(_function_source(spec), spec.name, ns)
     _copy_metadata(fn, spec, drop_first=False)
     fn.__qualname__ = spec.name

@@ -129,6 +129,91 @@ def test_numpy_arrays_follow_the_active_backend(backend):
     np.testing.assert_array_equal(ivy_like.to_numpy(out), [2.0, 2.0])
 
 
+def _call_cache(op: str) -> tuple[object, object, object]:
+    return OPS[op].function.__globals__["_C"]
+
+
+def test_call_cache_remembers_the_last_native_type(backend):
+    native = ivy_like.array([1.0, 2.0]).data
+    # The first sight of a concrete type (jax's ArrayImpl, tf's EagerTensor) may take the
+    # general path, which learns it; the second call fills the cache.
+    ivy_like.multiply(native, native)
+    ivy_like.multiply(native, native)
+    tp, table, fn = _call_cache("multiply")
+    assert tp is type(native) and fn is backend.multiply
+    # Frameworks' own types hold whatever is active; NumPy's follow the active table.
+    assert (table is None) == (backend.name != "numpy")
+    np.testing.assert_array_equal(ivy_like.to_numpy(ivy_like.multiply(native, native)), [1, 4])
+    # A Python scalar beside the array leaves the cache as it is and still works.
+    np.testing.assert_array_equal(ivy_like.to_numpy(ivy_like.multiply(native, 3.0)), [3, 6])
+    assert _call_cache("multiply")[0] is type(native)
+
+
+def test_numpy_arrays_cached_under_numpy_follow_a_new_backend(backend):
+    a = np.ones(2, np.float32)
+    with ivy_like.use_backend("numpy"):
+        assert type(ivy_like.subtract(a, a)) is np.ndarray
+        assert _call_cache("subtract")[0] is np.ndarray
+    # Now the test's backend is active again: NumPy arrays convert to it, cache or not.
+    out = ivy_like.subtract(a, a)
+    assert ivy_like.backend_of(out) is backend
+    if backend.name != "numpy":
+        assert type(out) is not np.ndarray
+
+
+def test_replacing_a_backend_function_reaches_the_next_call(backend, monkeypatch):
+    native = ivy_like.array([1.0, 2.0]).data
+    ivy_like.maximum(native, native)
+    ivy_like.maximum(native, native)
+    assert _call_cache("maximum")[2] is backend.maximum
+    calls = []
+    original = backend.maximum
+
+    def counting(x1, x2, /):
+        calls.append(1)
+        return original(x1, x2)
+
+    monkeypatch.setattr(backend, "maximum", counting)
+    ivy_like.maximum(native, native)
+    ivy_like.maximum(native, native)
+    assert calls == [1, 1]
+    monkeypatch.undo()
+    ivy_like.maximum(native, native)
+    assert calls == [1, 1]
+
+
+def test_call_cache_is_right_for_threads_on_two_frameworks():
+    # Two threads call one op on two array types at once, each refilling the op's cache:
+    # every result must have its own thread's type (the cache is read as one tuple).
+    others = [n for n in ivy_like.available_backends() if n not in ("numpy", "mlx")]
+    if not others:
+        pytest.skip("only numpy (and mlx) installed: a second framework is needed")
+    errors: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def work(name: str) -> None:
+        b = ivy_like.get_backend(name)
+        with ivy_like.use_backend(b):
+            x = ivy_like.array([1.0, 2.0]).data
+        barrier.wait()
+        for _ in range(3000):
+            out = ivy_like.negative(x)
+            if type(out) is not type(x):
+                errors.append(f"{name}: {type(out).__name__}")
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in ("numpy", others[0])]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter allows
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []
+
+
 def test_without_arrays_the_active_backend_is_used(backend):
     assert ivy_like.ones(3).backend is backend
     assert ivy_like.backend_of(ivy_like.add(1.0, 2.0)) is backend
