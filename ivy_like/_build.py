@@ -40,6 +40,7 @@ UNARY_DUNDERS = {
     "__invert__": "bitwise_invert",  # bitwise; logical NOT for bool
 }
 
+
 def _remember(ns: dict[str, Any], tp: type, backend: Any) -> None:
     """Fill the call cache of one generated function (see ``_registry._function_source``)."""
     fn = backend.__dict__.get(ns["_spec"].backend_name)
