@@ -52,6 +52,12 @@ def _remember(ns: dict[str, Any], tp: type, backend: Any) -> None:
     ns["_C"] = (tp, table, fn)
 
 
+def _remember_creation(ns: dict[str, Any], stack: tuple[Any, ...], backend: Any) -> None:
+    """Fill the call cache of a creation function: this backend stack means this backend."""
+    if stack or _backend._default is backend:  # the empty stack stands for the default
+        ns["_C"] = (stack, backend, backend.__dict__[ns["_spec"].backend_name])
+
+
 _namespace: dict[str, Any] = {
     "_table": _backend._active_table.get,
     "_stack": _backend._stack.get,
@@ -63,6 +69,7 @@ _namespace: dict[str, Any] = {
     "_Array": Array,
     "_scalars": frozenset({int, float, bool, complex}),
     "_remember": _remember,
+    "_remember_creation": _remember_creation,
 }
 _backend._change_hooks.append(_registry.forget_calls)
 

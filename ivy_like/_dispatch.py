@@ -114,19 +114,6 @@ def _to_native(backend: Backend, v: Any, fixed: bool) -> Any:
     return backend.asarray(v)
 
 
-def _backend_function(spec: OpSpec, backend: Backend) -> Any:
-    fn = backend.__dict__.get(spec.backend_name)
-    if fn is not None:
-        return fn
-    reason = backend.unsupported.get(spec.backend_name)
-    if reason is None and spec.composite:
-        return spec.declaration
-    raise NotImplementedError(
-        f"{spec.name} is not supported on the {backend.name} backend"
-        + (f": {reason}" if reason else "")
-    )
-
-
 _PLAIN, _ARRAY, _SEQUENCE, _DTYPE, _OUT, _DEVICE = range(6)
 
 
@@ -181,15 +168,9 @@ def general(spec: OpSpec, values: tuple[Any, ...]) -> Any:
             kwargs[name] = v
         else:
             args.extend(v)
-    fn = backend.__dict__.get(spec.backend_name)
-    if fn is None:
-        fn = _backend_function(spec, backend)
-    if fn is spec.declaration:
-        # Composites run against ivy_like itself, on this backend, with native arrays.
-        with _backend.use_backend(backend):
-            result = fn(*args, **kwargs)
-    else:
-        result = fn(*args, **kwargs)
+    # Every op is an attribute of every Backend (Backend.complete): the module's function, a
+    # composite run with this backend active, or one raising NotImplementedError.
+    result = backend.__dict__[spec.backend_name](*args, **kwargs)
     if out is not None:
         return write_out(spec, backend, out, result)
     if saw_array or (spec.creation and not saw_native):

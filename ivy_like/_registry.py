@@ -26,6 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import _backend
+
 __all__ = ["OpSpec", "op", "OPS", "on_build"]
 
 OPS: dict[str, OpSpec] = {}
@@ -232,7 +234,16 @@ def _device_lines(spec: OpSpec) -> list[str]:
 def _creation_source(spec: OpSpec) -> list[str]:
     # The general path would resolve no backend from the arguments and use the active one;
     # this does the same without its loops: read the stack, convert the dtype, call, wrap.
-    lines = ["    _s = _stack()", "    _b = _s[-1] if _s else _current()"]
+    # The call cache here is (backend stack, backend, function): a stack is an immutable tuple
+    # that use_backend/set_backend replace, so the same object means the same active backend.
+    plain = [f"{d} is None" for d in spec.dtypes]
+    if "device" in spec.param_names:
+        plain.append("device is None")
+    lines = ["    _s = _stack()", "    _c = _C"]
+    lines.append(f"    if {' and '.join(['_s is _c[0]', *plain])}:")
+    lines.append(f"        return _wrap(_c[2]({_backend_call(spec)}), _c[1])")
+    lines.append("    _b = _s[-1] if _s else _current()")
+    lines.append("    _remember_creation(_ns, _s, _b)")
     lines += [f"    if {d} is not None: {d} = _b.native_dtype({d})" for d in spec.dtypes]
     lines += [f"    {d}" for d in _device_lines(spec)]
     lines.append(f"    return _wrap(_b.{spec.backend_name}({_backend_call(spec)}), _b)")
@@ -253,9 +264,17 @@ def _sequence_source(spec: OpSpec) -> list[str]:
     native_call = _backend_call(spec)
     unwrapped = _backend_call(spec, first="_d")  # the sequence is the first parameter
     check = "" if star else f"(type({seq}) is list or type({seq}) is tuple) and "
+    # The call cache is (type, table or None, function), as for array arguments.
     return [
         f"    if {check}{seq}{no_out}:",
         f"        _t = type({seq}[0])",
+        "        _c = _C",
+        "        if _t is _c[0] and (_c[1] is None or _table() is _c[1]):",
+        f"            for _a in {seq}:",
+        "                if type(_a) is not _t:",
+        "                    break",
+        "            else:",
+        f"                return _c[2]({native_call})",
         "        _b = _native(_t)",
         "        if _b is None:",
         "            _b = _table().get(_t)",
@@ -264,6 +283,7 @@ def _sequence_source(spec: OpSpec) -> list[str]:
         "                if type(_a) is not _t:",
         "                    break",
         "            else:",
+        "                _remember(_ns, _t, _b)",
         f"                return _b.{spec.backend_name}({native_call})",
         "        elif _t is _Array:",
         f"            _b = {seq}[0]._backend",
@@ -458,7 +478,7 @@ def build(spec: OpSpec, namespace: dict[str, Any]) -> None:
     """Generate the function and the Array method of ``spec``."""
     ns = dict(namespace)
     ns["_spec"] = spec
-    if _fast_path_ok(spec):
+    if _fast_path_ok(spec) or _creation_fast_path_ok(spec) or _sequence_fast_path_ok(spec):
         ns["_C"] = EMPTY_CALL_CACHE
         ns["_ns"] = ns
         _CACHING.append(ns)
@@ -466,6 +486,8 @@ def build(spec: OpSpec, namespace: dict[str, Any]) -> None:
     _copy_metadata(fn, spec, drop_first=False)
     fn.__qualname__ = spec.name
     spec.function = fn
+    for backend in _backend._loaded.values():
+        backend.complete((spec,))  # backends loaded before this op was registered
     for hook in _build_hooks:
         hook(spec)
 

@@ -161,6 +161,20 @@ def test_numpy_arrays_cached_under_numpy_follow_a_new_backend(backend):
         assert type(out) is not np.ndarray
 
 
+def test_sequence_ops_cache_one_type_and_still_check_every_item(backend):
+    native = ivy_like.array([1.0, 2.0]).data
+    for _ in range(2):
+        out = ivy_like.concat([native, native])
+    assert _call_cache("concat")[0] is type(native)
+    np.testing.assert_array_equal(ivy_like.to_numpy(out), [1, 2, 1, 2])
+    # A cached first item does not let a second item of another kind through unconverted.
+    mixed = ivy_like.concat([native, ivy_like.array([3.0]).data, [4.0]])
+    assert ivy_like.backend_of(mixed) is backend
+    np.testing.assert_array_equal(ivy_like.to_numpy(mixed), [1, 2, 3, 4])
+    wrapped = ivy_like.concat([ivy_like.Array(native), ivy_like.Array(native)])
+    assert isinstance(wrapped, ivy_like.Array)
+
+
 def test_replacing_a_backend_function_reaches_the_next_call(backend, monkeypatch):
     native = ivy_like.array([1.0, 2.0]).data
     ivy_like.maximum(native, native)
@@ -212,6 +226,34 @@ def test_call_cache_is_right_for_threads_on_two_frameworks():
     finally:
         sys.setswitchinterval(interval)
     assert errors == []
+
+
+def test_creation_cache_follows_every_change_of_backend(backend):
+    # zeros remembers (backend stack, backend): entering, nesting, leaving and the default
+    # must each give their own backend, in this order, with the cache filled in between.
+    seen = [ivy_like.zeros(2).backend, ivy_like.zeros(2).backend]
+    with ivy_like.use_backend("numpy"):
+        seen += [ivy_like.zeros(2).backend, ivy_like.zeros(2).backend]
+        with ivy_like.use_backend(backend):
+            seen += [ivy_like.zeros(2).backend, ivy_like.zeros(2).backend]
+        seen += [ivy_like.zeros(2).backend]
+    seen += [ivy_like.zeros(2).backend]
+    numpy = ivy_like.get_backend("numpy")
+    assert seen == [backend, backend, numpy, numpy, backend, backend, numpy, backend]
+    assert OPS["zeros"].function.__globals__["_C"][1] is backend
+    # A new thread starts with the empty stack: the default backend, cached under ().
+    in_thread: list[object] = []
+
+    def work() -> None:
+        in_thread.extend([ivy_like.zeros(2).backend, ivy_like.zeros(2).backend])
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    default = _backend._default_backend()  # $IVY_LIKE_BACKEND, else numpy
+    assert in_thread == [default, default]
+    assert OPS["zeros"].function.__globals__["_C"][:2] == ((), default)
+    assert ivy_like.zeros(2).backend is backend
 
 
 def test_without_arrays_the_active_backend_is_used(backend):
@@ -347,3 +389,33 @@ def test_a_backend_missing_an_op_raises_not_implemented_on_every_path():
             ivy_like.add(x, x)  # an Array of this backend: the fast path again
     with pytest.raises(AttributeError):
         partial.no_such_name  # noqa: B018  (not an op: a plain AttributeError)
+
+
+def test_a_backend_without_a_composite_op_runs_its_declaration():
+    # nn.relu is a composite (numpy's module leaves it out): a backend module without it runs the declaration (written
+    # against ivy_like) with that backend active, on the fast path and the general path alike;
+    # a declared reason makes it NotImplementedError instead.
+    import types
+
+    from ivy_like._backend import Backend
+    from ivy_like.backends import numpy as np_backend
+
+    module = types.ModuleType("no_relu_backend")
+    module.__dict__.update({k: v for k, v in vars(np_backend).items() if k != "nn_relu"})
+    lacking = Backend("no_relu", module)
+    assert "nn_relu" not in vars(np_backend)
+    relu = next(s for s in OPS.values() if s.backend_name == "nn_relu")
+    assert lacking.nn_relu.__wrapped__ is relu.declaration
+    with ivy_like.use_backend(lacking):
+        x = ivy_like.asarray([-1.0, 2.0])
+        assert x.backend is lacking
+        out = ivy_like.nn.relu(x)  # an Array of this backend: the fast path
+        assert out.backend is lacking
+        np.testing.assert_array_equal(ivy_like.to_numpy(out), [0.0, 2.0])
+        np.testing.assert_array_equal(ivy_like.to_numpy(ivy_like.nn.relu([-3.0, 1.0])), [0, 1])
+    module.UNSUPPORTED = {"nn_relu": "no kernel for it"}
+    refusing = Backend("refusing", module)
+    with ivy_like.use_backend(refusing):
+        with pytest.raises(NotImplementedError, match="relu is not supported on the refusing "
+                           "backend: no kernel for it"):  # fmt: skip
+            ivy_like.nn.relu(ivy_like.asarray([1.0]))

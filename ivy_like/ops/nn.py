@@ -25,7 +25,7 @@ from typing import Any
 import ivy_like as il
 
 from .. import _backend
-from .._registry import OPS, op
+from .._registry import op
 
 _NN = ("nn",)
 _nn = {"family": "nn", "namespaces": _NN}
@@ -743,34 +743,3 @@ def mse_loss(input: Any, target: Any, reduction: str = "mean"):  # noqa: A002 - 
         )
     diff = input - target
     return _reduction(diff * diff, reduction, "mse_loss")
-
-
-# -- composite fallbacks on the fast path -------------------------------------------------------
-# The generated fast path calls ``backend.nn_<op>`` directly; a backend module that leaves an
-# op to its composite declaration must still answer that attribute. Each loaded Backend gets a
-# wrapper that runs the declaration with that backend active (what the general path does).
-def _fallback(spec: Any, backend: Any) -> Any:
-    decl = spec.declaration
-    use = _backend.use_backend
-
-    def composite(*args: Any, **kwargs: Any) -> Any:
-        with use(backend):
-            return decl(*args, **kwargs)
-
-    composite.__name__ = spec.backend_name
-    composite.__wrapped__ = decl  # type: ignore[attr-defined]
-    return composite
-
-
-def _install_fallbacks(backend: Any) -> None:
-    for spec in OPS.values():
-        if spec.namespaces != _NN or not spec.composite:
-            continue
-        name = spec.backend_name
-        if name not in backend.__dict__ and name not in backend.unsupported:
-            backend.__dict__[name] = _fallback(spec, backend)
-
-
-_backend._load_hooks.append(_install_fallbacks)
-for _loaded in list(_backend._loaded.values()):
-    _install_fallbacks(_loaded)
