@@ -231,14 +231,20 @@ def _device_lines(spec: OpSpec) -> list[str]:
     return ["if device is not None: device = _b.native_device(device)"]
 
 
+def _left_out(spec: OpSpec) -> list[str]:
+    """Conditions for the call cache: no dtype= and no device= (they need converting)."""
+    conditions = [f"{d} is None" for d in spec.dtypes]
+    if "device" in spec.param_names:
+        conditions.append("device is None")
+    return conditions
+
+
 def _creation_source(spec: OpSpec) -> list[str]:
     # The general path would resolve no backend from the arguments and use the active one;
     # this does the same without its loops: read the stack, convert the dtype, call, wrap.
     # The call cache here is (backend stack, backend, function): a stack is an immutable tuple
     # that use_backend/set_backend replace, so the same object means the same active backend.
-    plain = [f"{d} is None" for d in spec.dtypes]
-    if "device" in spec.param_names:
-        plain.append("device is None")
+    plain = _left_out(spec)
     lines = ["    _s = _stack()", "    _c = _C"]
     lines.append(f"    if {' and '.join(['_s is _c[0]', *plain])}:")
     lines.append(f"        return _wrap(_c[2]({_backend_call(spec)}), _c[1])")
@@ -324,9 +330,7 @@ def _function_source(spec: OpSpec) -> str:
         # it is seen whole. The table is None for frameworks' own types and the active table
         # for NumPy arrays (whose backend depends on it).
         one_type = [f"{_optional(spec, a)}type({a}) is _t" for a in others]
-        plain = [f"{d} is None" for d in spec.dtypes]
-        if "device" in spec.param_names:
-            plain.append("device is None")
+        plain = _left_out(spec)
         guard = " and ".join(
             ["_t is _c[0]", *(f"({c})" for c in one_type), *no_out, *plain,
              "(_c[1] is None or _table() is _c[1])"]
