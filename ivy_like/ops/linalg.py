@@ -20,8 +20,10 @@ Rules decided once for every backend:
 * ``eigh`` eigenvalues are ascending. Eigenvector and singular vector signs (phases) are not
   unique and may differ between backends; ``U @ diag(S) @ Vh`` and ``A @ v = v * w`` agree.
 * Singular matrices in ``inv``/``solve``/``cholesky`` of non-positive-definite input: what the
-  framework does (an error on NumPy and torch, non-finite values on JAX, MLX and TensorFlow);
-  the standard leaves it unspecified and checking would cost a synchronisation per call.
+  framework does; the standard leaves it unspecified and checking would cost a
+  synchronisation per call. For ``solve``: an error on NumPy, torch, TensorFlow and MXNet,
+  non-finite values on JAX; MLX 0.32 returns finite values with no error (a known failure in
+  the test suite).
 * MLX runs its decompositions on the CPU stream (its GPU has none); float64 works there on the
   CPU. TensorFlow and MLX compose ``matrix_norm``, ``vector_norm``, ``matrix_power``,
   ``matrix_rank`` and similar from their own ops.

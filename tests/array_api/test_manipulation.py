@@ -204,6 +204,21 @@ def test_empty(backend):
     assert (y.shape, y.dtype) == ((4,), ivy_like.int8)
 
 
+def test_creation_takes_every_form_of_shape(backend):
+    # torch's factories get the sizes one by one (faster to parse than one tuple): an int, an
+    # empty tuple (a 0-d array), a list and NumPy integers must all still mean what they say.
+    forms = [(3, (3,)), ((), ()), ((2, 3), (2, 3)), ([2, 3], (2, 3)), ((0, 2), (0, 2))]
+    forms.append(((np.int64(2), 1), (2, 1)))
+    for shape, expected in forms:
+        for kwargs in ({}, {"dtype": ivy_like.int32}, {"device": "cpu"}):
+            dtype = kwargs.get("dtype", ivy_like.float32)
+            for name, fill in (("zeros", 0), ("ones", 1), ("empty", None)):
+                got = getattr(ivy_like, name)(shape, **kwargs)
+                assert (got.shape, got.dtype) == (expected, dtype), (name, shape, kwargs)
+                if fill is not None:
+                    assert_close(got, np.full(expected, fill, np.dtype(dtype.name)))
+
+
 # -- decided behaviours: the same error on every backend ---------------------------------------
 def test_take_out_of_range_raises_index_error(backend):
     x, idx = on(backend, np.arange(6, dtype=np.int32).reshape(2, 3), np.array([0, 3], np.int32))
@@ -246,6 +261,26 @@ def test_take_uint8_indices_are_indices(backend):
     # torch alone reads a uint8 index tensor as a boolean mask.
     x, idx = on(backend, np.arange(4, dtype=np.int32), np.array([3, 3], np.uint8))
     assert_close(ivy_like.take(x, idx), np.array([3, 3], np.int32))
+
+
+@pytest.mark.parametrize(
+    "dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+)
+def test_take_every_integer_index_dtype(backend, dtype):
+    # torch's common-call path leaves the dtype check to index_select (int32 and int64 only):
+    # every other dtype, and negative indices, must still come out as NumPy's.
+    if getattr(ivy_like, dtype) not in backend.DTYPES:
+        pytest.skip(f"{backend.name} has no {dtype}")
+    x = np.arange(5.0, dtype=np.float32)
+    idx = np.array([4, 0, 2], dtype)
+    xb, ib = on(backend, x, idx)
+    assert_close(ivy_like.take(xb, ib), np.take(x, idx.astype(np.int64)))  # NumPy 1: no uint64
+    if idx.dtype.kind == "i":
+        (neg,) = on(backend, np.array([-1, -5], dtype))
+        assert_close(ivy_like.take(xb, neg), np.array([4.0, 0.0], np.float32))
+    (top,) = on(backend, np.array([0, np.iinfo(dtype).max], dtype))
+    with pytest.raises(IndexError, match="out of bounds"):
+        ivy_like.take(xb, top)
 
 
 def test_squeeze_errors(backend):

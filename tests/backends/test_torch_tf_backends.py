@@ -797,3 +797,25 @@ def test_tensorflow_imports_a_strided_torch_view_by_copying():
         tf_backend.from_dlpack(t, copy=False)
     c = ivy_like.Container(w=t).cont_to_backend("tensorflow")
     np.testing.assert_array_equal(ivy_like.to_numpy(c.w), t.numpy())
+
+
+def test_torch_solve_of_two_matrices_is_torch_linalg_solve():
+    # The common call runs torch.linalg.solve_ex and reads its info: the same numbers and
+    # gradients as torch.linalg.solve, its LinAlgError for a singular matrix, and the general
+    # path under vmap (where info cannot be read).
+    g = torch.Generator().manual_seed(0)
+    for dtype in (torch.float32, torch.float64, torch.complex64):
+        a, b = torch.randn(4, 4, generator=g).to(dtype), torch.randn(4, 2, generator=g).to(dtype)
+        assert torch.equal(ivy_like.linalg.solve(a, b), torch.linalg.solve(a, b))
+    with pytest.raises(torch.linalg.LinAlgError, match="singular"):
+        ivy_like.linalg.solve(torch.zeros(3, 3), torch.ones(3, 1))
+    a = torch.randn(3, 3, generator=g, requires_grad=True)
+    b = torch.randn(3, 2, generator=g)
+    (ours,) = torch.autograd.grad(ivy_like.linalg.solve(a, b).sum(), a)
+    (theirs,) = torch.autograd.grad(torch.linalg.solve(a, b).sum(), a)
+    assert torch.equal(ours, theirs)
+    grad = torch.func.grad(lambda m: ivy_like.linalg.solve(m, b).sum())(a.detach())
+    torch.testing.assert_close(grad, theirs)
+    batch_a, batch_b = torch.randn(5, 3, 3, generator=g), torch.randn(5, 3, 2, generator=g)
+    got = torch.func.vmap(ivy_like.linalg.solve)(batch_a, batch_b)
+    torch.testing.assert_close(got, torch.linalg.solve(batch_a, batch_b))

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ...ops.creation import _check_matrix, _check_meshgrid
-from ...ops.indexing import _take_axis
+from ...ops.indexing import _check_bounds, _take_axis
 from ...ops.manipulation import (
     _axes,
     _axis,
@@ -159,7 +159,7 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
 def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     if (
         type(indices) is np.ndarray
-        and indices.dtype.kind in "iu"
+        and indices.dtype in _DIRECT_INDEX_DTYPES
         and (axis is None or type(axis) is int)
     ):
         # np.take already has the semantics (negatives from the end, IndexError out of range,
@@ -172,4 +172,20 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
             pass
     kind = indices.dtype.kind if isinstance(indices, (np.ndarray, np.generic)) else None
     axis = _take_axis(np.ndim(x), indices, axis, kind)
+    if kind == "u" and indices.dtype.itemsize == 8:
+        # NumPy 1 refuses uint64 indices (no 'safe' cast to intp). Any index that fits the
+        # axis fits intp, so only values beyond intp need their own IndexError.
+        indices = np.asarray(indices)
+        if indices.size and indices.max() > _INTP_MAX:
+            size = np.size(x) if axis is None else np.shape(x)[axis]
+            _check_bounds(0, int(indices.max()), size, 0 if axis is None else axis)
+        indices = indices.astype(np.intp)
     return np.take(x, indices, axis=axis)
+
+
+_INTP_MAX = np.iinfo(np.intp).max
+# Index dtypes np.take reads as they are. Not uint64: NumPy 2 casts it to intp, so 2**64 - 1
+# becomes -1 (the last element, no error), and NumPy 1 refuses it.
+_DIRECT_INDEX_DTYPES = frozenset(
+    np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32)
+)

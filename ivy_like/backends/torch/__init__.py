@@ -241,16 +241,29 @@ def _shape(shape: Any) -> Any:
     return (shape,) if isinstance(shape, int) else shape
 
 
+def _sizes(shape: Any) -> tuple[Any, ...]:
+    """The size arguments of a torch factory (``torch.zeros(*_sizes(shape))``).
+
+    torch 2.13 parses sizes given one by one about 0.7 µs faster than the same sizes as one
+    tuple (1.2 µs against 1.9 µs for ``torch.zeros``); the errors for bad sizes are the same.
+    """
+    if type(shape) is tuple:
+        return shape if shape else (shape,)  # () must stay one argument: a 0-d array
+    return (shape,)  # an int, a list, a torch.Size: as torch takes them
+
+
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
     if device is None:  # each keyword argument costs torch's parser 0.1-0.3 µs
         if dtype is None and torch.get_default_dtype() is DEFAULT_FLOAT:
-            return torch.zeros(shape)  # an int or a tuple, as torch.zeros takes them
-        return torch.zeros(_shape(shape), dtype=dtype or DEFAULT_FLOAT)
-    return torch.zeros(_shape(shape), dtype=dtype or DEFAULT_FLOAT, device=device)
+            if type(shape) is tuple and shape:
+                return torch.zeros(*shape)  # see _sizes
+            return torch.zeros(shape)
+        return torch.zeros(*_sizes(shape), dtype=dtype or DEFAULT_FLOAT)
+    return torch.zeros(*_sizes(shape), dtype=dtype or DEFAULT_FLOAT, device=device)
 
 
 def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    return torch.ones(_shape(shape), dtype=dtype or DEFAULT_FLOAT, device=device)
+    return torch.ones(*_sizes(shape), dtype=dtype or DEFAULT_FLOAT, device=device)
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
@@ -441,6 +454,8 @@ permute_dims = torch.permute
 
 
 def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
+    if axis == 0:
+        return torch.cat(arrays)  # torch's default dim: giving it costs the parser ~0.12 µs
     if axis is None:
         return torch.cat([torch.reshape(a, (-1,)) for a in arrays])
     return torch.cat(arrays, axis)  # positional: cheaper for torch's parser than dim=

@@ -24,7 +24,7 @@ from ...ops.manipulation import (
     _squeeze_axes,
     _tile_shapes,
 )
-from . import DEFAULT_FLOAT, _shape, getitem
+from . import DEFAULT_FLOAT, _shape, _sizes, getitem
 
 _is_compiling = torch.compiler.is_compiling
 
@@ -52,7 +52,7 @@ __all__ = [
 
 # -- creation -------------------------------------------------------------------------------------
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    return torch.empty(_shape(shape), dtype=dtype or DEFAULT_FLOAT, device=device)
+    return torch.empty(*_sizes(shape), dtype=dtype or DEFAULT_FLOAT, device=device)
 
 
 def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
@@ -162,20 +162,19 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
 
 
 # -- indexing -------------------------------------------------------------------------------------
-_INDEX_DTYPES = (torch.int32, torch.int64)
 
 
 def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     if (
         type(indices) is torch.Tensor
-        and indices.dtype in _INDEX_DTYPES
         and indices.ndim == 1
         and (type(axis) is int or (axis is None and x.ndim == 1))
         and not _is_compiling()
     ):
-        # The common case costs one call: index_select checks the bounds itself and raises
-        # for negative or out-of-range indices and bad axes, which the path below then
-        # handles with NumPy's meaning (negatives count from the end) and message.
+        # The common case costs one call: index_select checks the bounds and the index dtype
+        # itself (int32 or int64) and raises for negative or out-of-range indices, other
+        # dtypes and bad axes, which the path below then handles with NumPy's meaning
+        # (negatives count from the end) and message.
         try:
             return torch.index_select(x, 0 if axis is None else axis, indices)
         except (IndexError, RuntimeError):
