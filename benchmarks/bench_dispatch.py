@@ -5,7 +5,9 @@ overhead dominates): 3-element float32 vectors, 3x3 float32 matrices for linalg,
 int32 index array. Each op is timed three ways: the framework's own call, ``ivy_like.f`` on
 native arrays, and the ``Array`` method (``—`` where the op has none: ``zeros`` and ``concat``
 are not methods; ``x[1:]`` has no function). MLX is lazy: every MLX call, native or not, is
-timed with ``mx.eval`` of its result inside the timed region. Each round times the three in a
+timed with ``mx.eval`` of its result inside the timed region. A fourth column, "one frame",
+times the native call behind one trivial Python function: the least any Python layer can add
+(on JAX already a few tenths of a µs). Each round times the four in a
 shuffled order; the table gives each one's median over the rounds, and as "added" the median of
 the per-round differences from the native call, so drift on a busy machine, which moves a whole
 round, cancels. ``take, new indices`` makes a new native index array in every call (in both
@@ -196,6 +198,19 @@ def _evaluated(fn: Fn) -> Fn:
     return run
 
 
+def _one_frame(fn: Fn) -> Fn:
+    """The native call behind one more Python frame: the least any Python dispatch layer adds.
+
+    On JAX's eager ops one frame costs more than a Python call elsewhere: measured here at
+    +0.1 to +0.7 µs, paired over shuffled rounds, for the ops of this table.
+    """
+
+    def framed() -> Any:
+        return fn()
+
+    return framed
+
+
 def measure_backend(name: str) -> list[dict[str, Any]]:
     backend = ivy_like.get_backend(name)
     x = backend.asarray(np.array([1.0, 2.0, 3.0], np.float32))
@@ -207,7 +222,7 @@ def measure_backend(name: str) -> list[dict[str, Any]]:
     rows = []
     with ivy_like.use_backend(name):  # for zeros, which has no array argument
         for family, op in OPS:
-            fns: dict[str, Fn] = {"native": native[op]}
+            fns: dict[str, Fn] = {"native": native[op], "frame": _one_frame(native[op])}
             function, method = ours[op]
             if function is not None:
                 fns["function"] = function
@@ -256,17 +271,17 @@ def _cell(row: dict[str, Any], key: str, budget: float) -> tuple[str, bool]:
 
 def table(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| backend | family | op | native µs | ivy_like.f µs (added) | "
+        "| backend | family | op | native µs | one frame (added) | ivy_like.f µs (added) | "
         "Array method µs (added) | within budget |",
-        "|---|---|---|---:|---:|---:|:---:|",
+        "|---|---|---|---:|---:|---:|---:|:---:|",
     ]
     for r in rows:
         fn, fn_ok = _cell(r, "function", FUNCTION_BUDGET_US)
         meth, meth_ok = _cell(r, "method", METHOD_BUDGET_US)
         ok = "yes" if fn_ok and meth_ok else "no"
         lines.append(
-            f"| {r['backend']} | {r['family']} | {r['op']} | {r['native']:.2f} | {fn} | {meth} "
-            f"| {ok} |"
+            f"| {r['backend']} | {r['family']} | {r['op']} | {r['native']:.2f} "
+            f"| {r['frame added']:+.2f} | {fn} | {meth} | {ok} |"
         )
     return "\n".join(lines)
 

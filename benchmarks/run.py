@@ -27,7 +27,9 @@ def main(argv: list[str]) -> None:
         "## Dispatch overhead, one op per family (tiny inputs)\n",
         "3-element float32 vectors, 3x3 float32 matrices (linalg), a 2-element int32 index "
         "array; MLX results are evaluated (`mx.eval`) inside the timed region for every "
-        "column. Each of 41 rounds times native, function and method in a shuffled order; "
+        "column. *One frame* is the native call behind one trivial Python function (the "
+        "least any Python layer adds). Each of 41 rounds times native, one frame, function "
+        "and method in a shuffled order; "
         "µs are medians over the rounds, and *added* is the median of the per-round "
         "differences from the native call. Budget: the function on native arrays adds at "
         "most 0.5 µs to the native call; the Array method at most 1.5 µs.\n",

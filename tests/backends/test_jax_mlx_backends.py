@@ -555,3 +555,9 @@ def test_jax_take_checks_every_new_index_array() -> None:
         with pytest.raises(IndexError, match="index 3 is out of bounds"):
             ivy_like.take(x, bad)  # the second time from the cache
         del bad
+    # Known bounds are checked against each array they index, negatives included.
+    idx = jnp.array([-3, 1])
+    np.testing.assert_array_equal(np.asarray(ivy_like.take(x, idx)), [0.0, 1.0])
+    with pytest.raises(IndexError, match="index -3 is out of bounds for axis 0 with size 2"):
+        ivy_like.take(x[:2], idx)
+    np.testing.assert_array_equal(np.asarray(ivy_like.take(jnp.arange(5.0), idx)), [2.0, 1.0])

@@ -46,6 +46,7 @@ def _new_bounds(k: Any) -> tuple[int, int] | None:
 
 
 _ArrayImpl = type(jnp.zeros(0))  # concrete arrays; tracers are other types
+_BOUND_ENTRIES = _BOUNDS._entries  # id -> (weak reference, min, max)
 __all__ = [
     "broadcast_arrays",
     "broadcast_to",
@@ -179,16 +180,20 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
 # -- indexing -------------------------------------------------------------------------------------
 def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     if type(indices) is _ArrayImpl and axis is None and type(x) is _ArrayImpl:
-        # The common call, shortened: concrete integer indices into a vector, each JAX
-        # attribute read at most once (every one is a Python property, ~0.2-0.6 µs).
+        # The common call, shortened: concrete integer indices into a vector whose bounds are
+        # known. Each JAX attribute is read at most once (each is a Python property) and the
+        # bounds entry is read in place: beside JAX's own dispatch every Python step here
+        # measured about three times its cost in isolation.
+        entry = _BOUND_ENTRIES.get(id(indices))
+        if entry is None or entry[0]() is not indices:
+            entry = _new_bounds(indices) and _BOUND_ENTRIES.get(id(indices))
         shape = x.shape
-        if len(shape) == 1:
-            bounds = _BOUNDS.get(indices) or _new_bounds(indices)
+        if entry and len(shape) == 1:
             size = shape[0]
-            # Small axes need no check against the index dtype's range (int8 reaches 127).
-            if bounds is not None and (size <= 127 or size <= _index_max(indices.dtype)):
-                _check_bounds(*bounds, size, 0)
-                return jnp.take(x, indices)
+            # In range, and (small axes aside: int8 reaches 127) no wrap in the index dtype.
+            if -size <= entry[1] and entry[2] < size:
+                if size <= 127 or size <= _index_max(indices.dtype):
+                    return jnp.take(x, indices)
     dt = getattr(indices, "dtype", None)
     axis = _take_axis(x.ndim, indices, axis, None if dt is None else np.dtype(dt).kind)
     if axis is None:  # flatten (a no-op for 1-D x, skipped: a reshape costs ~15 µs)
