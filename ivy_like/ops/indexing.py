@@ -76,20 +76,22 @@ class _BoundsCache:
     call; an array that cannot change needs it once. Entries are keyed by ``id`` and removed
     when the array is collected (a weak reference's callback), so an id reused by a later
     array never finds a stale entry. Arrays that cannot be weakly referenced are not kept.
+    ``entries`` (``id -> (weak reference, min, max)``) may be read in place where a method
+    call would cost too much; an entry counts only if its reference still gives the array.
     """
 
     def __init__(self) -> None:
-        self._entries: dict[int, tuple[Any, int, int]] = {}
+        self.entries: dict[int, tuple[Any, int, int]] = {}
 
     def get(self, k: Any) -> tuple[int, int] | None:
-        entry = self._entries.get(id(k))
+        entry = self.entries.get(id(k))
         if entry is not None and entry[0]() is k:
             return entry[1], entry[2]
         return None
 
     def put(self, k: Any, lo: int, hi: int) -> None:
         key = id(k)
-        entries = self._entries
+        entries = self.entries
 
         def forget(ref: Any) -> None:
             entry = entries.pop(key, None)

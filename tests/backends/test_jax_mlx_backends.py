@@ -535,9 +535,9 @@ def test_bounds_cache_forgets_collected_arrays() -> None:
     key = id(a)
     del a
     gc.collect()
-    assert key not in cache._entries
+    assert key not in cache.entries
     cache.put([1, 2], 1, 2)  # no weak references to lists: not kept
-    assert not cache._entries
+    assert not cache.entries
 
 
 def test_jax_take_checks_every_new_index_array() -> None:

@@ -445,15 +445,15 @@ def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
 matmul = jnp.matmul  # 1-D operands are promoted and squeezed, as in NumPy
 
 
-def reshape(x: Any, /, shape: Any, *, copy: Any = None) -> Any:
-    # Immutable arrays: a copy and a view cannot be told apart, so ``copy`` changes nothing.
-    return jnp.reshape(x, shape)
-
-
+# Immutable arrays: a copy and a view cannot be told apart, so ``copy`` changes nothing.
 if "copy" in inspect.signature(jnp.reshape).parameters:
     # Newer JAX takes (and likewise ignores) copy=: the alias saves a Python frame, which
     # beside JAX's dispatch measured ~0.3 µs a call.
-    reshape = jnp.reshape  # noqa: F811
+    reshape = jnp.reshape
+else:
+
+    def reshape(x: Any, /, shape: Any, *, copy: Any = None) -> Any:
+        return jnp.reshape(x, shape)
 
 
 permute_dims = jnp.transpose

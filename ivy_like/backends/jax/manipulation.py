@@ -46,7 +46,7 @@ def _new_bounds(k: Any) -> tuple[int, int] | None:
 
 
 _ArrayImpl = type(jnp.zeros(0))  # concrete arrays; tracers are other types
-_BOUND_ENTRIES = _BOUNDS._entries  # id -> (weak reference, min, max)
+_BOUND_ENTRIES = _BOUNDS.entries  # id -> (weak reference, min, max)
 __all__ = [
     "broadcast_arrays",
     "broadcast_to",
@@ -185,7 +185,7 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
         # bounds entry is read in place: beside JAX's own dispatch every Python step here
         # measured two to three times its cost in isolation.
         entry = _BOUND_ENTRIES.get(id(indices))
-        if entry is None or entry[0]() is not indices:
+        if entry is None or entry[0]() is not indices:  # not seen yet: read back and kept
             entry = _new_bounds(indices) and _BOUND_ENTRIES.get(id(indices))
         shape = x.shape
         if entry and len(shape) == 1:

@@ -255,9 +255,7 @@ def _sizes(shape: Any) -> tuple[Any, ...]:
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
     if device is None:  # each keyword argument costs torch's parser 0.1-0.3 µs
         if dtype is None and torch.get_default_dtype() is DEFAULT_FLOAT:
-            if type(shape) is tuple and shape:
-                return torch.zeros(*shape)  # see _sizes
-            return torch.zeros(shape)
+            return torch.zeros(*_sizes(shape))
         return torch.zeros(*_sizes(shape), dtype=dtype or DEFAULT_FLOAT)
     return torch.zeros(*_sizes(shape), dtype=dtype or DEFAULT_FLOAT, device=device)
 
