@@ -726,8 +726,8 @@ def log10(x: Any, /, *, out: Any = None):
     Examples
     --------
     >>> import ivy_like
-    >>> ivy_like.log10(ivy_like.array([1., 100.]))
-    ivy_like.array([0., 2.])
+    >>> ivy_like.log10(ivy_like.array([1., 10.]))
+    ivy_like.array([0., 1.])
     """
 
 

@@ -24,6 +24,14 @@ Rules decided once for every backend:
   synchronisation per call. For ``solve``: an error on NumPy, torch, TensorFlow and MXNet,
   non-finite values on JAX; MLX 0.32 returns finite values with no error (a known failure in
   the test suite).
+* Half precision (float16, bfloat16) is computed in float32 and the result cast back to the
+  input's dtype, by every function above from cholesky to vector_norm (``matrix_rank`` gives
+  its integer count). The frameworks otherwise disagree: most refuse half precision with five
+  different errors, some accept it for one function and not the next, and those that accept
+  it for ``vector_norm`` overflow at ``256**2`` where torch accumulates in float32. The
+  default ``rtol`` of ``pinv``/``matrix_rank`` still uses the input dtype's eps. ``solve``
+  returns half precision when both operands have the same half dtype, otherwise the promoted
+  dtype (float16 with bfloat16 or float32: float32; with float64: float64).
 * MLX runs its decompositions on the CPU stream (its GPU has none); float64 works there on the
   CPU. TensorFlow and MLX compose ``matrix_norm``, ``vector_norm``, ``matrix_power``,
   ``matrix_rank`` and similar from their own ops.
@@ -34,6 +42,8 @@ returns them.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from .._registry import op
@@ -433,6 +443,76 @@ def _check_float(name: str, kind: str) -> None:
     """``kind`` is the NumPy dtype kind letter of the input ("f", "c", "i", ...)."""
     if kind not in ("f", "c"):
         raise TypeError(f"linalg.{name}: expected a floating-point array (see ivy_like.linalg)")
+
+
+# eps of the half-precision dtypes, for the default rtol of pinv/matrix_rank on such input
+HALF_EPS = {"float16": 2.0**-10, "bfloat16": 2.0**-7}
+
+
+def _half_in_float32(
+    half: Mapping[str, Any], cast: Callable[[Any, Any], Any], float32: Any
+) -> Callable[..., Any]:
+    """A decorator for one backend's linalg functions: half precision computed in float32.
+
+    ``half`` maps "float16"/"bfloat16" to the backend's dtype objects (those it has),
+    ``cast(x, dtype)`` converts an array. Decorated functions look at their first array (both
+    arrays with ``pair=True``, where a half operand beside another dtype is widened and the
+    result is what promotion gives); other input passes through untouched, at the cost of one
+    dict lookup. ``restore=False`` leaves the result as computed (integer counts);
+    ``default_rtol=True`` fills in the standard's ``rtol`` from the half dtype's own eps.
+    """
+    eps_of = {dtype: HALF_EPS[name] for name, dtype in half.items()}
+
+    def restored(out: Any, dtype: Any) -> Any:
+        if isinstance(out, tuple):  # the named-tuple results
+            return type(out)(*(cast(part, dtype) for part in out))
+        return cast(out, dtype)
+
+    def decorate(
+        fn: Callable[..., Any] | None = None,
+        *,
+        pair: bool = False,
+        restore: bool = True,
+        default_rtol: bool = False,
+    ) -> Any:
+        if fn is None:
+            return functools.partial(
+                decorate, pair=pair, restore=restore, default_rtol=default_rtol
+            )
+        if pair:
+
+            @functools.wraps(fn)
+            def two(x1: Any, x2: Any, /, *args: Any, **kwargs: Any) -> Any:
+                dtype1, dtype2 = getattr(x1, "dtype", None), getattr(x2, "dtype", None)
+                half1, half2 = dtype1 in eps_of, dtype2 in eps_of
+                if not (half1 or half2):
+                    return fn(x1, x2, *args, **kwargs)
+                # Each half operand in float32: the pair then promotes to what the half dtype
+                # with the other would (float16 with float64 is float64; with bfloat16, float32).
+                out = fn(
+                    cast(x1, float32) if half1 else x1,
+                    cast(x2, float32) if half2 else x2,
+                    *args,
+                    **kwargs,
+                )
+                return restored(out, dtype1) if dtype1 == dtype2 else out
+
+            return two
+
+        @functools.wraps(fn)
+        def one(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+            dtype = getattr(x, "dtype", None)
+            eps = eps_of.get(dtype)
+            if eps is None:
+                return fn(x, *args, **kwargs)
+            if default_rtol and kwargs.get("rtol") is None:
+                kwargs["rtol"] = max(x.shape[-2:], default=0) * eps
+            out = fn(cast(x, float32), *args, **kwargs)
+            return restored(out, dtype) if restore else out
+
+        return one
+
+    return decorate
 
 
 def _check_matrix(name: str, shape: tuple[int, ...], square: bool = False) -> None:

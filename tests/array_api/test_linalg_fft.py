@@ -497,6 +497,119 @@ def test_float64_is_kept(backend):
     )
 
 
+# -- half precision: computed in float32, returned in the input's dtype ---------------------------
+HALF = ["float16", "bfloat16"]
+# exactly representable in float16 and bfloat16; symmetric positive definite, well conditioned
+HALF_MATRIX = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.25], [0.5, 0.25, 2.0]])
+HALF_CALLS = {
+    "cholesky": lambda x: ivy_like.linalg.cholesky(x, upper=True),
+    "det": ivy_like.linalg.det,
+    "eigh": ivy_like.linalg.eigh,
+    "eigvalsh": ivy_like.linalg.eigvalsh,
+    "inv": ivy_like.linalg.inv,
+    "matrix_norm": lambda x: ivy_like.linalg.matrix_norm(x, ord=2),
+    "matrix_power": lambda x: ivy_like.linalg.matrix_power(x, -2),
+    "matrix_rank": ivy_like.linalg.matrix_rank,
+    "pinv": ivy_like.linalg.pinv,
+    "qr": ivy_like.linalg.qr,
+    "slogdet": ivy_like.linalg.slogdet,
+    "solve": lambda x: ivy_like.linalg.solve(x, x[:, :2]),
+    "svd": lambda x: ivy_like.linalg.svd(x, full_matrices=False),
+    "svdvals": ivy_like.linalg.svdvals,
+    "vector_norm": lambda x: ivy_like.linalg.vector_norm(x, ord=3),
+}
+
+
+def half_dtype(backend, name):
+    dtype = getattr(ivy_like, name)
+    if dtype not in backend.module.DTYPES:
+        pytest.skip(f"{backend.name} has no {name}")
+    return dtype
+
+
+def leaves(result):
+    return list(result) if isinstance(result, tuple) else [result]
+
+
+@pytest.mark.parametrize("half", HALF)
+@pytest.mark.parametrize("name", sorted(HALF_CALLS))
+def test_half_precision_is_computed_in_float32(backend, name, half):
+    """Each function on half input equals the float32 computation cast back, bit for bit."""
+    dtype = half_dtype(backend, name=half)
+    call = HALF_CALLS[name]
+    try:
+        wide = call(ivy_like.asarray(HALF_MATRIX, dtype=ivy_like.float32))
+    except NotImplementedError:  # not on this backend at all (mxnet's unmapped functions)
+        with pytest.raises(NotImplementedError):
+            call(ivy_like.asarray(HALF_MATRIX, dtype=dtype))
+        return
+    got = call(ivy_like.asarray(HALF_MATRIX, dtype=dtype))
+    assert type(got) is type(wide)
+    for g, w in zip(leaves(got), leaves(wide)):
+        if name == "matrix_rank":  # a count: the backend's default integer, as for float32
+            assert g.dtype == w.dtype and int(g) == int(w) == 3
+            continue
+        assert g.dtype == dtype
+        want = w.astype(dtype).astype(ivy_like.float32).to_numpy()
+        np.testing.assert_array_equal(g.astype(ivy_like.float32).to_numpy(), want)
+
+
+@pytest.mark.parametrize("half", HALF)
+def test_half_precision_norms_do_not_overflow(backend, half):
+    """300**2 + 400**2 is past float16's range; the norm, 500, is not (torch's own answer)."""
+    dtype = half_dtype(backend, name=half)
+    x = ivy_like.asarray([300.0, 400.0], dtype=dtype)
+    norm = ivy_like.linalg.vector_norm(x)
+    assert norm.dtype == dtype and float(norm) == 500.0
+    m = ivy_like.asarray([[300.0, 0.0], [400.0, 0.0]], dtype=dtype)
+    assert float(ivy_like.linalg.vector_norm(m, axis=(0, 1))) == 500.0
+    if backend.name != "mxnet":  # no matrix_norm on mxnet (needs an SVD for ord 2)
+        assert float(ivy_like.linalg.matrix_norm(m)) == 500.0
+
+
+@pytest.mark.parametrize("half", HALF)
+def test_half_precision_default_rtol_is_the_half_eps(backend, half):
+    """The standard's default rtol, max(M, N) * eps, is the input dtype's: 1e-3 is below it."""
+    dtype = half_dtype(backend, name=half)
+    x = ivy_like.asarray([[1.0, 0.0], [0.0, 1e-3]], dtype=dtype)
+    try:
+        rank = ivy_like.linalg.matrix_rank(x)
+    except NotImplementedError:
+        pytest.skip(f"{backend.name} has no matrix_rank (no SVD)")
+    assert int(rank) == 1
+    assert int(ivy_like.linalg.matrix_rank(x.astype(ivy_like.float32))) == 2
+    assert int(ivy_like.linalg.matrix_rank(x, rtol=1e-4)) == 2
+    assert_close(ivy_like.linalg.pinv(x).astype(ivy_like.float32), np.diag([1.0, 0.0]).astype(F32))
+
+
+def test_half_precision_solve_promotes_mixed_operands(backend):
+    a = HALF_MATRIX.astype(F32)
+    f16 = half_dtype(backend, name="float16")
+    x16 = ivy_like.asarray(a, dtype=f16)
+    mixed = ivy_like.linalg.solve(x16, ivy_like.asarray(a[:, 0], dtype=ivy_like.float32))
+    assert mixed.dtype == ivy_like.float32  # float16 with float32 is float32, computed so
+    assert_close(mixed, np.linalg.solve(a, a[:, 0]), **TOL)
+    if ivy_like.bfloat16 in backend.module.DTYPES:
+        b16 = ivy_like.asarray(a[:, 0], dtype=ivy_like.bfloat16)
+        assert ivy_like.linalg.solve(x16, b16).dtype == ivy_like.float32
+
+
+def test_half_precision_gradients_flow_through_float32(backend):
+    """grad of a half-precision linalg function: half-precision gradient, float32 numbers."""
+    if not backend.has_autodiff:
+        pytest.skip(f"{backend.name} has no autodiff (tested in test_gradients.py)")
+    a = HALF_MATRIX.astype(F32)
+
+    def loss(x):  # det: the decomposition with a gradient on MLX 0.32 too
+        return ivy_like.linalg.det(x)
+
+    g16 = ivy_like.grad(loss)(ivy_like.asarray(a, dtype=ivy_like.float16))
+    g32 = ivy_like.grad(loss)(ivy_like.asarray(a, dtype=ivy_like.float32))
+    assert g16.dtype == ivy_like.float16
+    want = np.asarray(g32.to_numpy(), np.float16).astype(F32)
+    np.testing.assert_array_equal(g16.astype(ivy_like.float32).to_numpy(), want)
+
+
 def test_named_tuples_from_native_inputs(backend):
     x = backend.asarray(np.array([[2.0, 1.0], [1.0, 2.0]], F32))
     assert type(ivy_like.linalg.eigh(x)) is EighResult

@@ -25,6 +25,7 @@ from ivy_like.ops.linalg import (
     _check_power,
     _check_qr_mode,
     _check_vector_norm_ord,
+    _half_in_float32,
     _norm_axes,
     _tensordot_axes,
     _vector_axis,
@@ -58,10 +59,26 @@ __all__ = [
 ]
 
 
+def _astype(x: Any, dtype: Any) -> Any:
+    return x.astype(dtype)
+
+
+_BFLOAT16 = jnp.dtype(jnp.bfloat16)
+# float16/bfloat16 computed in float32 (the rule in ivy_like.ops.linalg)
+_in_float32 = _half_in_float32(
+    {"float16": np.dtype("float16"), "bfloat16": _BFLOAT16},
+    _astype,
+    np.dtype("float32"),
+)
+
+
 def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> Any:
     if not isinstance(x, jax.Array):  # tracers are jax.Array too; asarray costs ~10 µs
         x = jnp.asarray(x)
-    _check_float(name, x.dtype.kind)
+    kind = x.dtype.kind
+    if kind == "V" and x.dtype == _BFLOAT16:  # ml_dtypes' bfloat16 has NumPy kind "V"
+        kind = "f"
+    _check_float(name, kind)
     if matrix:
         _check_matrix(name, x.shape, square)
     return x
@@ -88,6 +105,7 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 
 
 # -- linalg ---------------------------------------------------------------------------------------
+@_in_float32
 def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
     return jnp.linalg.cholesky(
         _float("cholesky", x, square=True), upper=upper, symmetrize_input=False
@@ -101,6 +119,7 @@ def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return jnp.linalg.cross(x1, x2, axis=axis)
 
 
+@_in_float32
 def linalg_det(x: Any, /) -> Any:
     return jnp.linalg.det(_float("det", x, square=True))
 
@@ -111,29 +130,35 @@ def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
     return jnp.linalg.diagonal(x, offset=offset)
 
 
+@_in_float32
 def linalg_eigh(x: Any, /) -> EighResult:
     return EighResult(
         *jnp.linalg.eigh(_float("eigh", x, square=True), UPLO="L", symmetrize_input=False)
     )
 
 
+@_in_float32
 def linalg_eigvalsh(x: Any, /) -> Any:
     return jnp.linalg.eigvalsh(_float("eigvalsh", x, square=True), symmetrize_input=False)
 
 
+@_in_float32
 def linalg_inv(x: Any, /) -> Any:
     return jnp.linalg.inv(_float("inv", x, square=True))
 
 
+@_in_float32
 def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
     _check_matrix_norm_ord(ord)
     return jnp.linalg.matrix_norm(_float("matrix_norm", x), keepdims=keepdims, ord=ord)
 
 
+@_in_float32
 def linalg_matrix_power(x: Any, n: int, /) -> Any:
     return jnp.linalg.matrix_power(_float("matrix_power", x, square=True), _check_power(n))
 
 
+@_in_float32(restore=False, default_rtol=True)
 def linalg_matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
     x = _float("matrix_rank", x)
     rtol = _default_rtol(x) if rtol is None else rtol
@@ -152,22 +177,25 @@ def linalg_outer(x1: Any, x2: Any, /) -> Any:
     return jnp.linalg.outer(x1, x2)
 
 
+@_in_float32(default_rtol=True)
 def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
     x = _float("pinv", x)
     return jnp.linalg.pinv(x, rtol=_default_rtol(x) if rtol is None else rtol)
 
 
+@_in_float32
 def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
     _check_qr_mode(mode)
     return QRResult(*jnp.linalg.qr(_float("qr", x), mode=mode))
 
 
+@_in_float32
 def linalg_slogdet(x: Any, /) -> SlogdetResult:
     return SlogdetResult(*jnp.linalg.slogdet(_float("slogdet", x, square=True)))
 
 
-_INEXACT = frozenset(map(np.dtype, ("float16", "float32", "float64", "complex64", "complex128")))
-_INEXACT |= {jnp.dtype(jnp.bfloat16)}
+# Half precision is not here: it takes the checked path, computed in float32.
+_INEXACT = frozenset(map(np.dtype, ("float32", "float64", "complex64", "complex128")))
 
 
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
@@ -178,15 +206,23 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
             return jnp.linalg.solve(x1, x2)
         except ValueError:
             pass
+    return _checked_solve(x1, x2)
+
+
+@_in_float32(pair=True)
+def _checked_solve(x1: Any, x2: Any) -> Any:
+    """solve with ivy_like's checks: what the direct call above does not take."""
     x1 = _float("solve", x1, square=True)
     # JAX >= 0.5 follows the standard: x2 is a vector only when it is 1-D.
     return jnp.linalg.solve(x1, _float("solve", x2, matrix=False))
 
 
+@_in_float32
 def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
     return SVDResult(*jnp.linalg.svd(_float("svd", x), full_matrices=full_matrices))
 
 
+@_in_float32
 def linalg_svdvals(x: Any, /) -> Any:
     return jnp.linalg.svdvals(_float("svdvals", x))
 
@@ -197,6 +233,7 @@ def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
     return jnp.linalg.trace(x, offset=offset, dtype=dtype)
 
 
+@_in_float32
 def linalg_vector_norm(
     x: Any,
     /,

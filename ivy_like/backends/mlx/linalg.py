@@ -32,6 +32,7 @@ from ivy_like.ops.linalg import (
     _check_power,
     _check_qr_mode,
     _check_vector_norm_ord,
+    _half_in_float32,
     _norm_axes,
     _tensordot_axes,
     _vector_axis,
@@ -65,6 +66,16 @@ __all__ = [
     "tensordot",
     "vecdot",
 ]
+
+
+def _astype(x: Any, dtype: Any) -> Any:
+    return x.astype(dtype)
+
+
+# float16/bfloat16 computed in float32 (the rule in ivy_like.ops.linalg)
+_in_float32 = _half_in_float32(
+    {"float16": mx.float16, "bfloat16": mx.bfloat16}, _astype, mx.float32
+)
 
 _CPU = mx.cpu
 
@@ -134,6 +145,7 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 
 
 # -- linalg ---------------------------------------------------------------------------------------
+@_in_float32
 def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
     return mx.linalg.cholesky(_float("cholesky", x, square=True), upper=upper, stream=_CPU)
 
@@ -145,6 +157,7 @@ def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return mx.linalg.cross(x1, x2, axis=axis)
 
 
+@_in_float32
 def linalg_det(x: Any, /) -> Any:
     return mx.linalg.det(_float("det", x, square=True), stream=_CPU)
 
@@ -161,24 +174,29 @@ def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
     return mx.diagonal(x, offset, -2, -1)
 
 
+@_in_float32
 def linalg_eigh(x: Any, /) -> EighResult:
     return EighResult(*mx.linalg.eigh(_float("eigh", x, square=True), stream=_CPU))
 
 
+@_in_float32
 def linalg_eigvalsh(x: Any, /) -> Any:
     return mx.linalg.eigvalsh(_float("eigvalsh", x, square=True), stream=_CPU)
 
 
+@_in_float32
 def linalg_inv(x: Any, /) -> Any:
     return mx.linalg.inv(_float("inv", x, square=True), stream=_CPU)
 
 
+@_in_float32
 def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
     _check_matrix_norm_ord(ord)
     x = _float("matrix_norm", x)
     return mx.linalg.norm(x, ord=ord, axis=[-2, -1], keepdims=keepdims, stream=_CPU)
 
 
+@_in_float32
 def linalg_matrix_power(x: Any, n: int, /) -> Any:
     x = _float("matrix_power", x, square=True)
     n = _check_power(n)
@@ -197,6 +215,7 @@ def linalg_matrix_power(x: Any, n: int, /) -> Any:
     return result
 
 
+@_in_float32(restore=False, default_rtol=True)
 def linalg_matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
     x = _float("matrix_rank", x)
     s = _svdvals(x)
@@ -215,6 +234,7 @@ def _reduced_svd(x: Any) -> tuple[Any, Any, Any]:
     return u[..., :, :k], s, vh[..., :k, :]
 
 
+@_in_float32(default_rtol=True)
 def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
     x = _float("pinv", x)
     u, s, vh = _reduced_svd(x)
@@ -223,6 +243,7 @@ def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
     return mx.matmul(_mT(vh) * mx.expand_dims(s_inv, -2), _mT(u), stream=_CPU)
 
 
+@_in_float32
 def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
     _check_qr_mode(mode)
     x = _float("qr", x)
@@ -235,6 +256,7 @@ def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
     return QRResult(q, r)
 
 
+@_in_float32
 def linalg_slogdet(x: Any, /) -> SlogdetResult:
     return SlogdetResult(*mx.linalg.slogdet(_float("slogdet", x, square=True), stream=_CPU))
 
@@ -247,6 +269,12 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
             return mx.linalg.solve(x1, x2, stream=_CPU)
         except ValueError:
             pass
+    return _checked_solve(x1, x2)
+
+
+@_in_float32(pair=True)
+def _checked_solve(x1: Any, x2: Any) -> Any:
+    """solve with ivy_like's checks: what the direct call above does not take."""
     x1 = _float("solve", x1, square=True)
     vector = x2.ndim == 1
     if vector:
@@ -262,6 +290,7 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
     return out[..., 0] if vector else out
 
 
+@_in_float32
 def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
     x = _float("svd", x)
     if full_matrices:
@@ -269,6 +298,7 @@ def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
     return SVDResult(*_reduced_svd(x))
 
 
+@_in_float32
 def linalg_svdvals(x: Any, /) -> Any:
     return _svdvals(_float("svdvals", x))
 
@@ -278,6 +308,7 @@ def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
     return _sum(linalg_diagonal(x, offset=offset), axis=-1, dtype=dtype)
 
 
+@_in_float32
 def linalg_vector_norm(
     x: Any,
     /,

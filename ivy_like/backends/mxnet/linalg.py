@@ -28,6 +28,7 @@ from ivy_like.ops.linalg import (
     _check_matrix,
     _check_power,
     _check_vector_norm_ord,
+    _half_in_float32,
     _norm_axes,
     _tensordot_axes,
     _vector_axis,
@@ -73,6 +74,9 @@ UNSUPPORTED_LINALG = {
     "linalg_svdvals": _NO_SVD,
 }
 _F16, _F32 = np.dtype("float16"), np.dtype("float32")
+# vector_norm and solve: float16 computed in float32 (the rule in ivy_like.ops.linalg); the
+# functions that go through _float do the same there. MXNet gives dtypes as NumPy types.
+_in_float32 = _half_in_float32({"float16": np.float16}, _cast, _F32)
 
 
 def _float(name: str, x: Any, square: bool = False) -> tuple[Any, np.dtype]:
@@ -149,6 +153,7 @@ def linalg_inv(x: Any, /) -> Any:
     return _cast(nd.linalg.inverse(x), dt)
 
 
+@_in_float32(pair=True)
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
     (x1, x2), _ = _operands("solve", x1, x2)
     _check_float("solve", np.dtype(x1.dtype).kind)
@@ -180,6 +185,7 @@ def linalg_outer(x1: Any, x2: Any, /) -> Any:
 
 
 @numpy_shapes
+@_in_float32
 def linalg_vector_norm(
     x: Any,
     /,

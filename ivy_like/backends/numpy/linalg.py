@@ -27,6 +27,7 @@ from ivy_like.ops.linalg import (
     _check_power,
     _check_qr_mode,
     _check_vector_norm_ord,
+    _half_in_float32,
     _norm_axes,
     _tensordot_axes,
     _vector_axis,
@@ -56,6 +57,14 @@ __all__ = [
     "tensordot",
     "vecdot",
 ]
+
+
+def _astype(x: Any, dtype: Any) -> Any:
+    return x.astype(dtype)
+
+
+# float16/bfloat16 computed in float32 (the rule in ivy_like.ops.linalg)
+_in_float32 = _half_in_float32({"float16": np.dtype("float16")}, _astype, np.dtype("float32"))
 
 
 _NP2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
@@ -94,6 +103,7 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 
 
 # -- linalg ---------------------------------------------------------------------------------------
+@_in_float32
 def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
     x = _float("cholesky", x, square=True)
     if _NP2:
@@ -111,6 +121,7 @@ def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return np.cross(x1, x2, axis=axis)
 
 
+@_in_float32
 def linalg_det(x: Any, /) -> Any:
     return np.linalg.det(_float("det", x, square=True))
 
@@ -123,18 +134,22 @@ def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
     return np.diagonal(x, offset=offset, axis1=-2, axis2=-1)
 
 
+@_in_float32
 def linalg_eigh(x: Any, /) -> EighResult:
     return EighResult(*np.linalg.eigh(_float("eigh", x, square=True)))
 
 
+@_in_float32
 def linalg_eigvalsh(x: Any, /) -> Any:
     return np.linalg.eigvalsh(_float("eigvalsh", x, square=True))
 
 
+@_in_float32
 def linalg_inv(x: Any, /) -> Any:
     return np.linalg.inv(_float("inv", x, square=True))
 
 
+@_in_float32
 def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
     _check_matrix_norm_ord(ord)
     x = _float("matrix_norm", x)
@@ -143,10 +158,12 @@ def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -
     return np.asarray(np.linalg.norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims))
 
 
+@_in_float32
 def linalg_matrix_power(x: Any, n: int, /) -> Any:
     return np.linalg.matrix_power(_float("matrix_power", x, square=True), _check_power(n))
 
 
+@_in_float32(restore=False, default_rtol=True)
 def linalg_matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
     x = _float("matrix_rank", x)
     rtol = _default_rtol(x) if rtol is None else rtol
@@ -167,6 +184,7 @@ def linalg_outer(x1: Any, x2: Any, /) -> Any:
     return np.multiply.outer(x1, x2)
 
 
+@_in_float32(default_rtol=True)
 def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
     x = _float("pinv", x)
     rtol = _default_rtol(x) if rtol is None else rtol
@@ -175,11 +193,13 @@ def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
     return np.linalg.pinv(x, rcond=rtol)  # NumPy 1's rcond is relative, as rtol is
 
 
+@_in_float32
 def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
     _check_qr_mode(mode)
     return QRResult(*np.linalg.qr(_float("qr", x), mode=mode))
 
 
+@_in_float32
 def linalg_slogdet(x: Any, /) -> SlogdetResult:
     return SlogdetResult(*np.linalg.slogdet(_float("slogdet", x, square=True)))
 
@@ -207,6 +227,12 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
             return _np_solve(x1, x2)
         except ValueError:
             pass
+    return _checked_solve(x1, x2)
+
+
+@_in_float32(pair=True)
+def _checked_solve(x1: Any, x2: Any) -> Any:
+    """solve with ivy_like's checks: what the direct call above does not take."""
     x1 = _float("solve", x1, square=True)
     x2 = _float("solve", x2, matrix=False)
     # NumPy 2 already follows the standard: x2 is a vector only when it is 1-D.
@@ -222,10 +248,12 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
     return np.linalg.solve(x1, x2)
 
 
+@_in_float32
 def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
     return SVDResult(*np.linalg.svd(_float("svd", x), full_matrices=full_matrices))
 
 
+@_in_float32
 def linalg_svdvals(x: Any, /) -> Any:
     x = _float("svdvals", x)
     if _NP2:
@@ -241,6 +269,7 @@ def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
     return np.asarray(np.trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype))
 
 
+@_in_float32
 def linalg_vector_norm(
     x: Any,
     /,

@@ -119,11 +119,14 @@ def _const(value: Any, dtype: Any) -> Any:
     return tf.constant(np.asarray(value, dtype=dtype.as_numpy_dtype))
 
 
+_HALF_PAIR = (np.dtype(tf.float16.as_numpy_dtype), np.dtype(tf.bfloat16.as_numpy_dtype))
+
+
 def _promote(*args: Any) -> list[Any] | None:
     """The arguments cast to one dtype by NumPy's rules; None when nothing needs a cast.
 
     Python scalars are weak (NEP 50): ``int8 tensor + 1`` stays int8, ``int64 + 2.5`` is
-    float64. bfloat16 promotes through ml_dtypes' NumPy rules.
+    float64. bfloat16 promotes through ml_dtypes' NumPy rules; with float16 it gives float32.
     """
     arrays = [a for a in args if not isinstance(a, _SCALARS)]
     scalars = [a for a in args if isinstance(a, _SCALARS)]
@@ -131,8 +134,13 @@ def _promote(*args: Any) -> list[Any] | None:
     if len(dtypes) <= 1 and not scalars:
         return None  # one dtype already: the failure was not about dtypes
     # A scalar is converted even when the dtype stays: tf.add(2, float_tensor) reads 2 as int32.
-    target = tf.as_dtype(np.result_type(*(d.as_numpy_dtype for d in dtypes), *scalars))
-    return [_const(a, target) for a in args]
+    numpy_dtypes = [np.dtype(d.as_numpy_dtype) for d in dtypes]
+    try:
+        target = np.result_type(*numpy_dtypes, *scalars)
+    except TypeError:  # ml_dtypes has no rule for float16 with bfloat16: ivy_like's is float32
+        rest = [d for d in numpy_dtypes if d not in _HALF_PAIR]
+        target = np.result_type(np.float32, *rest, *scalars)
+    return [_const(a, tf.as_dtype(target)) for a in args]
 
 
 def _signed_zero(v: Any) -> bool:
@@ -692,7 +700,12 @@ def matmul(x1: Any, x2: Any, /) -> Any:
     r1, r2 = len(getattr(x1, "shape", ())), len(getattr(x2, "shape", ()))  # scalars: 0
     if r1 == 0 or r2 == 0:
         raise ValueError("matmul: operands must have at least one dimension, got a 0-d array")
-    out = _matmul(x1[None, :] if r1 == 1 else x1, x2[:, None] if r2 == 1 else x2)
+    a, b = (x1[None, :] if r1 == 1 else x1), (x2[:, None] if r2 == 1 else x2)
+    if isinstance(a, tf.Tensor) and isinstance(b, tf.Tensor) and a.dtype != b.dtype:
+        # Promote first: tf.linalg.matmul would take bfloat16 with another float to its
+        # deprecated sparse_matmul (float32 out, and a deprecation warning printed).
+        a, b = _promote(a, b)
+    out = _matmul(a, b)
     if r1 == 1:
         out = tf.squeeze(out, -2)
     if r2 == 1:

@@ -26,6 +26,7 @@ from ivy_like.ops.linalg import (
     _check_power,
     _check_qr_mode,
     _check_vector_norm_ord,
+    _half_in_float32,
     _norm_axes,
     _tensordot_axes,
     _vector_axis,
@@ -59,6 +60,11 @@ __all__ = [
     "tensordot",
     "vecdot",
 ]
+
+# float16/bfloat16 computed in float32 (the rule in ivy_like.ops.linalg)
+_in_float32 = _half_in_float32(
+    {"float16": tf.float16, "bfloat16": tf.bfloat16}, tf.cast, tf.float32
+)
 
 
 def _kind(x: Any) -> str:
@@ -116,6 +122,7 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 
 
 # -- linalg ---------------------------------------------------------------------------------------
+@_in_float32
 def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
     lower = tf.linalg.cholesky(_float("cholesky", x, square=True))
     return tf.linalg.adjoint(lower) if upper else lower
@@ -133,6 +140,7 @@ def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return tf.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=axis)
 
 
+@_in_float32
 def linalg_det(x: Any, /) -> Any:
     return tf.linalg.det(_float("det", x, square=True))
 
@@ -146,18 +154,22 @@ def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
     return tf.linalg.diag_part(x, k=offset)
 
 
+@_in_float32
 def linalg_eigh(x: Any, /) -> EighResult:
     return EighResult(*tf.linalg.eigh(_float("eigh", x, square=True)))
 
 
+@_in_float32
 def linalg_eigvalsh(x: Any, /) -> Any:
     return tf.linalg.eigvalsh(_float("eigvalsh", x, square=True))
 
 
+@_in_float32
 def linalg_inv(x: Any, /) -> Any:
     return tf.linalg.inv(_float("inv", x, square=True))
 
 
+@_in_float32
 def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
     _check_matrix_norm_ord(ord)
     x = _float("matrix_norm", x)
@@ -174,6 +186,7 @@ def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -
     return out[..., None, None] if keepdims else out
 
 
+@_in_float32
 def linalg_matrix_power(x: Any, n: int, /) -> Any:
     x = _float("matrix_power", x, square=True)
     n = _check_power(n)
@@ -193,6 +206,7 @@ def linalg_matrix_power(x: Any, n: int, /) -> Any:
     return result
 
 
+@_in_float32(restore=False, default_rtol=True)
 def linalg_matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
     x = _float("matrix_rank", x)
     s = _svdvals(x)
@@ -207,16 +221,19 @@ def linalg_outer(x1: Any, x2: Any, /) -> Any:
     return x1[:, None] * x2[None, :]
 
 
+@_in_float32(default_rtol=True)
 def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
     x = _float("pinv", x)
     return tf.linalg.pinv(x, rcond=_rtol(x, rtol)[..., 0])
 
 
+@_in_float32
 def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
     _check_qr_mode(mode)
     return QRResult(*tf.linalg.qr(_float("qr", x), full_matrices=mode == "complete"))
 
 
+@_in_float32
 def linalg_slogdet(x: Any, /) -> SlogdetResult:
     return SlogdetResult(*tf.linalg.slogdet(_float("slogdet", x, square=True)))
 
@@ -236,6 +253,12 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
             return tf.linalg.solve(x1, x2)
         except _SOLVE_FAILS:
             pass
+    return _checked_solve(x1, x2)
+
+
+@_in_float32(pair=True)
+def _checked_solve(x1: Any, x2: Any) -> Any:
+    """solve with ivy_like's checks: what the direct call above does not take."""
     x1, x2 = _common(_float("solve", x1, square=True), x2)
     vector = len(x2.shape) == 1
     if vector:
@@ -254,11 +277,13 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
     return out[..., 0] if vector else out
 
 
+@_in_float32
 def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
     s, u, v = tf.linalg.svd(_float("svd", x), full_matrices=full_matrices)
     return SVDResult(u, tf.math.real(s), tf.linalg.adjoint(v))
 
 
+@_in_float32
 def linalg_svdvals(x: Any, /) -> Any:
     return _svdvals(_float("svdvals", x))
 
@@ -268,6 +293,7 @@ def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
     return _sum(linalg_diagonal(x, offset=offset), axis=-1, dtype=dtype)
 
 
+@_in_float32
 def linalg_vector_norm(
     x: Any,
     /,

@@ -24,6 +24,7 @@ from ivy_like.ops.linalg import (
     _check_power,
     _check_qr_mode,
     _check_vector_norm_ord,
+    _half_in_float32,
     _norm_axes,
     _tensordot_axes,
     _vector_axis,
@@ -56,6 +57,11 @@ __all__ = [
     "tensordot",
     "vecdot",
 ]
+
+# float16/bfloat16 computed in float32 (the rule in ivy_like.ops.linalg)
+_in_float32 = _half_in_float32(
+    {"float16": torch.float16, "bfloat16": torch.bfloat16}, torch.Tensor.to, torch.float32
+)
 
 
 def _kind(x: Any) -> str:
@@ -107,6 +113,7 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 
 
 # -- linalg ---------------------------------------------------------------------------------------
+@_in_float32
 def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
     return torch.linalg.cholesky(_float("cholesky", x, square=True), upper=upper)
 
@@ -119,6 +126,7 @@ def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return torch.linalg.cross(x1, x2, dim=axis)
 
 
+@_in_float32
 def linalg_det(x: Any, /) -> Any:
     return torch.linalg.det(_float("det", x, square=True))
 
@@ -128,27 +136,33 @@ def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
     return torch.diagonal(x, offset=offset, dim1=-2, dim2=-1)
 
 
+@_in_float32
 def linalg_eigh(x: Any, /) -> EighResult:
     return EighResult(*torch.linalg.eigh(_float("eigh", x, square=True)))
 
 
+@_in_float32
 def linalg_eigvalsh(x: Any, /) -> Any:
     return torch.linalg.eigvalsh(_float("eigvalsh", x, square=True))
 
 
+@_in_float32
 def linalg_inv(x: Any, /) -> Any:
     return torch.linalg.inv(_float("inv", x, square=True))
 
 
+@_in_float32
 def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
     _check_matrix_norm_ord(ord)
     return torch.linalg.matrix_norm(_float("matrix_norm", x), ord=ord, keepdim=keepdims)
 
 
+@_in_float32
 def linalg_matrix_power(x: Any, n: int, /) -> Any:
     return torch.linalg.matrix_power(_float("matrix_power", x, square=True), _check_power(n))
 
 
+@_in_float32(restore=False, default_rtol=True)
 def linalg_matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
     x = _float("matrix_rank", x)
     return torch.linalg.matrix_rank(x, rtol=_rtol(x, rtol))  # int64, the default integer
@@ -161,16 +175,19 @@ def linalg_outer(x1: Any, x2: Any, /) -> Any:
     return torch.outer(x1, x2)
 
 
+@_in_float32(default_rtol=True)
 def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
     x = _float("pinv", x)
     return torch.linalg.pinv(x, rtol=_rtol(x, rtol))
 
 
+@_in_float32
 def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
     _check_qr_mode(mode)
     return QRResult(*torch.linalg.qr(_float("qr", x), mode=mode))
 
 
+@_in_float32
 def linalg_slogdet(x: Any, /) -> SlogdetResult:
     return SlogdetResult(*torch.linalg.slogdet(_float("slogdet", x, square=True)))
 
@@ -195,6 +212,12 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
                 return result
         except (RuntimeError, TypeError):
             pass
+    return _checked_solve(x1, x2)
+
+
+@_in_float32(pair=True)
+def _checked_solve(x1: Any, x2: Any) -> Any:
+    """solve with ivy_like's checks: what the direct call above does not take."""
     x1, x2 = _common(_float("solve", x1, square=True), x2)
     if x2.ndim == 2 and x1.ndim == 2:  # no batch dimensions: nothing to broadcast
         return torch.linalg.solve(x1, x2)
@@ -210,10 +233,12 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
     return torch.linalg.solve(x1, x2)
 
 
+@_in_float32
 def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
     return SVDResult(*torch.linalg.svd(_float("svd", x), full_matrices=full_matrices))
 
 
+@_in_float32
 def linalg_svdvals(x: Any, /) -> Any:
     return torch.linalg.svdvals(_float("svdvals", x))
 
@@ -224,6 +249,7 @@ def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
     return torch.sum(torch.diagonal(x, offset=offset, dim1=-2, dim2=-1), dim=-1, dtype=dtype)
 
 
+@_in_float32
 def linalg_vector_norm(
     x: Any,
     /,
