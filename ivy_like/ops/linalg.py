@@ -24,6 +24,16 @@ Rules decided once for every backend:
   synchronisation per call. For ``solve``: an error on NumPy, torch, TensorFlow and MXNet,
   non-finite values on JAX; MLX 0.32 returns finite values with no error (a known failure in
   the test suite).
+* ``cholesky`` reads the lower triangle, or the upper one with ``upper=True``; ``eigh`` and
+  ``eigvalsh`` read the lower triangle (NumPy's rules; JAX and TensorFlow read the lower
+  triangle for ``upper=True`` too, torch and MLX not). Their gradient is the symmetric
+  (Hermitian) matrix ``(G + G^H) / 2``, torch's convention and JAX's default, on every
+  backend, also for non-symmetric input (TensorFlow's eigh gradient is folded into the lower
+  triangle, JAX's Cholesky gradient is unsymmetrized: both are symmetrized here).
+* Gradients agree across the autodiff backends (tested against float64 finite differences).
+  MLX 0.32 has no gradient for inv, solve, cholesky, eigh, eigvalsh or svdvals: the mlx
+  backend defines them (``backends/mlx/linalg_vjp.py``). ``svd``'s vectors, ``qr``, ``pinv``
+  and the SVD norms have none on MLX: ``grad`` through them raises MLX's ``ValueError``.
 * Half precision (float16, bfloat16) is computed in float32 and the result cast back to the
   input's dtype, by every function above from cholesky to vector_norm (``matrix_rank`` gives
   its integer count). The frameworks otherwise disagree: most refuse half precision with five

@@ -3,7 +3,9 @@
 Wrappers add the rules of ``ivy_like.ops.linalg``: floating-point input for the
 decompositions, the standard's default ``rtol`` (JAX's own is 10x larger), NumPy's reading of
 only the lower triangle in ``cholesky``/``eigh``/``eigvalsh`` (JAX symmetrizes by default),
-the default integer for ``matrix_rank``, named-tuple results. Tracers pass through unchanged.
+the default integer for ``matrix_rank``, named-tuple results, the upper triangle for
+``cholesky(upper=True)`` and, under a transform, the symmetric gradient of the functions that
+read one triangle. Tracers pass through otherwise unchanged.
 """
 
 from __future__ import annotations
@@ -84,6 +86,47 @@ def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> Any:
     return x
 
 
+def _adjoint(x: Any) -> Any:
+    return jnp.conj(jnp.swapaxes(x, -1, -2))
+
+
+@jax.custom_vjp
+def _symmetric_cotangent(x: Any) -> Any:
+    """``x`` itself; its cotangent is made Hermitian, ``(G + G^H) / 2``.
+
+    ``cholesky``, ``eigh`` and ``eigvalsh`` read one triangle; their gradient on every backend
+    is the symmetric one (torch's, and JAX's with its default ``symmetrize_input=True``, which
+    here would change the forward result of non-symmetric input).
+    """
+    return x
+
+
+def _no_residuals(x: Any) -> tuple[Any, None]:
+    return x, None
+
+
+def _hermitian_part(_: None, g: Any) -> tuple[Any]:
+    return ((g + _adjoint(g)) / 2,)
+
+
+_symmetric_cotangent.defvjp(_no_residuals, _hermitian_part)
+_Tracer = jax.core.Tracer
+
+
+def _one_triangle(name: str, x: Any, build: bool = False) -> Any:
+    """``x`` checked as a square float stack; under a transform, with a symmetric cotangent.
+
+    ``build``: under a transform, also pass on the Hermitian matrix of ``x``'s lower triangle
+    (the same forward result): JAX's eigh derivative at a non-symmetric input is not the
+    symmetric one the other backends give, at the Hermitian matrix it is.
+    """
+    x = _float(name, x, square=True)
+    if not isinstance(x, _Tracer):
+        return x
+    x = _symmetric_cotangent(x)
+    return jnp.tril(x) + _adjoint(jnp.tril(x, -1)) if build else x
+
+
 def _default_rtol(x: Any) -> float:
     return max(x.shape[-2:]) * float(np.finfo(x.dtype).eps)
 
@@ -107,9 +150,11 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 # -- linalg ---------------------------------------------------------------------------------------
 @_in_float32
 def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
-    return jnp.linalg.cholesky(
-        _float("cholesky", x, square=True), upper=upper, symmetrize_input=False
-    )
+    x = _one_triangle("cholesky", x)
+    if upper:  # reads the upper triangle, as NumPy does: the lower factor of x^H, adjoined
+        lower = jnp.linalg.cholesky(_adjoint(x), symmetrize_input=False)
+        return _adjoint(lower)
+    return jnp.linalg.cholesky(x, symmetrize_input=False)
 
 
 def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
@@ -133,13 +178,13 @@ def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
 @_in_float32
 def linalg_eigh(x: Any, /) -> EighResult:
     return EighResult(
-        *jnp.linalg.eigh(_float("eigh", x, square=True), UPLO="L", symmetrize_input=False)
+        *jnp.linalg.eigh(_one_triangle("eigh", x, build=True), UPLO="L", symmetrize_input=False)
     )
 
 
 @_in_float32
 def linalg_eigvalsh(x: Any, /) -> Any:
-    return jnp.linalg.eigvalsh(_float("eigvalsh", x, square=True), symmetrize_input=False)
+    return jnp.linalg.eigvalsh(_one_triangle("eigvalsh", x, build=True), symmetrize_input=False)
 
 
 @_in_float32

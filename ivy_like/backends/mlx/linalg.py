@@ -12,6 +12,11 @@ has no cutoff), ``matrix_rank``, ``svd(full_matrices=False)`` (MLX returns full 
 ``[x | I]``, whose first columns are those of ``x``'s Householder QR), ``solve`` with
 broadcast batch dimensions, ``vector_norm``, ``matrix_power``, ``tensordot`` and ``vecdot``
 of integers (``mx.matmul`` rejects them).
+
+Gradients: MLX 0.32 cannot differentiate ``inv``, ``solve``, ``cholesky``, ``eigh``,
+``eigvalsh`` or ``svdvals``; ``linalg_vjp`` gives them VJPs (so ``matrix_power`` with n < 0
+too). ``svd`` with its vectors, ``qr``, ``pinv``, ``matrix_rank`` and ``matrix_norm`` of
+ord 2, -2 and 'nuc' still have none on MLX: ``grad`` through them raises MLX's ValueError.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from ivy_like.ops.linalg import (
 )
 
 from . import _INEXACT, DEFAULT_INT
+from . import linalg_vjp as _vjp
 from . import matmul as _matmul
 from . import sum as _sum
 
@@ -147,7 +153,9 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 # -- linalg ---------------------------------------------------------------------------------------
 @_in_float32
 def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
-    return mx.linalg.cholesky(_float("cholesky", x, square=True), upper=upper, stream=_CPU)
+    x = _float("cholesky", x, square=True)
+    # upper=True reads the upper triangle, as NumPy does: the lower factor of x^T, transposed.
+    return _mT(_vjp.cholesky(_mT(x))) if upper else _vjp.cholesky(x)
 
 
 def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
@@ -176,17 +184,17 @@ def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
 
 @_in_float32
 def linalg_eigh(x: Any, /) -> EighResult:
-    return EighResult(*mx.linalg.eigh(_float("eigh", x, square=True), stream=_CPU))
+    return EighResult(*_vjp.eigh(_float("eigh", x, square=True)))
 
 
 @_in_float32
 def linalg_eigvalsh(x: Any, /) -> Any:
-    return mx.linalg.eigvalsh(_float("eigvalsh", x, square=True), stream=_CPU)
+    return _vjp.eigvalsh(_float("eigvalsh", x, square=True))
 
 
 @_in_float32
 def linalg_inv(x: Any, /) -> Any:
-    return mx.linalg.inv(_float("inv", x, square=True), stream=_CPU)
+    return _vjp.inv(_float("inv", x, square=True))
 
 
 @_in_float32
@@ -203,7 +211,7 @@ def linalg_matrix_power(x: Any, n: int, /) -> Any:
     if n == 0:
         return mx.broadcast_to(mx.eye(x.shape[-1], dtype=x.dtype), x.shape)
     if n < 0:
-        x, n = mx.linalg.inv(x, stream=_CPU), -n
+        x, n = _vjp.inv(x), -n
     # Square-and-multiply: log2(n) products, as NumPy does.
     result = None
     while n:
@@ -266,7 +274,7 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
         # Two matrices: MLX accepts exactly what the checks below pass on unchanged (real
         # floating dtypes, square x1, matching rows) and raises ValueError for the rest.
         try:
-            return mx.linalg.solve(x1, x2, stream=_CPU)
+            return _vjp.solve(x1, x2)
         except ValueError:
             pass
     return _checked_solve(x1, x2)
@@ -286,7 +294,7 @@ def _checked_solve(x1: Any, x2: Any) -> Any:
         batch = mx.broadcast_shapes(b1, b2)
         x1 = mx.broadcast_to(x1, (*batch, *x1.shape[-2:]))
         x2 = mx.broadcast_to(x2, (*batch, *x2.shape[-2:]))
-    out = mx.linalg.solve(x1, x2, stream=_CPU)
+    out = _vjp.solve(x1, x2)
     return out[..., 0] if vector else out
 
 
@@ -300,7 +308,7 @@ def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
 
 @_in_float32
 def linalg_svdvals(x: Any, /) -> Any:
-    return _svdvals(_float("svdvals", x))
+    return _vjp.svdvals(_float("svdvals", x))
 
 
 def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:

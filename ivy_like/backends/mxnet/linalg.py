@@ -128,8 +128,9 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 @numpy_shapes
 def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
     x, dt = _float("cholesky", x, square=True)
-    lower = nd.linalg.potrf(x)
-    return _cast(_swap_last(lower) if upper else lower, dt)
+    if upper:  # reads the upper triangle, as NumPy does: the lower factor of x^T, transposed
+        return _cast(_swap_last(nd.linalg.potrf(_swap_last(x))), dt)
+    return _cast(nd.linalg.potrf(x), dt)
 
 
 @numpy_shapes

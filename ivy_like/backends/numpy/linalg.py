@@ -108,8 +108,11 @@ def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
     x = _float("cholesky", x, square=True)
     if _NP2:
         return np.linalg.cholesky(x, upper=upper)
-    lower = np.linalg.cholesky(x)
-    return np.conj(np.swapaxes(lower, -1, -2)) if upper else lower
+    if not upper:
+        return np.linalg.cholesky(x)
+    # NumPy 2's upper=True reads the upper triangle: the lower factor of x^H, adjoined.
+    lower = np.linalg.cholesky(np.conj(np.swapaxes(x, -1, -2)))
+    return np.conj(np.swapaxes(lower, -1, -2))
 
 
 def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
+from tensorflow.python.eager import record  # could_possibly_record: no public equivalent
 
 from ivy_like.ops.linalg import (
     EighResult,
@@ -78,6 +79,32 @@ def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> Any:
     return x
 
 
+@tf.custom_gradient
+def _symmetric_cotangent(x: Any) -> Any:
+    """``x`` itself; its gradient is made Hermitian, ``(G + G^H) / 2``.
+
+    TensorFlow's own gradients disagree: Cholesky's is symmetric, SelfAdjointEigV2's is
+    folded into the lower triangle. Every backend gives the symmetric one (torch's).
+    """
+
+    def hermitian_part(g: Any) -> Any:
+        return (g + tf.linalg.adjoint(g)) / 2
+
+    return tf.identity(x), hermitian_part
+
+
+# Whether a GradientTape could record this call (TensorFlow's own test before recording an op).
+_could_record = record.could_possibly_record
+
+
+def _one_triangle(name: str, x: Any) -> Any:
+    """``x`` checked as a square float stack; where a gradient may be taken, symmetric."""
+    x = _float(name, x, square=True)
+    if _could_record() or not tf.executing_eagerly():
+        return _symmetric_cotangent(x)
+    return x
+
+
 def _common(x1: Any, x2: Any) -> tuple[Any, Any]:
     if getattr(x1, "dtype", None) == getattr(x2, "dtype", 0):
         return x1, x2
@@ -124,8 +151,10 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 # -- linalg ---------------------------------------------------------------------------------------
 @_in_float32
 def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
-    lower = tf.linalg.cholesky(_float("cholesky", x, square=True))
-    return tf.linalg.adjoint(lower) if upper else lower
+    x = _float("cholesky", x, square=True)
+    if upper:  # reads the upper triangle, as NumPy does: the lower factor of x^H, adjoined
+        return tf.linalg.adjoint(tf.linalg.cholesky(tf.linalg.adjoint(x)))
+    return tf.linalg.cholesky(x)
 
 
 def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
@@ -156,12 +185,12 @@ def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
 
 @_in_float32
 def linalg_eigh(x: Any, /) -> EighResult:
-    return EighResult(*tf.linalg.eigh(_float("eigh", x, square=True)))
+    return EighResult(*tf.linalg.eigh(_one_triangle("eigh", x)))
 
 
 @_in_float32
 def linalg_eigvalsh(x: Any, /) -> Any:
-    return tf.linalg.eigvalsh(_float("eigvalsh", x, square=True))
+    return tf.linalg.eigvalsh(_one_triangle("eigvalsh", x))
 
 
 @_in_float32
