@@ -459,16 +459,20 @@ def _check_float(name: str, kind: str) -> None:
 HALF_EPS = {"float16": 2.0**-10, "bfloat16": 2.0**-7}
 
 
+def _astype(x: Any, dtype: Any) -> Any:
+    return x.astype(dtype)
+
+
 def _half_in_float32(
-    half: Mapping[str, Any], cast: Callable[[Any, Any], Any], float32: Any
+    half: Mapping[str, Any], float32: Any, cast: Callable[[Any, Any], Any] = _astype
 ) -> Callable[..., Any]:
     """A decorator for one backend's linalg functions: half precision computed in float32.
 
     ``half`` maps "float16"/"bfloat16" to the backend's dtype objects (those it has),
-    ``cast(x, dtype)`` converts an array. Decorated functions look at their first array (both
-    arrays with ``pair=True``, where a half operand beside another dtype is widened and the
-    result is what promotion gives); other input passes through untouched, at the cost of one
-    dict lookup. ``restore=False`` leaves the result as computed (integer counts);
+    ``float32`` is the backend's float32, ``cast(x, dtype)`` converts an array (by default
+    ``x.astype(dtype)``). Decorated functions look at their first array (both arrays with
+    ``pair=True``, where a half operand beside another dtype is widened and the result is what
+    promotion gives); other input passes through untouched, at the cost of one dict lookup. ``restore=False`` leaves the result as computed (integer counts);
     ``default_rtol=True`` fills in the standard's ``rtol`` from the half dtype's own eps.
     """
     eps_of = {dtype: HALF_EPS[name] for name, dtype in half.items()}

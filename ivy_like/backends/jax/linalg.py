@@ -61,16 +61,10 @@ __all__ = [
 ]
 
 
-def _astype(x: Any, dtype: Any) -> Any:
-    return x.astype(dtype)
-
-
 _BFLOAT16 = jnp.dtype(jnp.bfloat16)
 # float16/bfloat16 computed in float32 (the rule in ivy_like.ops.linalg)
 _in_float32 = _half_in_float32(
-    {"float16": np.dtype("float16"), "bfloat16": _BFLOAT16},
-    _astype,
-    np.dtype("float32"),
+    {"float16": np.dtype("float16"), "bfloat16": _BFLOAT16}, np.dtype("float32")
 )
 
 

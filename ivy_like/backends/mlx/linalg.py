@@ -74,14 +74,8 @@ __all__ = [
 ]
 
 
-def _astype(x: Any, dtype: Any) -> Any:
-    return x.astype(dtype)
-
-
 # float16/bfloat16 computed in float32 (the rule in ivy_like.ops.linalg)
-_in_float32 = _half_in_float32(
-    {"float16": mx.float16, "bfloat16": mx.bfloat16}, _astype, mx.float32
-)
+_in_float32 = _half_in_float32({"float16": mx.float16, "bfloat16": mx.bfloat16}, mx.float32)
 
 _CPU = mx.cpu
 

@@ -76,7 +76,7 @@ UNSUPPORTED_LINALG = {
 _F16, _F32 = np.dtype("float16"), np.dtype("float32")
 # vector_norm and solve: float16 computed in float32 (the rule in ivy_like.ops.linalg); the
 # functions that go through _float do the same there. MXNet gives dtypes as NumPy types.
-_in_float32 = _half_in_float32({"float16": np.float16}, _cast, _F32)
+_in_float32 = _half_in_float32({"float16": np.float16}, _F32, _cast)
 
 
 def _float(name: str, x: Any, square: bool = False) -> tuple[Any, np.dtype]:

@@ -59,12 +59,8 @@ __all__ = [
 ]
 
 
-def _astype(x: Any, dtype: Any) -> Any:
-    return x.astype(dtype)
-
-
 # float16/bfloat16 computed in float32 (the rule in ivy_like.ops.linalg)
-_in_float32 = _half_in_float32({"float16": np.dtype("float16")}, _astype, np.dtype("float32"))
+_in_float32 = _half_in_float32({"float16": np.dtype("float16")}, np.dtype("float32"))
 
 
 _NP2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"

@@ -64,7 +64,7 @@ __all__ = [
 
 # float16/bfloat16 computed in float32 (the rule in ivy_like.ops.linalg)
 _in_float32 = _half_in_float32(
-    {"float16": tf.float16, "bfloat16": tf.bfloat16}, tf.cast, tf.float32
+    {"float16": tf.float16, "bfloat16": tf.bfloat16}, tf.float32, tf.cast
 )
 
 

@@ -60,7 +60,7 @@ __all__ = [
 
 # float16/bfloat16 computed in float32 (the rule in ivy_like.ops.linalg)
 _in_float32 = _half_in_float32(
-    {"float16": torch.float16, "bfloat16": torch.bfloat16}, torch.Tensor.to, torch.float32
+    {"float16": torch.float16, "bfloat16": torch.bfloat16}, torch.float32, torch.Tensor.to
 )
 
 
