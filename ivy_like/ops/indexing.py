@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 from .._registry import op
@@ -67,41 +66,6 @@ def _in_range_basic(shape: tuple[int, ...], key: Any) -> bool:
         else:
             return False
     return True
-
-
-class _BoundsCache:
-    """``(min, max)`` of immutable index arrays (JAX's), remembered per array object.
-
-    Reading an index array back to the host for NumPy's bounds check costs JAX 3-10 µs a
-    call; an array that cannot change needs it once. Entries are keyed by ``id`` and removed
-    when the array is collected (a weak reference's callback), so an id reused by a later
-    array never finds a stale entry. Arrays that cannot be weakly referenced are not kept.
-    ``entries`` (``id -> (weak reference, min, max)``) may be read in place where a method
-    call would cost too much; an entry counts only if its reference still gives the array.
-    """
-
-    def __init__(self) -> None:
-        self.entries: dict[int, tuple[Any, int, int]] = {}
-
-    def get(self, k: Any) -> tuple[int, int] | None:
-        entry = self.entries.get(id(k))
-        if entry is not None and entry[0]() is k:
-            return entry[1], entry[2]
-        return None
-
-    def put(self, k: Any, lo: int, hi: int) -> None:
-        key = id(k)
-        entries = self.entries
-
-        def forget(ref: Any) -> None:
-            entry = entries.pop(key, None)
-            if entry is not None and entry[0] is not ref:
-                entries.setdefault(key, entry)  # a newer array's entry: keep it
-
-        try:
-            entries[key] = (weakref.ref(k, forget), lo, hi)
-        except TypeError:  # no weak references to this type
-            pass
 
 
 def _check_bounds(lo: int, hi: int, size: int, axis: int) -> None:

@@ -22,7 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ... import _dtypes as D
-from ...ops.indexing import _BoundsCache, _check_bounds, _host_bounds, _in_range_basic
+from ...ops.indexing import _check_bounds, _host_bounds, _in_range_basic
 
 NAME = "jax"
 VERSION = jax.__version__
@@ -194,20 +194,29 @@ def _index_range(k: Any) -> tuple[int, int]:
     """``(min, max)`` of a concrete integer index array.
 
     Small ones are read through NumPy (a view of a CPU buffer: two dispatched JAX reductions
-    would cost a hundred times more); large ones reduce on the device, one transfer.
+    would cost a hundred times more); large ones reduce on the device, one transfer. A JAX
+    array cannot change, so its bounds are read once and kept on the array itself (see
+    ``_BOUNDS_ATTR``); a NumPy index array can change between calls and is read every time.
     """
-    known = _BOUNDS.get(k)  # JAX arrays are immutable: each is read back once
+    known = getattr(k, _BOUNDS_ATTR, None)
     if known is not None:
         return known
     if k.size <= _HOST_CHECK_MAX:
-        lo, hi = _host_bounds(np.asarray(k))
+        known = _host_bounds(np.asarray(k))
     else:
-        lo, hi = map(int, np.asarray(_min_max(k)).tolist())
-    _BOUNDS.put(k, lo, hi)
-    return lo, hi
+        lo, hi = np.asarray(_min_max(k)).tolist()
+        known = int(lo), int(hi)
+    if type(k) is _ArrayImpl:
+        setattr(k, _BOUNDS_ATTR, known)
+    return known
 
 
-_BOUNDS = _BoundsCache()
+# The attribute under which a concrete JAX array keeps its ``(min, max)`` once read. JAX
+# arrays are immutable and have an instance ``__dict__``: the bounds live and die with the
+# array (no id-keyed table, no weak references), and reading them costs an attribute lookup
+# (~0.03 µs) where reading the values back costs 0.7 µs and more.
+_BOUNDS_ATTR = "_ivy_like_bounds"
+_ArrayImpl = type(jnp.zeros(0))  # concrete arrays; tracers are other types
 
 
 def _key(x: Any, key: Any) -> Any:
