@@ -28,7 +28,7 @@ def main(argv: list[str]) -> None:
         "3-element float32 vectors, 3x3 float32 matrices (linalg), a 2-element int32 index "
         "array; MLX results are evaluated (`mx.eval`) inside the timed region for every "
         "column. *One frame* is the native call behind one trivial Python function (the "
-        "least any Python layer adds). Each of 41 rounds times native, one frame, function "
+        "least any Python layer adds). Each of 101 rounds times native, one frame, function "
         "and method in a shuffled order; "
         "µs are medians over the rounds, and *added* is the median of the per-round "
         "differences from the native call. Budget: the function on native arrays adds at "

@@ -31,9 +31,11 @@ Rules decided once for every backend:
   backend, also for non-symmetric input (TensorFlow's eigh gradient is folded into the lower
   triangle, JAX's Cholesky gradient is unsymmetrized: both are symmetrized here).
 * Gradients agree across the autodiff backends (tested against float64 finite differences).
-  MLX 0.32 has no gradient for inv, solve, cholesky, eigh, eigvalsh or svdvals: the mlx
-  backend defines them (``backends/mlx/linalg_vjp.py``). ``svd``'s vectors, ``qr``, ``pinv``
-  and the SVD norms have none on MLX: ``grad`` through them raises MLX's ``ValueError``.
+  MLX 0.32 has no gradient for inv, solve, cholesky, eigh, eigvalsh, svd or qr: the mlx
+  backend defines them, and pinv's (``backends/mlx/linalg_vjp.py``). The gradient of
+  ``svd(x, full_matrices=True)`` of a non-square ``x`` flows through the first ``min(m, n)``
+  columns of ``U`` and rows of ``Vh`` only (the rest are not unique), as in torch; JAX 0.10
+  raises its ``NotImplementedError`` there (use ``full_matrices=False`` or ``svdvals``).
 * Half precision (float16, bfloat16) is computed in float32 and the result cast back to the
   input's dtype, by every function above from cholesky to vector_norm (``matrix_rank`` gives
   its integer count). The frameworks otherwise disagree: most refuse half precision with five

@@ -14,9 +14,8 @@ broadcast batch dimensions, ``vector_norm``, ``matrix_power``, ``tensordot`` and
 of integers (``mx.matmul`` rejects them).
 
 Gradients: MLX 0.32 cannot differentiate ``inv``, ``solve``, ``cholesky``, ``eigh``,
-``eigvalsh`` or ``svdvals``; ``linalg_vjp`` gives them VJPs (so ``matrix_power`` with n < 0
-too). ``svd`` with its vectors, ``qr``, ``pinv``, ``matrix_rank`` and ``matrix_norm`` of
-ord 2, -2 and 'nuc' still have none on MLX: ``grad`` through them raises MLX's ValueError.
+``eigvalsh``, ``svd`` or ``qr``; ``linalg_vjp`` gives them and ``pinv`` VJPs (so
+``matrix_power`` with n < 0, ``svdvals`` and ``matrix_norm`` of ord 2, -2 and 'nuc' too).
 """
 
 from __future__ import annotations
@@ -195,7 +194,15 @@ def linalg_inv(x: Any, /) -> Any:
 def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
     _check_matrix_norm_ord(ord)
     x = _float("matrix_norm", x)
-    return mx.linalg.norm(x, ord=ord, axis=[-2, -1], keepdims=keepdims, stream=_CPU)
+    reduce = _SINGULAR_VALUE_NORMS.get(ord) if isinstance(ord, (int, float, str)) else None
+    if reduce is None:  # "fro", 1, -1, inf, -inf: MLX's own, differentiable
+        return mx.linalg.norm(x, ord=ord, axis=[-2, -1], keepdims=keepdims, stream=_CPU)
+    # 2, -2 and "nuc" from the singular values, whose VJP linalg_vjp gives.
+    out = reduce(_vjp.svdvals(x), axis=-1)
+    return mx.expand_dims(out, (-2, -1)) if keepdims else out
+
+
+_SINGULAR_VALUE_NORMS = {2: mx.max, -2: mx.min, "nuc": mx.sum}
 
 
 @_in_float32
@@ -231,7 +238,7 @@ def linalg_outer(x1: Any, x2: Any, /) -> Any:
 
 
 def _reduced_svd(x: Any) -> tuple[Any, Any, Any]:
-    u, s, vh = mx.linalg.svd(x, stream=_CPU)  # always full matrices in MLX
+    u, s, vh = _vjp.svd(x)  # always full matrices in MLX
     k = min(x.shape[-2:])
     return u[..., :, :k], s, vh[..., :k, :]
 
@@ -239,10 +246,10 @@ def _reduced_svd(x: Any) -> tuple[Any, Any, Any]:
 @_in_float32(default_rtol=True)
 def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
     x = _float("pinv", x)
-    u, s, vh = _reduced_svd(x)
-    keep = s > _cutoff(x, s, rtol)
-    s_inv = mx.where(keep, 1 / mx.where(keep, s, 1), 0)  # no division by the dropped zeros
-    return mx.matmul(_mT(vh) * mx.expand_dims(s_inv, -2), _mT(u), stream=_CPU)
+    if rtol is None:
+        rtol = max(x.shape[-2:]) * _eps(x)
+    rtol = rtol.astype(x.dtype) if isinstance(rtol, mx.array) else mx.array(rtol, x.dtype)
+    return _vjp.pinv(x, rtol)
 
 
 @_in_float32
@@ -251,9 +258,9 @@ def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
     x = _float("qr", x)
     m, n = x.shape[-2:]
     if mode == "reduced" or m <= n:  # for m <= n the two modes agree
-        return QRResult(*mx.linalg.qr(x, stream=_CPU))
+        return QRResult(*_vjp.qr(x))
     eye = mx.broadcast_to(mx.eye(m, m - n, dtype=x.dtype), (*x.shape[:-2], m, m - n))
-    q, _ = mx.linalg.qr(mx.concatenate([x, eye], axis=-1), stream=_CPU)
+    q, _ = _vjp.qr(mx.concatenate([x, eye], axis=-1))
     r = mx.triu(mx.matmul(_mT(q), x, stream=_CPU))  # exact zeros below the diagonal
     return QRResult(q, r)
 
@@ -296,7 +303,7 @@ def _checked_solve(x1: Any, x2: Any) -> Any:
 def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
     x = _float("svd", x)
     if full_matrices:
-        return SVDResult(*mx.linalg.svd(x, stream=_CPU))
+        return SVDResult(*_vjp.svd(x))
     return SVDResult(*_reduced_svd(x))
 
 

@@ -1,9 +1,12 @@
 """mlx backend: gradients for the decompositions MLX cannot differentiate (MLX 0.32).
 
-MLX has no VJP for ``Inverse``, ``Cholesky``, ``Eigh`` or ``SVD``, and its ``solve`` fails
-under ``grad`` on the pivot indices of its LU. Each function here is the MLX op wrapped in
-``mx.custom_function`` with the VJP written out (real matrices: complex input never reaches
-these, the mlx backend refuses it). Forward results are MLX's own, unchanged.
+MLX has no VJP for ``Inverse``, ``Cholesky``, ``Eigh``, ``SVD`` or ``QR``, and its ``solve``
+fails under ``grad`` on the pivot indices of its LU. Each function here is the MLX op wrapped
+in ``mx.custom_function`` with the VJP written out (real matrices: complex input never
+reaches these, the mlx backend refuses it). Forward results are MLX's own, unchanged;
+``pinv`` is composed from MLX's SVD (MLX's own pinv has no cutoff). Each formula is checked
+against float64 finite differences in ``tests/array_api/test_linalg_fft.py``, for square,
+tall, wide and batched input.
 
 Conventions, as on the other backends (``ivy_like.ops.linalg``): ``cholesky``, ``eigh`` and
 ``eigvalsh`` read the lower triangle, and their gradient is the symmetric matrix
@@ -117,3 +120,116 @@ def _svdvals_vjp(primals: Any, cotangent: Any, output: Any) -> Any:
     k = min(x.shape[-2:])
     u, vh = u[..., :, :k], vh[..., :k, :]
     return mx.matmul(u * mx.expand_dims(cotangent, -2), vh, stream=_CPU)
+
+
+def _mm(a: Any, b: Any) -> Any:
+    return mx.matmul(a, b, stream=_CPU)
+
+
+@mx.custom_function
+def svd(x: Any) -> tuple[Any, Any, Any]:
+    """MLX's SVD (always full ``U`` and ``Vh``); the gradient flows through their first
+    ``k = min(m, n)`` columns and rows. The others are not unique, so their cotangents are
+    dropped (as torch does; JAX refuses full matrices that are not square)."""
+    return mx.linalg.svd(x, stream=_CPU)
+
+
+@svd.vjp
+def _svd_vjp(primals: Any, cotangents: Any, outputs: Any) -> Any:
+    # With A = U S V^T (reduced, distinct singular values) and E_ij = 1 / (s_j^2 - s_i^2)
+    # off the diagonal:
+    #   gA = U [diag(gS) + (E * (U^T gU - gU^T U)) S + S (E * (V^T gV - gV^T V))] V^T
+    #        + (I - U U^T) gU S^-1 V^T + U S^-1 gV^T (I - V V^T)
+    # The last two terms vanish for square input.
+    x = _only(primals)
+    u_full, s, vh_full = outputs
+    g_u_full, g_s, g_vh_full = cotangents
+    m, n = x.shape[-2:]
+    k = min(m, n)
+    u, g_u = u_full[..., :, :k], g_u_full[..., :, :k]
+    v, g_v = _mT(vh_full[..., :k, :]), _mT(g_vh_full[..., :k, :])
+    s_row = mx.expand_dims(s, -2)  # multiplies columns: M S
+    s_col = mx.expand_dims(s, -1)  # multiplies rows: S M
+    s2 = s * s
+    gaps = mx.expand_dims(s2, -2) - mx.expand_dims(s2, -1)  # s_j^2 - s_i^2 at [i, j]
+    off = 1 - mx.eye(k, dtype=s.dtype)
+    e = off / (gaps + (1 - off))  # the diagonal divides by one and is zeroed
+    utgu = _mm(_mT(u), g_u)
+    vtgv = _mm(_mT(v), g_v)
+    inner = (
+        mx.expand_dims(g_s, -1) * mx.eye(k, dtype=s.dtype)
+        + (e * (utgu - _mT(utgu))) * s_row
+        + s_col * (e * (vtgv - _mT(vtgv)))
+    )
+    grad = _mm(_mm(u, inner), _mT(v))
+    if m > k:  # tall: the part of gU outside U's columns
+        g_u_out = g_u - _mm(u, utgu)
+        grad = grad + _mm(g_u_out / s_row, _mT(v))
+    if n > k:  # wide: the part of gV outside V's columns
+        g_v_out = g_v - _mm(v, vtgv)
+        grad = grad + _mm(u / s_row, _mT(g_v_out))
+    return grad
+
+
+def _qr_tall_vjp(q: Any, r: Any, g_q: Any, g_r: Any) -> Any:
+    """Cotangent of ``A`` (m >= n) from reduced ``Q`` (m x n), ``R`` (n x n):
+    ``(gQ + Q copyltu(M)) R^-T`` with ``M = R gR^T - gQ^T Q``; ``copyltu`` mirrors the lower
+    triangle onto the upper one."""
+    mid = _mm(r, _mT(g_r)) - _mm(_mT(g_q), q)
+    low = mx.tril(mid)
+    mid = low + _mT(mx.tril(mid, -1))
+    b = g_q + _mm(q, mid)
+    # b R^-T: solve R X = b^T for X = (b R^-T)^T (R upper triangular).
+    return _mT(_solve_upper(r, _mT(b)))
+
+
+def _solve_upper(r: Any, b: Any) -> Any:
+    if r.ndim == 2:
+        return mx.linalg.solve_triangular(r, b, upper=True, stream=_CPU)
+    return _mm(mx.linalg.tri_inv(r, upper=True, stream=_CPU), b)  # batches: MLX's solve is 2-D
+
+
+@mx.custom_function
+def qr(x: Any) -> tuple[Any, Any]:
+    """MLX's reduced QR."""
+    return mx.linalg.qr(x, stream=_CPU)
+
+
+@qr.vjp
+def _qr_vjp(primals: Any, cotangents: Any, outputs: Any) -> Any:
+    x = _only(primals)
+    q, r = outputs
+    g_q, g_r = cotangents
+    m, n = x.shape[-2:]
+    if m >= n:
+        return _qr_tall_vjp(q, r, g_q, g_r)
+    # Wide: A = [X | Y] with X = Q R1 square and Y = Q R2. Y's cotangent is Q gR2; R2 = Q^T Y
+    # passes Y gR2^T on to Q, and X's cotangent is the square case.
+    y, g_r1, g_r2 = x[..., :, m:], g_r[..., :, :m], g_r[..., :, m:]
+    g_x = _qr_tall_vjp(q, r[..., :, :m], g_q + _mm(y, _mT(g_r2)), g_r1)
+    return mx.concatenate([g_x, _mm(q, g_r2)], axis=-1)
+
+
+@mx.custom_function
+def pinv(x: Any, rtol: Any) -> Any:
+    """The pseudo-inverse from the SVD, singular values up to ``rtol * max(s)`` dropped
+    (``rtol``: an array broadcasting against the batch dimensions)."""
+    u, s, vh = mx.linalg.svd(x, stream=_CPU)
+    k = min(x.shape[-2:])
+    u, vh = u[..., :, :k], vh[..., :k, :]
+    cutoff = mx.expand_dims(rtol, -1) * mx.max(s, axis=-1, keepdims=True)
+    keep = s > cutoff
+    s_inv = mx.where(keep, 1 / mx.where(keep, s, 1), 0)  # no division by the dropped zeros
+    return _mm(_mT(vh) * mx.expand_dims(s_inv, -2), _mT(u))
+
+
+@pinv.vjp
+def _pinv_vjp(primals: Any, cotangent: Any, output: Any) -> Any:
+    # For a pseudo-inverse P of constant rank (Golub and Pereyra):
+    #   gA = -P^T G P^T + (I - A P) G^T P P^T + P^T P G^T (I - P A)
+    x, rtol = primals
+    p, p_t, g_t = output, _mT(output), _mT(cotangent)
+    left = g_t - _mm(x, _mm(p, g_t))  # (I - A P) G^T
+    right = g_t - _mm(_mm(g_t, p), x)  # G^T (I - P A)
+    grad = -_mm(_mm(p_t, cotangent), p_t) + _mm(_mm(left, p), p_t) + _mm(p_t, _mm(p, right))
+    return grad, mx.zeros_like(rtol)
