@@ -402,3 +402,62 @@ def test_container_nonzero_gives_a_container_of_tuples(backend):
     assert len(result["a"]) == 1 and len(result["b"]) == 2
     assert_close(result["a"][0], np.array([1, 2]), check_dtype=False)
     assert_close(result["b"][1], np.array([1]), check_dtype=False)
+
+
+# -- half precision: accumulated in float32 on every backend ---------------------------------------
+HALF_STATS = {
+    "mean": lambda x: ivy_like.mean(x),
+    "mean_axis": lambda x: ivy_like.mean(x, axis=1, keepdims=True),
+    "var": lambda x: ivy_like.var(x),
+    "std": lambda x: ivy_like.std(x, axis=0, correction=1),
+    "cumulative_sum": lambda x: ivy_like.cumulative_sum(x, axis=1),
+    "cumulative_sum_initial": lambda x: ivy_like.cumulative_sum(x[0], include_initial=True),
+}
+# Values whose total leaves float16's range (65504; each row's sum, 53000, does not) and whose
+# running sums lose integers past 2048 in float16: the two ways float16 accumulation fails.
+HALF_VALUES = np.concatenate([np.full((4, 200), 250.0), np.full((4, 3000), 1.0)], axis=1)
+
+
+def _half(backend, name):
+    dtype = getattr(ivy_like, name)
+    if dtype not in backend.module.DTYPES:
+        pytest.skip(f"{backend.name} has no {name}")
+    return dtype
+
+
+@pytest.mark.parametrize("half", ["float16", "bfloat16"])
+@pytest.mark.parametrize("name", sorted(HALF_STATS))
+def test_half_precision_statistics_accumulate_in_float32(backend, name, half):
+    """mean, var, std and cumulative_sum of half input equal the float32 computation cast
+    back, bit for bit (NumPy's var, TensorFlow's and MLX's mean and NumPy's, TensorFlow's and
+    MLX's cumulative_sum accumulated in float16: inf, or running sums stuck at 2048)."""
+    dtype = _half(backend, half)
+    call = HALF_STATS[name]
+    got = call(ivy_like.asarray(HALF_VALUES, dtype=dtype))
+    wide = call(ivy_like.asarray(HALF_VALUES, dtype=ivy_like.float32))
+    assert got.dtype == dtype
+    want = wide.astype(dtype).astype(ivy_like.float32).to_numpy()
+    np.testing.assert_array_equal(got.astype(ivy_like.float32).to_numpy(), want)
+    assert np.isfinite(want).all()
+
+
+def test_half_precision_known_answers(backend):
+    f16 = _half(backend, "float16")
+    big = ivy_like.asarray(np.full(1000, 100.0), dtype=f16)
+    assert float(ivy_like.mean(big)) == 100.0
+    assert float(ivy_like.var(big)) == 0.0
+    ones = ivy_like.asarray(np.ones(4096), dtype=f16)
+    assert float(ivy_like.cumulative_sum(ones)[-1]) == 4096.0
+
+
+def test_half_precision_cumulative_sum_dtype_argument(backend):
+    """dtype=float16 is accumulated in float32 too; a wider dtype is the backend's own call."""
+    f16 = _half(backend, "float16")
+    ones = ivy_like.asarray(np.ones(4096), dtype=f16)
+    out = ivy_like.cumulative_sum(ones, dtype=f16)
+    assert out.dtype == f16 and float(out[-1]) == 4096.0
+    ints = ivy_like.asarray(np.ones(4096, np.int32))
+    out = ivy_like.cumulative_sum(ints, dtype=f16)
+    assert out.dtype == f16 and float(out[-1]) == 4096.0
+    out = ivy_like.cumulative_sum(ones, dtype=ivy_like.float32)
+    assert out.dtype == ivy_like.float32 and float(out[-1]) == 4096.0

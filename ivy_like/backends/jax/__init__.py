@@ -22,6 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ... import _dtypes as D
+from ...ops._half import _half_in_float32
 from ...ops.indexing import _check_bounds, _host_bounds, _in_range_basic
 
 NAME = "jax"
@@ -435,6 +436,14 @@ max = jnp.max  # noqa: A001  (NaN-propagating, like NumPy)
 min = jnp.min  # noqa: A001
 
 
+# Half precision computed in float32 (ivy_like.ops._half): mean here, var/std/
+# cumulative_sum in statistical.py, the decompositions in linalg.py.
+_in_float32 = _half_in_float32(
+    {"float16": np.dtype("float16"), "bfloat16": jnp.dtype(jnp.bfloat16)}, np.dtype("float32")
+)
+
+
+@_in_float32
 def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     """``jnp.mean`` for floating-point arrays; other dtypes raise ``TypeError``.
 

@@ -27,13 +27,12 @@ from ivy_like.ops.linalg import (
     _check_power,
     _check_qr_mode,
     _check_vector_norm_ord,
-    _half_in_float32,
     _norm_axes,
     _tensordot_axes,
     _vector_axis,
 )
 
-from . import DEFAULT_INT
+from . import DEFAULT_INT, _in_float32
 
 __all__ = [
     "linalg_cholesky",
@@ -62,10 +61,6 @@ __all__ = [
 
 
 _BFLOAT16 = jnp.dtype(jnp.bfloat16)
-# float16/bfloat16 computed in float32 (the rule in ivy_like.ops.linalg)
-_in_float32 = _half_in_float32(
-    {"float16": np.dtype("float16"), "bfloat16": _BFLOAT16}, np.dtype("float32")
-)
 
 
 def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> Any:

@@ -15,7 +15,7 @@ import jax.numpy as jnp
 from ivy_like.ops.set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ivy_like.ops.statistical import _check_correction, _count, _cumulative_axis
 
-from . import DEFAULT_INT
+from . import DEFAULT_INT, _in_float32
 
 __all__ = [
     "all",
@@ -50,6 +50,7 @@ def _accumulator(dt: Any) -> Any:
 
 
 # -- statistical ----------------------------------------------------------------------------------
+@_in_float32(dtype_arg=True)
 def cumulative_sum(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
 ) -> Any:
@@ -75,10 +76,12 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     return jnp.var(x, axis=axis, ddof=c, keepdims=keepdims)
 
 
+@_in_float32
 def var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
     return _var("var", x, axis, correction, keepdims)
 
 
+@_in_float32
 def std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
     return jnp.sqrt(_var("std", x, axis, correction, keepdims))
 

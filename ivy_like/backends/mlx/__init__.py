@@ -34,6 +34,7 @@ import mlx.core as mx
 import numpy as np
 
 from ... import _dtypes as D
+from ...ops._half import _half_in_float32
 from ...ops.indexing import _check_step, _host_bounds, _in_range_basic
 
 NAME = "mlx"
@@ -475,6 +476,12 @@ def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fals
     return mx.sum(x, axis=axis, keepdims=keepdims)
 
 
+# Half precision computed in float32 (ivy_like.ops._half): mean here, var/std/
+# cumulative_sum in statistical.py, the decompositions in linalg.py.
+_in_float32 = _half_in_float32({"float16": mx.float16, "bfloat16": mx.bfloat16}, mx.float32)
+
+
+@_in_float32
 def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     """``mx.mean`` for floating-point arrays; other dtypes raise ``TypeError``.
 

@@ -36,13 +36,12 @@ from ivy_like.ops.linalg import (
     _check_power,
     _check_qr_mode,
     _check_vector_norm_ord,
-    _half_in_float32,
     _norm_axes,
     _tensordot_axes,
     _vector_axis,
 )
 
-from . import _INEXACT, DEFAULT_INT
+from . import _INEXACT, DEFAULT_INT, _in_float32
 from . import linalg_vjp as _vjp
 from . import matmul as _matmul
 from . import sum as _sum
@@ -73,8 +72,8 @@ __all__ = [
 ]
 
 
-# float16/bfloat16 computed in float32 (the rule in ivy_like.ops.linalg)
-_in_float32 = _half_in_float32({"float16": mx.float16, "bfloat16": mx.bfloat16}, mx.float32)
+# _in_float32 (from the backend's __init__): float16/bfloat16 computed in float32, the
+# rule of ivy_like.ops._half.
 
 _CPU = mx.cpu
 

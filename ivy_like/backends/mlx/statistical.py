@@ -17,7 +17,7 @@ import mlx.core as mx
 from ivy_like.ops.set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ivy_like.ops.statistical import _axes, _check_correction, _count, _cumulative_axis
 
-from . import _INEXACT, DEFAULT_INT
+from . import _INEXACT, DEFAULT_INT, _in_float32
 
 __all__ = [
     "all",
@@ -60,6 +60,7 @@ def _flip(x: Any, axis: int) -> Any:
 
 
 # -- statistical ----------------------------------------------------------------------------------
+@_in_float32(dtype_arg=True)
 def cumulative_sum(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
 ) -> Any:
@@ -95,10 +96,12 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     return mx.sum(mx.square(centred), axis=axes, keepdims=keepdims) / (n - c)
 
 
+@_in_float32
 def var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
     return _var("var", x, axis, correction, keepdims)
 
 
+@_in_float32
 def std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
     return mx.sqrt(_var("std", x, axis, correction, keepdims))
 

@@ -42,6 +42,7 @@ import numpy as np
 from mxnet.util import set_np_shape as _set_np_shape
 
 from ... import _dtypes as D
+from ...ops._half import _half_in_float32
 
 nd = mx.nd
 NDArray = nd.NDArray
@@ -662,6 +663,12 @@ def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fals
     return _reduce(nd.sum, x, axis, keepdims, "sum")
 
 
+# Half precision computed in float32 (ivy_like.ops._half): mean here, var/std/
+# cumulative_sum in statistical.py, the decompositions in linalg.py.
+_in_float32 = _half_in_float32({"float16": np.float16}, np.dtype("float32"), _cast)
+
+
+@_in_float32
 @numpy_shapes
 def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     if np.dtype(x.dtype).kind != "f":

@@ -28,13 +28,12 @@ from ivy_like.ops.linalg import (
     _check_matrix,
     _check_power,
     _check_vector_norm_ord,
-    _half_in_float32,
     _norm_axes,
     _tensordot_axes,
     _vector_axis,
 )
 
-from . import _broadcast, _cast, _operands, matmul, numpy_shapes, permute_dims, reshape
+from . import _broadcast, _cast, _in_float32, _operands, matmul, numpy_shapes, permute_dims, reshape
 from . import abs as _abs
 from . import max as _max
 from . import min as _min
@@ -74,9 +73,8 @@ UNSUPPORTED_LINALG = {
     "linalg_svdvals": _NO_SVD,
 }
 _F16, _F32 = np.dtype("float16"), np.dtype("float32")
-# vector_norm and solve: float16 computed in float32 (the rule in ivy_like.ops.linalg); the
+# vector_norm and solve: float16 computed in float32 (_in_float32, ivy_like.ops._half); the
 # functions that go through _float do the same there. MXNet gives dtypes as NumPy types.
-_in_float32 = _half_in_float32({"float16": np.float16}, _F32, _cast)
 
 
 def _float(name: str, x: Any, square: bool = False) -> tuple[Any, np.dtype]:

@@ -29,6 +29,7 @@ from . import (
     DEFAULT_INT,
     _axes,
     _cast,
+    _in_float32,
     _no_bool,
     _reduce,
     _supported,
@@ -79,6 +80,7 @@ def _accumulator(x: Any, dtype: Any, who: str) -> Any:
     return x if dtype is None else _cast(_no_bool(x), _supported(np.dtype(dtype), who))
 
 
+@_in_float32(dtype_arg=True)
 @numpy_shapes
 def cumulative_sum(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
@@ -136,11 +138,13 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     return total / (n - c)
 
 
+@_in_float32
 @numpy_shapes
 def var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
     return _var("var", x, axis, correction, keepdims)
 
 
+@_in_float32
 @numpy_shapes
 def std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
     return nd.sqrt(_var("std", x, axis, correction, keepdims))

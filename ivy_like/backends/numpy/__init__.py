@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ... import _dtypes as D
+from ...ops._half import _half_in_float32
 
 NAME = "numpy"
 VERSION = np.__version__
@@ -268,6 +269,12 @@ def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fals
     return np.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
+# Half precision computed in float32 (ivy_like.ops._half): mean here, var/std/
+# cumulative_sum in statistical.py, the decompositions in linalg.py.
+_in_float32 = _half_in_float32({"float16": np.dtype("float16")}, np.dtype("float32"))
+
+
+@_in_float32
 def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     if np.asarray(x).dtype.kind not in "fc":
         # The same rule on every backend: mean is for floating-point inputs.

@@ -27,11 +27,12 @@ from ivy_like.ops.linalg import (
     _check_power,
     _check_qr_mode,
     _check_vector_norm_ord,
-    _half_in_float32,
     _norm_axes,
     _tensordot_axes,
     _vector_axis,
 )
+
+from . import _in_float32
 
 __all__ = [
     "linalg_cholesky",
@@ -59,8 +60,8 @@ __all__ = [
 ]
 
 
-# float16/bfloat16 computed in float32 (the rule in ivy_like.ops.linalg)
-_in_float32 = _half_in_float32({"float16": np.dtype("float16")}, np.dtype("float32"))
+# _in_float32 (from the backend's __init__): float16/bfloat16 computed in float32, the
+# rule of ivy_like.ops._half.
 
 
 _NP2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"

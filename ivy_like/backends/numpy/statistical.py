@@ -13,6 +13,8 @@ import numpy as np
 from ivy_like.ops.set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ivy_like.ops.statistical import _check_correction, _count, _cumulative_axis
 
+from . import _in_float32
+
 __all__ = [
     "all",
     "any",
@@ -34,6 +36,7 @@ __all__ = [
 
 
 # -- statistical ----------------------------------------------------------------------------------
+@_in_float32(dtype_arg=True)
 def cumulative_sum(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
 ) -> Any:
@@ -63,10 +66,12 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     return np.var(x, axis=axis, ddof=c, keepdims=keepdims)
 
 
+@_in_float32
 def var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
     return _var("var", x, axis, correction, keepdims)
 
 
+@_in_float32
 def std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
     return np.sqrt(_var("std", x, axis, correction, keepdims))
 

@@ -25,6 +25,7 @@ import numpy as np
 import tensorflow as tf
 
 from ... import _dtypes as D
+from ...ops._half import _half_in_float32
 from ...ops.indexing import _check_step
 from . import _eager
 from ._eager import RAW, RAW_FAILS, EagerTensor
@@ -638,6 +639,14 @@ def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fals
     return tf.reduce_sum(x, axis=axis, keepdims=keepdims)
 
 
+# Half precision computed in float32 (ivy_like.ops._half): mean here, var/std/
+# cumulative_sum in statistical.py, the decompositions in linalg.py.
+_in_float32 = _half_in_float32(
+    {"float16": tf.float16, "bfloat16": tf.bfloat16}, tf.float32, tf.cast
+)
+
+
+@_in_float32
 def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     if not (x.dtype.is_floating or x.dtype.is_complex):
         raise TypeError(f"mean: expected a floating-point array, got {x.dtype.name}")

@@ -27,13 +27,12 @@ from ivy_like.ops.linalg import (
     _check_power,
     _check_qr_mode,
     _check_vector_norm_ord,
-    _half_in_float32,
     _norm_axes,
     _tensordot_axes,
     _vector_axis,
 )
 
-from . import DEFAULT_INT, _promote
+from . import DEFAULT_INT, _in_float32, _promote
 from . import sum as _sum
 from ._eager import EagerTensor
 
@@ -62,10 +61,8 @@ __all__ = [
     "vecdot",
 ]
 
-# float16/bfloat16 computed in float32 (the rule in ivy_like.ops.linalg)
-_in_float32 = _half_in_float32(
-    {"float16": tf.float16, "bfloat16": tf.bfloat16}, tf.float32, tf.cast
-)
+# _in_float32 (from the backend's __init__): float16/bfloat16 computed in float32, the
+# rule of ivy_like.ops._half.
 
 
 def _kind(x: Any) -> str:

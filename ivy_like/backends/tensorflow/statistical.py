@@ -17,6 +17,8 @@ import tensorflow as tf
 from ivy_like.ops.set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ivy_like.ops.statistical import _axes, _check_correction, _count, _cumulative_axis
 
+from . import _in_float32
+
 __all__ = [
     "all",
     "any",
@@ -53,6 +55,7 @@ def _reduce_axes(x: Any, axis: Any, name: str) -> Any:
 
 
 # -- statistical ----------------------------------------------------------------------------------
+@_in_float32(dtype_arg=True)
 def cumulative_sum(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
 ) -> Any:
@@ -88,10 +91,12 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     return tf.reduce_sum(tf.square(centred), axis=axes, keepdims=keepdims) / (n - c)
 
 
+@_in_float32
 def var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
     return _var("var", x, axis, correction, keepdims)
 
 
+@_in_float32
 def std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
     return tf.sqrt(_var("std", x, axis, correction, keepdims))
 

@@ -15,6 +15,7 @@ import numpy as np
 import torch
 
 from ... import _dtypes as D
+from ...ops._half import _half_in_float32
 
 NAME = "torch"
 VERSION = torch.__version__
@@ -390,6 +391,14 @@ def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fals
     return torch.sum(x, dim=axis, keepdim=keepdims, dtype=dtype)
 
 
+# Half precision computed in float32 (ivy_like.ops._half): mean here, var/std/
+# cumulative_sum in statistical.py, the decompositions in linalg.py.
+_in_float32 = _half_in_float32(
+    {"float16": torch.float16, "bfloat16": torch.bfloat16}, torch.float32, torch.Tensor.to
+)
+
+
+@_in_float32
 def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     if not (x.is_floating_point() or x.is_complex()):
         raise TypeError(f"mean: expected a floating-point array, got {_dtype_name(x)}")

@@ -24,11 +24,12 @@ from ivy_like.ops.linalg import (
     _check_power,
     _check_qr_mode,
     _check_vector_norm_ord,
-    _half_in_float32,
     _norm_axes,
     _tensordot_axes,
     _vector_axis,
 )
+
+from . import _in_float32
 
 _is_compiling = torch.compiler.is_compiling  # read once: two attribute lookups a call
 _solve_ex = torch.linalg.solve_ex
@@ -58,10 +59,8 @@ __all__ = [
     "vecdot",
 ]
 
-# float16/bfloat16 computed in float32 (the rule in ivy_like.ops.linalg)
-_in_float32 = _half_in_float32(
-    {"float16": torch.float16, "bfloat16": torch.bfloat16}, torch.float32, torch.Tensor.to
-)
+# _in_float32 (from the backend's __init__): float16/bfloat16 computed in float32, the
+# rule of ivy_like.ops._half.
 
 
 def _kind(x: Any) -> str:

@@ -16,6 +16,8 @@ import torch
 from ivy_like.ops.set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ivy_like.ops.statistical import _axes, _check_correction, _count, _cumulative_axis
 
+from . import _in_float32
+
 __all__ = [
     "all",
     "any",
@@ -44,6 +46,7 @@ def _empty_error(name: str, x: Any, err: Exception) -> Exception:
 
 
 # -- statistical ----------------------------------------------------------------------------------
+@_in_float32(dtype_arg=True)
 def cumulative_sum(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
 ) -> Any:
@@ -86,10 +89,12 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     return torch.var(x, dim=axis, correction=c, keepdim=keepdims)
 
 
+@_in_float32
 def var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
     return _var("var", x, axis, correction, keepdims)
 
 
+@_in_float32
 def std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
     return torch.sqrt(_var("std", x, axis, correction, keepdims))
 
