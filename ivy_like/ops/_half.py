@@ -13,6 +13,8 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import numpy as np
+
 # eps of the half-precision dtypes, for the default rtol of pinv/matrix_rank on such input
 HALF_EPS = {"float16": 2.0**-10, "bfloat16": 2.0**-7}
 
@@ -37,6 +39,9 @@ def _half_in_float32(
     as float32 and cast to it; any other ``dtype`` leaves the call as it is.
     """
     eps_of = {dtype: HALF_EPS[name] for name, dtype in half.items()}
+    for name, dtype in half.items():  # MXNet's dtypes are NumPy scalar types: their dtype too
+        if isinstance(dtype, type) and issubclass(dtype, np.generic):
+            eps_of[np.dtype(dtype)] = HALF_EPS[name]
 
     def restored(out: Any, dtype: Any) -> Any:
         if isinstance(out, tuple):  # the named-tuple results

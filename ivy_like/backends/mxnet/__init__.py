@@ -668,8 +668,8 @@ def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fals
 _in_float32 = _half_in_float32({"float16": np.float16}, np.dtype("float32"), _cast)
 
 
+@numpy_shapes  # outermost: the float32 round trip runs with NumPy shapes (0-d results)
 @_in_float32
-@numpy_shapes
 def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     if np.dtype(x.dtype).kind != "f":
         raise TypeError(f"mean: expected a floating-point array, got {np.dtype(x.dtype)}")

@@ -80,8 +80,8 @@ def _accumulator(x: Any, dtype: Any, who: str) -> Any:
     return x if dtype is None else _cast(_no_bool(x), _supported(np.dtype(dtype), who))
 
 
-@_in_float32(dtype_arg=True)
 @numpy_shapes
+@_in_float32(dtype_arg=True)
 def cumulative_sum(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
 ) -> Any:
@@ -138,14 +138,14 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     return total / (n - c)
 
 
+@numpy_shapes  # outermost: the float32 round trip runs with NumPy shapes (0-d results)
 @_in_float32
-@numpy_shapes
 def var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
     return _var("var", x, axis, correction, keepdims)
 
 
+@numpy_shapes  # outermost: the float32 round trip runs with NumPy shapes (0-d results)
 @_in_float32
-@numpy_shapes
 def std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
     return nd.sqrt(_var("std", x, axis, correction, keepdims))
 
