@@ -405,17 +405,34 @@ def test_container_nonzero_gives_a_container_of_tuples(backend):
 
 
 # -- half precision: accumulated in float32 on every backend ---------------------------------------
-HALF_STATS = {
-    "mean": lambda x: ivy_like.mean(x),
-    "mean_axis": lambda x: ivy_like.mean(x, axis=1, keepdims=True),
-    "var": lambda x: ivy_like.var(x),
-    "std": lambda x: ivy_like.std(x, axis=0, correction=1),
-    "cumulative_sum": lambda x: ivy_like.cumulative_sum(x, axis=1),
-    "cumulative_sum_initial": lambda x: ivy_like.cumulative_sum(x[0], include_initial=True),
-}
 # Values whose total leaves float16's range (65504; each row's sum, 53000, does not) and whose
 # running sums lose integers past 2048 in float16: the two ways float16 accumulation fails.
 HALF_VALUES = np.concatenate([np.full((4, 200), 250.0), np.full((4, 3000), 1.0)], axis=1)
+# Fractions k/64 (exact in every half dtype) whose float32 sums are exact: summing them in
+# half precision rounds (partial sums past 2048 step by 2), in any order.
+HALF_FRACTIONS = np.random.default_rng(3).integers(64, 128, size=(4, 3000)) / 64
+# Three factors with 7 significant bits each: their float32 product is exact, the half
+# precision product of the first two already rounds.
+HALF_FACTORS = np.array([[65.0, 71.0, 77.0], [67.0, 73.0, 79.0]]) / 64
+HALF_STATS = {
+    "sum": (lambda x: ivy_like.sum(x), HALF_FRACTIONS),
+    "sum_axis": (lambda x: ivy_like.sum(x, axis=1), HALF_FRACTIONS),
+    "sum_axis_0": (lambda x: ivy_like.sum(x, axis=0), HALF_FRACTIONS.T),
+    "prod": (lambda x: ivy_like.prod(x), HALF_FACTORS[0]),
+    "prod_axis": (lambda x: ivy_like.prod(x, axis=1), HALF_FACTORS),
+    "mean": (lambda x: ivy_like.mean(x), HALF_VALUES),
+    "mean_axis": (lambda x: ivy_like.mean(x, axis=1, keepdims=True), HALF_VALUES),
+    "mean_fractions": (lambda x: ivy_like.mean(x, axis=1), HALF_FRACTIONS),
+    "var_fractions": (lambda x: ivy_like.var(x, axis=1), HALF_FRACTIONS),
+    "var": (lambda x: ivy_like.var(x), HALF_VALUES),
+    "std": (lambda x: ivy_like.std(x, axis=0, correction=1), HALF_VALUES),
+    "cumulative_sum": (lambda x: ivy_like.cumulative_sum(x, axis=1), HALF_VALUES),
+    "cumulative_sum_fractions": (lambda x: ivy_like.cumulative_sum(x, axis=1), HALF_FRACTIONS),
+    "cumulative_sum_initial": (
+        lambda x: ivy_like.cumulative_sum(x, include_initial=True),
+        HALF_VALUES[0],
+    ),
+}
 
 
 def _half(backend, name):
@@ -428,13 +445,15 @@ def _half(backend, name):
 @pytest.mark.parametrize("half", ["float16", "bfloat16"])
 @pytest.mark.parametrize("name", sorted(HALF_STATS))
 def test_half_precision_statistics_accumulate_in_float32(backend, name, half):
-    """mean, var, std and cumulative_sum of half input equal the float32 computation cast
-    back, bit for bit (NumPy's var, TensorFlow's and MLX's mean and NumPy's, TensorFlow's and
-    MLX's cumulative_sum accumulated in float16: inf, or running sums stuck at 2048)."""
+    """sum, prod, mean, var, std and cumulative_sum of half input equal the float32
+    computation cast back, bit for bit (NumPy's var, TensorFlow's and MLX's mean, NumPy's,
+    TensorFlow's and MLX's cumulative_sum, TensorFlow's sum along an axis and JAX's, torch's
+    and TensorFlow's prod accumulated in float16: inf, running sums stuck at 2048, products
+    rounded at each step)."""
     dtype = _half(backend, half)
-    call = HALF_STATS[name]
-    got = call(ivy_like.asarray(HALF_VALUES, dtype=dtype))
-    wide = call(ivy_like.asarray(HALF_VALUES, dtype=ivy_like.float32))
+    call, values = HALF_STATS[name]
+    got = call(ivy_like.asarray(values, dtype=dtype))
+    wide = call(ivy_like.asarray(values, dtype=ivy_like.float32))
     assert got.dtype == dtype
     want = wide.astype(dtype).astype(ivy_like.float32).to_numpy()
     np.testing.assert_array_equal(got.astype(ivy_like.float32).to_numpy(), want)
@@ -450,10 +469,16 @@ def test_half_precision_known_answers(backend):
     assert float(ivy_like.cumulative_sum(ones)[-1]) == 4096.0
 
 
-def test_half_precision_cumulative_sum_dtype_argument(backend):
+@pytest.mark.parametrize("name", ["cumulative_sum", "sum"])
+def test_half_precision_dtype_argument(backend, name):
     """dtype=float16 is accumulated in float32 too; a wider dtype is the backend's own call."""
     f16 = _half(backend, "float16")
     ones = ivy_like.asarray(np.ones(4096), dtype=f16)
+    if name == "sum":
+        assert float(ivy_like.sum(ivy_like.reshape(ones, (1, -1)), axis=1, dtype=f16)[0]) == 4096
+        ints = ivy_like.asarray(np.ones((1, 4096), np.int32))
+        assert float(ivy_like.sum(ints, axis=1, dtype=f16)[0]) == 4096
+        return
     out = ivy_like.cumulative_sum(ones, dtype=f16)
     assert out.dtype == f16 and float(out[-1]) == 4096.0
     ints = ivy_like.asarray(np.ones(4096, np.int32))

@@ -63,6 +63,7 @@ def cumulative_sum(
     return out
 
 
+@_in_float32(dtype_arg=True)
 def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
     return jnp.prod(x, axis=axis, dtype=dtype or _accumulator(x.dtype), keepdims=keepdims)
 

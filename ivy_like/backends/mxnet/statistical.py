@@ -108,6 +108,7 @@ def cumulative_sum(
 
 
 @numpy_shapes
+@_in_float32(dtype_arg=True)
 def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
     x = _accumulator(x, dtype, "prod")
     axes = _axes(x, axis, "prod")

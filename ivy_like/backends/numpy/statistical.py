@@ -50,6 +50,7 @@ def cumulative_sum(
     return out
 
 
+@_in_float32(dtype_arg=True)
 def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
     return np.prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
 

@@ -610,6 +610,9 @@ _SUM_DTYPES = {
     tf.uint16: tf.uint64,
     tf.uint32: tf.uint64,
 }
+_F32 = tf.float32
+_HALF = (tf.float16, tf.bfloat16)
+_SUM_DTYPES.update(dict.fromkeys(_HALF, _F32))
 
 
 def _raw_reduce(raw: Callable[..., Any], x: Any, axis: Any, keepdims: Any) -> Any:
@@ -630,13 +633,19 @@ def _raw_reduce(raw: Callable[..., Any], x: Any, axis: Any, keepdims: Any) -> An
 
 
 def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
-    dtype = dtype or _SUM_DTYPES.get(x.dtype)
+    half = None  # half precision is summed in float32 and cast back, as on the other backends
+    if dtype is None:
+        dtype = _SUM_DTYPES.get(x.dtype)
+        if dtype is _F32:  # (TensorFlow sums along an axis in float16 itself)
+            half = x.dtype
+    elif dtype in _HALF:
+        half, dtype = dtype, _F32
     if dtype is not None:
         x = tf.cast(x, dtype)
     out = _raw_reduce(RAW.Sum, x, axis, keepdims)
-    if out is not None:
-        return out
-    return tf.reduce_sum(x, axis=axis, keepdims=keepdims)
+    if out is None:
+        out = tf.reduce_sum(x, axis=axis, keepdims=keepdims)
+    return out if half is None else tf.cast(out, half)
 
 
 # Half precision computed in float32 (ivy_like.ops._half): mean here, var/std/

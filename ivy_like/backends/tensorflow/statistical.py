@@ -71,6 +71,7 @@ def cumulative_sum(
     return out
 
 
+@_in_float32(dtype_arg=True)
 def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
     dtype = dtype or _ACCUMULATOR.get(x.dtype)
     if dtype is not None:

@@ -61,6 +61,7 @@ def cumulative_sum(
     return out
 
 
+@_in_float32(dtype_arg=True)
 def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
     if axis is None:
         out = torch.prod(x, dtype=dtype)  # bool and integers: int64, as NumPy on 64-bit
