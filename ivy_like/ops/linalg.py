@@ -34,8 +34,8 @@ Rules decided once for every backend:
   MLX 0.32 has no gradient for inv, solve, cholesky, eigh, eigvalsh, svd or qr: the mlx
   backend defines them, and pinv's (``backends/mlx/linalg_vjp.py``). The gradient of
   ``svd(x, full_matrices=True)`` of a non-square ``x`` flows through the first ``min(m, n)``
-  columns of ``U`` and rows of ``Vh`` only (the rest are not unique), as in torch; JAX 0.10
-  raises its ``NotImplementedError`` there (use ``full_matrices=False`` or ``svdvals``).
+  columns of ``U`` and rows of ``Vh`` only (the rest are not unique), as in torch and
+  TensorFlow; the jax backend adds that derivative (JAX 0.10 raises ``NotImplementedError``).
 * Half precision (float16, bfloat16) is computed in float32 and the result cast back to the
   input's dtype, by every function above from cholesky to vector_norm (``matrix_rank`` gives
   its integer count). The frameworks otherwise disagree: most refuse half precision with five

@@ -703,6 +703,13 @@ RECT_LOSSES = {
     "svd_u": lambda x: _weighted(ivy_like.abs(ivy_like.linalg.svd(x, full_matrices=False).U)),
     "svd_vh": lambda x: _weighted(ivy_like.abs(ivy_like.linalg.svd(x, full_matrices=False).Vh)),
     "svd_s_full": lambda x: _weighted(ivy_like.linalg.svd(x).S),
+    # full matrices: the first min(m, n) columns of U and rows of Vh (the rest are not unique)
+    "svd_u_full": lambda x: _weighted(
+        ivy_like.abs(ivy_like.linalg.svd(x).U[..., : min(x.shape[-2:])])
+    ),
+    "svd_vh_full": lambda x: _weighted(
+        ivy_like.abs(ivy_like.linalg.svd(x).Vh[..., : min(x.shape[-2:]), :])
+    ),
     "svdvals": lambda x: _weighted(ivy_like.linalg.svdvals(x)),
     "qr_q": lambda x: _weighted(ivy_like.linalg.qr(x).Q),
     "qr_r": lambda x: _weighted(ivy_like.linalg.qr(x).R),
@@ -718,18 +725,9 @@ RECT_SHAPES = {"tall": (4, 3), "wide": (3, 4), "batch_tall": (2, 4, 3), "batch_w
 
 @pytest.mark.parametrize("shape", list(RECT_SHAPES))
 @pytest.mark.parametrize("name", list(RECT_LOSSES))
-def test_rectangular_linalg_gradients_match_finite_differences(backend, name, shape, request):
+def test_rectangular_linalg_gradients_match_finite_differences(backend, name, shape):
     if not backend.has_autodiff:
         pytest.skip(f"{backend.name} has no autodiff")
-    if backend.name == "jax" and name == "svd_s_full":
-        request.applymarker(
-            pytest.mark.xfail(
-                raises=NotImplementedError,
-                strict=True,
-                reason="JAX 0.10 has no SVD derivative with full_matrices=True for "
-                "non-square input (torch, TensorFlow and MLX drop the extra columns)",
-            )
-        )
     a = np.random.default_rng(7).normal(size=RECT_SHAPES[shape])
     loss = RECT_LOSSES[name]
     want = finite_difference_gradient(loss, a)

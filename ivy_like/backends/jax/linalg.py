@@ -5,7 +5,8 @@ decompositions, the standard's default ``rtol`` (JAX's own is 10x larger), NumPy
 only the lower triangle in ``cholesky``/``eigh``/``eigvalsh`` (JAX symmetrizes by default),
 the default integer for ``matrix_rank``, named-tuple results, the upper triangle for
 ``cholesky(upper=True)`` and, under a transform, the symmetric gradient of the functions that
-read one triangle. Tracers pass through otherwise unchanged.
+read one triangle and the derivative of a non-square ``svd`` with full matrices. Tracers pass
+through otherwise unchanged.
 """
 
 from __future__ import annotations
@@ -253,7 +254,50 @@ def _checked_solve(x1: Any, x2: Any) -> Any:
 
 @_in_float32
 def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
-    return SVDResult(*jnp.linalg.svd(_float("svd", x), full_matrices=full_matrices))
+    x = _float("svd", x)
+    if (
+        full_matrices
+        and isinstance(x, _Tracer)
+        and x.shape[-1] != x.shape[-2]
+        and not jnp.iscomplexobj(x)
+    ):
+        return SVDResult(*_svd_full(x))  # differentiable (JAX's own SVD JVP refuses this)
+    return SVDResult(*jnp.linalg.svd(x, full_matrices=full_matrices))
+
+
+@jax.custom_jvp
+def _svd_full(x: Any) -> tuple[Any, Any, Any]:
+    """``jnp.linalg.svd(x, full_matrices=True)`` of a non-square ``x``, with a derivative.
+
+    JAX 0.10 has no SVD derivative with full matrices unless ``x`` is square. The derivative
+    here, as torch's and TensorFlow's, flows through the first ``k = min(m, n)`` columns of
+    ``U`` and rows of ``Vh`` (the others are not unique): their tangents are zero.
+    """
+    return tuple(jnp.linalg.svd(x, full_matrices=True))
+
+
+@_svd_full.defjvp
+def _svd_full_jvp(primals: tuple[Any], tangents: tuple[Any]) -> tuple[Any, Any]:
+    (x,), (dx,) = primals, tangents
+    u_full, s, vh_full = out = _svd_full(x)
+    m, n = x.shape[-2:]
+    k = min(m, n)
+    u, v = u_full[..., :, :k], _adjoint(vh_full[..., :k, :])
+    # Real input only (complex input keeps JAX's own SVD): with dP = U^T dA V, E_ij = 1/(s_j^2 - s_i^2)
+    # off the diagonal, dS = diag(dP), dU = U (E * (dP S + S dP^T)) + (I - U U^T) dA V S^-1,
+    # dV = V (E * (S dP + dP^T S)) + (I - V V^T) dA^T U S^-1.
+    dp = _adjoint(u) @ dx @ v
+    row, col = s[..., None, :], s[..., :, None]  # multiply columns / rows by s
+    gaps = (row - col) * (row + col)
+    eye = jnp.eye(k, dtype=s.dtype)
+    e = (1 - eye) / (gaps + eye)
+    ds = jnp.diagonal(dp, axis1=-2, axis2=-1)
+    du = u @ (e * (dp * row + col * _adjoint(dp))) + (dx @ v - u @ dp) / row
+    dv = v @ (e * (col * dp + _adjoint(dp) * row)) + (_adjoint(dx) @ u - v @ _adjoint(dp)) / row
+    du_full = jnp.concatenate([du, jnp.zeros((*du.shape[:-1], m - k), du.dtype)], axis=-1)
+    dvh = _adjoint(dv)
+    dvh_full = jnp.concatenate([dvh, jnp.zeros((*dvh.shape[:-2], n - k, n), dvh.dtype)], axis=-2)
+    return out, (du_full, ds, dvh_full)
 
 
 @_in_float32
