@@ -454,6 +454,32 @@ def test_compiled_function_dispatches(bname: str) -> None:
     assert float(_np(compiled(x))) == float(_np(f(x)))
 
 
+def test_take_of_traced_indices(bname: str) -> None:
+    """Indices whose values are unknown (jax.jit, mx.compile, mx.vmap) skip the bounds check
+    and take what the framework takes, in range the same values as eagerly."""
+    conv = _native(bname)
+    x = conv(np.arange(5.0, dtype=np.float32))
+    idx = conv(np.array([4, -1, 0], np.int32))
+
+    def f(i):
+        return ivy_like.take(x, i)
+
+    if bname == "jax":
+        import jax
+
+        transformed = [jax.jit(f)]
+        batched = jax.vmap(f)
+    else:
+        import mlx.core as mx
+
+        transformed = [mx.compile(f)]
+        batched = mx.vmap(f)
+    for g in transformed:
+        np.testing.assert_array_equal(_np(g(idx)), [4.0, 4.0, 0.0])
+    rows = conv(np.array([[1, 2], [-2, 0]], np.int32))
+    np.testing.assert_array_equal(_np(batched(rows)), [[1.0, 2.0], [3.0, 0.0]])
+
+
 def test_dlpack_round_trip(bname: str) -> None:
     conv = _native(bname)
     x = conv(np.arange(3, dtype=np.float32))
