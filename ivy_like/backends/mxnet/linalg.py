@@ -5,14 +5,17 @@ backend's ``matmul``/``multiply``/``sum``, so integers stay exact), ``cholesky``
 (``mx.nd.linalg.potrf``), ``det``, ``slogdet``, ``inv`` (``mx.nd.linalg.det``/``slogdet``/
 ``inverse``), ``solve`` (``inverse(x1) @ x2``: MXNet has no general solver; accurate to float32
 on well-conditioned systems), ``diagonal``/``trace`` (``mx.nd.diag``), ``outer`` and
-``vector_norm``, ``cross`` and ``matrix_power`` (composed from this backend's ops).
+``vector_norm``, ``cross`` and ``matrix_power`` (composed from this backend's ops), ``eigh`` and
+``eigvalsh`` (``mx.nd.linalg.syevd``, which reads the lower triangle as NumPy does and gives
+the eigenvectors as rows).
 ``mx.nd.linalg`` computes in float32/float64 only: float16 input is computed in
 float32 and the result cast back.
 
-The rest is listed with its reason: ``svd``, ``svdvals``, ``pinv``, ``matrix_rank`` and the
-spectral and nuclear norms of ``matrix_norm`` need an SVD, which MXNet 1.9 lacks on the CPU
-(``matrix_norm`` is left unmapped rather than mapped for some ``ord`` values only); ``eigh``/
-``eigvalsh`` and ``qr`` are not mapped.
+MXNet 1.9 has no SVD on the CPU: ``svdvals``, ``pinv``, ``matrix_rank`` and the spectral and
+nuclear norms of ``matrix_norm`` come from ``syevd`` of ``[[0, x], [x^T, 0]]``, whose eigenvalues
+are the singular values of ``x`` and their negatives (accurate to about ``eps * |x|``, as an
+SVD; differentiable). ``svd`` (vectors of zero singular values are not recoverable that way)
+and ``qr`` (MXNet has only the LQ factorisation) are listed with their reasons.
 """
 
 from __future__ import annotations
@@ -23,9 +26,11 @@ import mxnet as mx
 import numpy as np
 
 from ivy_like.ops.linalg import (
+    EighResult,
     SlogdetResult,
     _check_float,
     _check_matrix,
+    _check_matrix_norm_ord,
     _check_power,
     _check_vector_norm_ord,
     _norm_axes,
@@ -33,7 +38,18 @@ from ivy_like.ops.linalg import (
     _vector_axis,
 )
 
-from . import _broadcast, _cast, _in_float32, _operands, matmul, numpy_shapes, permute_dims, reshape
+from . import (
+    DEFAULT_INT,
+    NDArray,
+    _broadcast,
+    _cast,
+    _in_float32,
+    _operands,
+    matmul,
+    numpy_shapes,
+    permute_dims,
+    reshape,
+)
 from . import abs as _abs
 from . import max as _max
 from . import min as _min
@@ -49,11 +65,17 @@ __all__ = [
     "linalg_cross",
     "linalg_det",
     "linalg_diagonal",
+    "linalg_eigh",
+    "linalg_eigvalsh",
     "linalg_inv",
+    "linalg_matrix_norm",
     "linalg_matrix_power",
+    "linalg_matrix_rank",
     "linalg_outer",
+    "linalg_pinv",
     "linalg_slogdet",
     "linalg_solve",
+    "linalg_svdvals",
     "linalg_trace",
     "linalg_vector_norm",
     "matrix_transpose",
@@ -61,16 +83,11 @@ __all__ = [
     "vecdot",
 ]
 
-_NO_SVD = "needs an SVD: MXNet 1.9 has no SVD operator on the CPU"
 UNSUPPORTED_LINALG = {
-    "linalg_eigh": "not mapped onto mx.nd.linalg.syevd yet (eigenvector and ordering rules)",
-    "linalg_eigvalsh": "not mapped onto mx.nd.linalg.syevd yet (eigenvalue ordering)",
-    "linalg_matrix_norm": "ord 2, -2 and 'nuc' need an SVD: MXNet 1.9 has no SVD operator on the CPU",
-    "linalg_matrix_rank": _NO_SVD,
-    "linalg_pinv": _NO_SVD,
     "linalg_qr": "MXNet has only the LQ factorisation (gelqf), for full-rank wide matrices",
-    "linalg_svd": _NO_SVD,
-    "linalg_svdvals": _NO_SVD,
+    "linalg_svd": "MXNet 1.9 has no SVD operator on the CPU, and singular vectors of zero "
+    "singular values cannot be read off the symmetric eigendecomposition that gives svdvals "
+    "and pinv here",
 }
 _F16, _F32 = np.dtype("float16"), np.dtype("float32")
 # vector_norm and solve: float16 computed in float32 (_in_float32, ivy_like.ops._half); the
@@ -144,6 +161,34 @@ def linalg_slogdet(x: Any, /) -> SlogdetResult:
     batch = tuple(x.shape[:-2])
     sign = sign.reshape(batch) + 0  # + 0: MXNet gives -0 as the sign of a singular matrix
     return SlogdetResult(_cast(sign, dt), _cast(logabsdet.reshape(batch), dt))
+
+
+@numpy_shapes
+def linalg_eigh(x: Any, /) -> EighResult:
+    x, dt = _float("eigh", x, square=True)
+    rows, values = _syevd(x)
+    return EighResult(_cast(values, dt), _cast(_swap_last(rows), dt))
+
+
+@numpy_shapes
+def linalg_eigvalsh(x: Any, /) -> Any:
+    x, dt = _float("eigvalsh", x, square=True)
+    return _cast(_syevd(x)[1], dt)
+
+
+def _syevd(x: Any) -> tuple[Any, Any]:
+    """``(eigenvectors as rows, ascending eigenvalues)`` of the lower triangle of ``x``.
+
+    ``mx.nd.linalg.syevd`` (LAPACK's, differentiable) refuses zero-size input: empty results
+    of the right shapes are made here.
+    """
+    if x.size == 0:
+        n = x.shape[-1]
+        return (
+            nd.zeros(tuple(x.shape), ctx=x.context, dtype=x.dtype),
+            nd.zeros(tuple(x.shape[:-2]) + (n,), ctx=x.context, dtype=x.dtype),
+        )
+    return nd.linalg.syevd(x)
 
 
 @numpy_shapes
@@ -249,3 +294,108 @@ def linalg_matrix_power(x: Any, n: int, /) -> Any:
         if n:
             base = matmul(base, base)
     return _cast(result, dt)
+
+
+# -- from the singular values ---------------------------------------------------------------------
+# MXNet 1.9 has no SVD on the CPU. The symmetric matrix H = [[0, x], [x^T, 0]] of size m + n
+# has the eigenvalues +s_i and -s_i for the singular values s_i of x, and |m - n| zeros, with
+# the eigenvectors [u_i; +-v_i] / sqrt(2) (Golub and Van Loan, the Jordan-Wielandt matrix).
+# syevd, a backward-stable LAPACK eigensolver that MXNet differentiates, gives them to an
+# absolute error of about eps * |x|, the accuracy of an SVD's singular values. Vectors of zero
+# singular values mix in the zero eigenspace, so svd itself is not built this way; pinv needs
+# only the pairs above its cutoff.
+
+
+def _jordan_wielandt(x: Any) -> tuple[Any, Any]:
+    """``(eigenvectors as rows, ascending eigenvalues)`` of ``[[0, x], [x^T, 0]]``."""
+    m, n = x.shape[-2:]
+    batch = tuple(x.shape[:-2])
+    last = x.ndim - 1
+
+    def zeros(k: int) -> Any:
+        return nd.zeros(batch + (k, k), ctx=x.context, dtype=x.dtype)
+
+    top = nd.concat(zeros(m), x, dim=last)
+    bottom = nd.concat(_swap_last(x), zeros(n), dim=last)
+    return nd.linalg.syevd(nd.concat(top, bottom, dim=last - 1))
+
+
+def _svdvals(x: Any) -> Any:
+    """Descending singular values of a float32/float64 stack (the largest eigenvalues of H)."""
+    m, n = x.shape[-2:]
+    k = min(m, n)
+    if x.size == 0:
+        return nd.zeros(tuple(x.shape[:-2]) + (k,), ctx=x.context, dtype=x.dtype)
+    _, values = _jordan_wielandt(x)
+    last = values.ndim - 1  # MXNet's slice_axis and flip take non-negative axes
+    top = nd.slice_axis(values, axis=last, begin=m + n - k, end=m + n)
+    # Zero singular values come out as +-eps * |x|: clamped at 0 (monotone, so still sorted).
+    return nd.flip(nd.relu(top), axis=last)
+
+
+@numpy_shapes
+def linalg_svdvals(x: Any, /) -> Any:
+    x, dt = _float("svdvals", x)
+    return _cast(_svdvals(x), dt)
+
+
+@numpy_shapes
+def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
+    _check_matrix_norm_ord(ord)
+    x, dt = _float("matrix_norm", x)
+    if ord == "fro":
+        out = nd.sqrt(_sum(nd.square(x), axis=(-2, -1)))
+    elif ord in (1, -1, float("inf"), float("-inf")):
+        # The largest (smallest) absolute column sum for 1 (-1), row sum for inf (-inf).
+        sums = _sum(_abs(x), axis=-2 if ord in (1, -1) else -1)
+        out = (_max if ord > 0 else _min)(sums, axis=-1)
+    else:  # 2, -2, "nuc"
+        out = {2: _max, -2: _min, "nuc": _sum}[ord](_svdvals(x), axis=-1)
+    if keepdims:
+        out = out.reshape(tuple(out.shape) + (1, 1))
+    return _cast(out, dt)
+
+
+def _cutoff(x: Any, largest: Any, rtol: Any) -> Any:
+    """``rtol * largest`` (``largest`` with a trailing axis); ``rtol`` a float or an array over
+    the stack (default: ``max(M, N) * eps`` of the dtype, as on every backend)."""
+    if rtol is None:
+        rtol = max(x.shape[-2:]) * float(np.finfo(np.dtype(x.dtype)).eps)
+    if not isinstance(rtol, NDArray):
+        return largest * rtol
+    rtol = _cast(rtol, np.dtype(x.dtype))
+    return nd.broadcast_mul(largest, rtol.reshape(tuple(rtol.shape) + (1,)))
+
+
+@_in_float32(restore=False, default_rtol=True)
+@numpy_shapes
+def linalg_matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
+    x, _ = _float("matrix_rank", x)
+    s = _svdvals(x)
+    if s.shape[-1] == 0:
+        return nd.zeros(tuple(s.shape[:-1]), ctx=x.context, dtype=DEFAULT_INT)
+    largest = _max(s, axis=-1, keepdims=True)
+    above = nd.broadcast_greater(s, _cutoff(x, largest, rtol))  # 0.0 / 1.0 in s's dtype
+    return _sum(above.astype(DEFAULT_INT), axis=-1)
+
+
+@_in_float32(default_rtol=True)
+@numpy_shapes
+def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
+    x, _ = _float("pinv", x)
+    m, n = x.shape[-2:]
+    if x.size == 0:
+        return nd.zeros(tuple(x.shape[:-2]) + (n, m), ctx=x.context, dtype=x.dtype)
+    rows, values = _jordan_wielandt(x)
+    last = values.ndim - 1
+    # Each pair (+s, [u; v] / sqrt 2) above the cutoff adds v u^T / s: with both halves of
+    # the eigenvector that is 2 * bottom @ top^T / s, summed over the kept eigenvalues.
+    largest = nd.slice_axis(values, axis=last, begin=m + n - 1, end=m + n)
+    kept = nd.broadcast_greater(values, _cutoff(x, largest, rtol))
+    safe = nd.where(kept, values, nd.ones_like(values))  # no 1/0 (its gradient would be NaN)
+    weights = nd.where(kept, 1 / safe, nd.zeros_like(values))
+    vectors = _swap_last(rows)  # eigenvectors as columns
+    top = nd.slice_axis(vectors, axis=last, begin=0, end=m)
+    bottom = nd.slice_axis(vectors, axis=last, begin=m, end=m + n)
+    scaled = nd.broadcast_mul(bottom, nd.expand_dims(weights, axis=last))
+    return 2 * matmul(scaled, _swap_last(top))
