@@ -905,3 +905,34 @@ def _clip(x: Any, lo: Any, hi: Any, maximum: Any, minimum: Any, astype: Any) -> 
         return astype(x, x.dtype, copy=True)  # both bounds None: a copy, never an alias
     # An array bound of a wider dtype promoted the result: the standard keeps x's dtype.
     return out if out.dtype == x.dtype else astype(out, x.dtype)
+
+
+# Bits of +inf for each float width; the magnitudes above it are NaN.
+_INF_BITS = {16: 0x7C00, 32: 0x7F800000, 64: 0x7FF0000000000000}
+
+
+def _nextafter_bits(ia: Any, ib: Any, width: int, where: Any, bitwise_and: Any) -> Any:
+    """``nextafter`` on the signed-integer views ``ia``, ``ib`` of two float arrays.
+
+    Integer operations only: XLA and TensorFlow flush subnormal floats to zero in float
+    comparisons and arithmetic on the CPU, so steps to, from and between subnormals are taken
+    on the bits. Floats are sign-magnitude: one integer step moves one ulp (+1 away from zero,
+    -1 towards it; from the largest float to inf, from inf to the largest float). Equal
+    arguments (0.0 and -0.0 too) give ``ib``; NaN bits go through here and are the caller's.
+    """
+    magnitude = (1 << (width - 1)) - 1
+    mag_a, mag_b = bitwise_and(ia, magnitude), bitwise_and(ib, magnitude)
+    key_a = where(ia < 0, -mag_a, ia)  # order-preserving: -0.0 and 0.0 are both 0
+    key_b = where(ib < 0, -mag_b, ib)
+    up = key_b > key_a
+    out = where(up != (ia < 0), ia + 1, ia - 1)
+    smallest = where(up, ia * 0 + 1, ia * 0 - magnitude)  # +-(smallest subnormal), from zero
+    out = where(mag_a == 0, smallest, out)
+    return where(key_a == key_b, ib, out)
+
+
+def _has_nan_bits(ia: Any, ib: Any, width: int, bitwise_and: Any) -> Any:
+    """Where either integer view holds a NaN (magnitude bits above those of inf)."""
+    magnitude = (1 << (width - 1)) - 1
+    inf = _INF_BITS[width]
+    return (bitwise_and(ia, magnitude) > inf) | (bitwise_and(ib, magnitude) > inf)

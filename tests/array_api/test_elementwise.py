@@ -163,6 +163,32 @@ def test_nextafter_special_values(backend):
     same_sign_bits(got, expected)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_nextafter_bit_for_bit_in_every_float_dtype(backend, dtype):
+    """Subnormals, binade edges, the largest float and infinities, in each dtype; equal
+    arguments give x2 (C's and IEEE's rule; NumPy's own float16 loop gives x1 for 0.0, -0.0)."""
+    if getattr(ivy_like, dtype) not in backend.DTYPES:
+        pytest.skip(f"{backend.name} has no {dtype}")
+    info = np.finfo(dtype)
+    edges = [0.0, info.smallest_subnormal, 3 * info.smallest_subnormal, info.tiny / 2]
+    edges += [info.tiny, 2 * info.tiny, 0.5, 1.0, 2.0, 3.0, info.max / 2, info.max, INF]
+    special = np.array(edges + [-v for v in edges] + [NAN], dtype)
+    x1, x2 = (a.ravel() for a in np.meshgrid(special, special))
+    rng = np.random.default_rng(0)
+    spread = rng.standard_normal(500) * 10.0 ** rng.integers(-320, 300, 500)
+    with np.errstate(over="ignore", under="ignore"):
+        spread = spread.astype(dtype)
+    x1 = np.concatenate([x1, spread, spread])
+    x2 = np.concatenate([x2, rng.permutation(spread), -spread])
+    with np.errstate(over="ignore"):  # the largest float towards inf
+        expected = np.where(x1 == x2, x2, np.nextafter(x1, x2))
+    got = ivy_like.to_numpy(ivy_like.nextafter(backend.asarray(x1), backend.asarray(x2)))
+    assert got.dtype == np.dtype(dtype)
+    bits = f"u{got.itemsize}"
+    same = (got.view(bits) == expected.view(bits)) | (np.isnan(got) & np.isnan(expected))
+    assert same.all(), list(zip(x1[~same][:5], x2[~same][:5], got[~same][:5]))
+
+
 # -- complex inputs ---------------------------------------------------------------------------------
 UNARY_COMPLEX = [
     "acos",

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import jax
 import jax.numpy as jnp
 
-from ...ops.elementwise import _clip
+from ...ops.elementwise import _clip, _has_nan_bits, _nextafter_bits
 from . import _X64_HINT, DTYPES, X64, astype
 
 __all__ = [
@@ -210,7 +211,6 @@ log1p = jnp.log1p
 log2 = jnp.log2
 logaddexp = jnp.logaddexp
 logical_xor = jnp.logical_xor
-nextafter = jnp.nextafter
 real = jnp.real
 round = jnp.round  # noqa: A001  (half to even; complex parts separately)
 sign = jnp.sign  # x / |x| for complex
@@ -222,3 +222,23 @@ trunc = jnp.trunc
 
 def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
     return _clip(x, min, max, maximum, minimum, astype)
+
+
+_INT_VIEW = {jnp.dtype(f"float{w}"): (jnp.dtype(f"int{w}"), w) for w in (16, 32, 64)}
+
+
+def nextafter(x1: Any, x2: Any, /) -> Any:
+    """On the integer views: XLA's CPU float comparisons flush subnormals to zero, so
+    ``jnp.nextafter`` stepped from a subnormal to 0 (checked on JAX 0.10)."""
+    dtype = jnp.result_type(x1, x2)
+    view = _INT_VIEW.get(dtype)
+    if view is None:
+        return jnp.nextafter(x1, x2)  # integers (promoted there), bfloat16
+    a, b = jnp.broadcast_arrays(jnp.asarray(x1, dtype), jnp.asarray(x2, dtype))
+    itype, width = view
+    ia = jax.lax.bitcast_convert_type(a, itype)
+    ib = jax.lax.bitcast_convert_type(b, itype)
+    out = jax.lax.bitcast_convert_type(
+        _nextafter_bits(ia, ib, width, jnp.where, jnp.bitwise_and), dtype
+    )
+    return jnp.where(_has_nan_bits(ia, ib, width, jnp.bitwise_and), a + b, out)

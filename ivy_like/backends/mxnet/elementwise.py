@@ -14,7 +14,9 @@ operator). Wrappers where MXNet differs from the rules of ``ivy_like.ops.element
 * ``round`` goes half to even from ``mx.nd.round`` (half away from zero), keeping -0.0.
 * rounding functions return integer inputs as they are; classification of integers is constant.
 * MXNet has no complex dtypes: ``real`` and ``conj`` are copies, ``imag`` zeros.
-* ``nextafter`` is unsupported: it needs the bit pattern of floats, which MXNet cannot view.
+* ``nextafter``: MXNet has no such operator and no bit-level view of floats; the neighbour is
+  computed in float64 arithmetic from the binade of ``x1`` (exact: every step is a power of
+  two, and the result is representable in the input dtype).
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ __all__ = [
     "log2",
     "logaddexp",
     "logical_xor",
+    "nextafter",
     "real",
     "round",
     "sign",
@@ -84,10 +87,7 @@ __all__ = [
     "trunc",
 ]
 
-UNSUPPORTED_ELEMENTWISE = {
-    "nextafter": "MXNet has no nextafter operator and no bit-level view of float arrays "
-    "to step one ulp with",
-}
+UNSUPPORTED_ELEMENTWISE: dict[str, str] = {}
 
 
 def _npx(x: Any) -> Any:
@@ -198,6 +198,57 @@ def copysign(x1: Any, x2: Any, /) -> Any:
     a, b = _broadcast([a, b])
     magnitude = nd.abs(a)
     return nd.where(_negative_sign(b), nd.negative(magnitude), magnitude)
+
+
+# (significand bits, smallest normal exponent) of each float dtype MXNet has
+_FLOAT_FORMAT = {np.dtype("float16"): (11, -14), np.dtype("float32"): (24, -126)}
+_FLOAT_FORMAT[np.dtype("float64")] = (53, -1022)
+
+
+@numpy_shapes
+def nextafter(x1: Any, x2: Any, /) -> Any:
+    """The next float after ``x1`` towards ``x2`` in their dtype (NumPy's ``nextafter``).
+
+    In float64, for float16/32/64 alike: ``|x1|`` lies in the binade ``[2**e, 2**(e + 1))``
+    (``e`` from ``log2``, corrected by exact comparisons with powers of two), whose spacing is
+    ``2**(max(e, emin) - p + 1)``; a step towards zero from ``2**e`` is half that. Every
+    quantity is a power of two or a float of the input dtype, so the sum is exact.
+    """
+    (a, b), dt = _operands("nextafter", x1, x2)
+    if dt.kind != "f":
+        a, b, dt = a.astype(DEFAULT_FLOAT), b.astype(DEFAULT_FLOAT), np.dtype(DEFAULT_FLOAT)
+    a, b = _broadcast([a, b])
+    p, emin = _FLOAT_FORMAT[dt]
+    x, y = a.astype(np.float64), b.astype(np.float64)
+    size = nd.abs(x)
+    zero = nd.zeros_like(x)
+    finite = nd.broadcast_equal(size - size, zero)  # inf - inf and NaN are NaN
+    finite_nonzero = nd.broadcast_greater(size, zero) * finite
+    safe = nd.where(finite_nonzero, size, nd.ones_like(size))  # log2 of 1: no -inf or NaN
+    two = nd.full(size.shape, 2.0, dtype=np.float64)
+    e = nd.floor(nd.log2(safe))
+    e = e - nd.broadcast_greater(nd.power(two, e), safe)  # log2 rounded up across 2**k
+    e = e + nd.broadcast_lesser_equal(nd.power(two, e + 1), safe)  # ... or down
+    spacing = nd.power(two, nd.maximum(e, emin) - (p - 1))
+    at_power = nd.broadcast_equal(nd.power(two, e), safe) * (e > emin)
+    direction = nd.sign(y - x)
+    away = nd.broadcast_equal(direction, nd.sign(x))  # moving away from zero
+    step = nd.where(away + (1 - at_power), spacing, spacing / 2)
+    out = x + direction * step
+    # To zero from the smallest subnormal: a zero of x's sign (IEEE's sum would be +0).
+    out = nd.where(nd.broadcast_equal(out, zero), x * 0, out)
+    # From zero: the smallest subnormal, with y's sign (MXNet cannot take 2**-1074 as a scalar).
+    tiny = nd.power(two, nd.full(x.shape, emin - p + 1, dtype=np.float64))
+    out = nd.where(nd.broadcast_equal(x, zero), direction * tiny, out)
+    # From an infinity: the largest finite float (from NumPy: MXNet reads scalars from text,
+    # which rounds float64's largest value).
+    largest = nd.array(np.full(x.shape, np.finfo(dt).max), ctx=x.context, dtype=np.float64)
+    infinite = nd.broadcast_equal(x, x) * (1 - finite)
+    out = nd.where(infinite, nd.sign(x) * largest, out)
+    out = nd.where(nd.broadcast_equal(x, y), y, out)  # equal (0.0 and -0.0 too): y
+    nan = nd.broadcast_not_equal(x, x) + nd.broadcast_not_equal(y, y)
+    out = nd.where(nan, x + y, out)
+    return out.astype(dt)
 
 
 def _np_binary_float(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:

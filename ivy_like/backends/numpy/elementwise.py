@@ -83,7 +83,6 @@ log1p = np.log1p
 log2 = np.log2
 logaddexp = np.logaddexp
 logical_xor = np.logical_xor
-nextafter = np.nextafter
 real = np.real
 round = np.round  # noqa: A001  (half to even; complex parts separately)
 sign = np.sign  # x / |x| for complex (NumPy 2)
@@ -118,3 +117,13 @@ if np.__version__ < "2":  # NumPy 1.x: rounding made floats of integers; sign(z)
 
 def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
     return _clip(x, min, max, maximum, minimum, astype)
+
+
+_HALF = np.dtype("float16")
+
+
+def nextafter(x1: Any, x2: Any, /) -> Any:
+    out = np.nextafter(x1, x2)
+    if out.dtype == _HALF:  # NumPy's own float16 loop gives x1 for 0.0 and -0.0, C gives x2
+        out = np.where(np.equal(x1, x2), x2, out).astype(_HALF, copy=False)
+    return out

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from ...ops.elementwise import _clip
+from ...ops.elementwise import _clip, _has_nan_bits, _nextafter_bits
 from . import _promote, _promoting, astype, maximum, minimum
 from ._eager import RAW
 
@@ -261,7 +261,6 @@ expm1 = tf.math.expm1
 imag = tf.math.imag
 log1p = tf.math.log1p
 logical_xor = tf.math.logical_xor
-nextafter = _promoting(tf.math.nextafter)
 real = tf.math.real
 sinh = tf.math.sinh
 tan = tf.math.tan
@@ -269,6 +268,29 @@ tan = tf.math.tan
 
 def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
     return _clip(x, min, max, maximum, minimum, astype)
+
+
+_INT_VIEW = {tf.float16: (tf.int16, 16), tf.float32: (tf.int32, 32), tf.float64: (tf.int64, 64)}
+
+
+def _nextafter(a: Any, b: Any) -> Any:
+    """On the integer views: TensorFlow's CPU kernels flush subnormals to zero (its
+    ``nextafter`` stepped from a subnormal to 0), and its kernel has no float16."""
+    if not hasattr(a, "dtype"):
+        a = tf.constant(a, dtype=b.dtype)  # a Python scalar beside a tensor: its dtype
+    if not hasattr(b, "dtype"):
+        b = tf.constant(b, dtype=a.dtype)
+    view = _INT_VIEW.get(a.dtype)
+    if view is None or a.dtype != b.dtype:
+        return tf.math.nextafter(a, b)  # its own error (mixed dtypes: _promoting promotes)
+    itype, width = view
+    ia, ib = tf.bitcast(a, itype), tf.bitcast(b, itype)  # the integer ops broadcast
+    bits = _nextafter_bits(ia, ib, width, tf.where, tf.bitwise.bitwise_and)
+    nan = _has_nan_bits(ia, ib, width, tf.bitwise.bitwise_and)
+    return tf.where(nan, a + b, tf.bitcast(bits, a.dtype))
+
+
+nextafter = _promoting(_nextafter)
 
 
 _pow = _promoting(tf.pow, RAW.Pow)
