@@ -14,8 +14,9 @@ float32 and the result cast back.
 MXNet 1.9 has no SVD on the CPU: ``svdvals``, ``pinv``, ``matrix_rank`` and the spectral and
 nuclear norms of ``matrix_norm`` come from ``syevd`` of ``[[0, x], [x^T, 0]]``, whose eigenvalues
 are the singular values of ``x`` and their negatives (accurate to about ``eps * |x|``, as an
-SVD; differentiable). ``svd`` (vectors of zero singular values are not recoverable that way)
-and ``qr`` (MXNet has only the LQ factorisation) are listed with their reasons.
+SVD; differentiable). ``svd`` is listed with its reason (vectors of zero singular values are
+not recoverable that way). ``qr``: Householder reflections in MXNet operators with LAPACK's
+sign conventions (MXNet has only the LQ factorisation of full-rank wide matrices).
 """
 
 from __future__ import annotations
@@ -27,11 +28,13 @@ import numpy as np
 
 from ivy_like.ops.linalg import (
     EighResult,
+    QRResult,
     SlogdetResult,
     _check_float,
     _check_matrix,
     _check_matrix_norm_ord,
     _check_power,
+    _check_qr_mode,
     _check_vector_norm_ord,
     _norm_axes,
     _tensordot_axes,
@@ -73,6 +76,7 @@ __all__ = [
     "linalg_matrix_rank",
     "linalg_outer",
     "linalg_pinv",
+    "linalg_qr",
     "linalg_slogdet",
     "linalg_solve",
     "linalg_svdvals",
@@ -84,7 +88,6 @@ __all__ = [
 ]
 
 UNSUPPORTED_LINALG = {
-    "linalg_qr": "MXNet has only the LQ factorisation (gelqf), for full-rank wide matrices",
     "linalg_svd": "MXNet 1.9 has no SVD operator on the CPU, and singular vectors of zero "
     "singular values cannot be read off the symmetric eigendecomposition that gives svdvals "
     "and pinv here",
@@ -399,3 +402,74 @@ def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
     bottom = nd.slice_axis(vectors, axis=last, begin=m, end=m + n)
     scaled = nd.broadcast_mul(bottom, nd.expand_dims(weights, axis=last))
     return 2 * matmul(scaled, _swap_last(top))
+
+
+# -- qr -------------------------------------------------------------------------------------------
+# MXNet has only the LQ factorisation (gelqf) of full-rank wide matrices. QR is composed here
+# from Householder reflections in MXNet operators, with LAPACK's geqrf conventions (the
+# reflection of column k maps it to beta * e_k with beta = -sign(a_kk) * |column|, none where
+# the column is already zero below the diagonal), so Q and R carry the same signs as NumPy's
+# and torch's, and MXNet's autograd differentiates it. min(m - 1, n) steps of a few
+# operators each: for the small matrices the array API is used with, not a LAPACK substitute.
+
+
+def _column_masks(m: int, n: int, ctx: Any, dtype: Any) -> tuple[Any, Any]:
+    rows = nd.arange(m, ctx=ctx, dtype=dtype).reshape((m, 1))
+    cols = nd.arange(n, ctx=ctx, dtype=dtype).reshape((1, n))
+    return rows, cols
+
+
+def _householder_qr(x: Any, complete: bool) -> tuple[Any, Any]:
+    m, n = x.shape[-2:]
+    k = min(m, n)
+    batch = tuple(x.shape[:-2])
+    ctx, dtype = x.context, x.dtype
+    q_shape = batch + (m, m if complete else k)
+    eye = np.broadcast_to(np.eye(*q_shape[-2:]), q_shape)  # Q before any reflection
+    if x.size == 0:
+        r_rows = m if complete else k
+        return nd.array(eye, ctx=ctx, dtype=dtype), nd.zeros(
+            batch + (r_rows, n), ctx=ctx, dtype=dtype
+        )
+    axis = x.ndim - 2  # the row axis (MXNet's slice_axis takes no negative axis)
+    rows = nd.arange(m, ctx=ctx, dtype=dtype).reshape((m, 1))
+    r = x
+    reflections = []
+    for j in range(min(m - 1, n)):
+        at = rows == j  # (m, 1) masks of row j and the rows below it
+        below = rows > j
+        column = nd.slice_axis(r, axis=axis + 1, begin=j, end=j + 1)  # (..., m, 1)
+        alpha = nd.sum(nd.broadcast_mul(column, at), axis=axis, keepdims=True)
+        tail = nd.broadcast_mul(column, below)
+        sumsq = nd.sum(nd.square(tail), axis=axis, keepdims=True)
+        reflects = sumsq > 0  # a zero tail: no reflection (LAPACK's tau = 0)
+        zero, one = nd.zeros_like(alpha), nd.ones_like(alpha)
+        norm = nd.sqrt(nd.square(alpha) + sumsq)
+        beta = nd.where(alpha >= 0, -norm, norm)  # -sign(alpha) |column|, sign(0) = +1
+        safe_beta = nd.where(reflects, beta, one)  # (no 1/0 in the gradient either)
+        v = nd.broadcast_add(
+            nd.broadcast_mul(tail, nd.where(reflects, 1 / (alpha - safe_beta), zero)), at
+        )
+        tau = nd.where(reflects, (safe_beta - alpha) / safe_beta, zero)
+        reflections.append((v, tau))
+        r = _reflect(r, v, tau, axis)
+    cols = nd.arange(n, ctx=ctx, dtype=dtype).reshape((1, n))
+    r = nd.broadcast_mul(r, nd.broadcast_greater_equal(cols, rows))  # exact zeros below
+    q = nd.array(eye, ctx=ctx, dtype=dtype)
+    for v, tau in reversed(reflections):  # Q = H_0 H_1 ... H_last, applied to I's columns
+        q = _reflect(q, v, tau, axis)
+    return q, (r if complete else nd.slice_axis(r, axis=axis, begin=0, end=k))
+
+
+def _reflect(a: Any, v: Any, tau: Any, axis: int) -> Any:
+    """``(I - tau v v^T) a`` for column vectors ``v`` along ``axis``."""
+    projection = nd.sum(nd.broadcast_mul(v, a), axis=axis, keepdims=True)
+    return a - nd.broadcast_mul(nd.broadcast_mul(tau, v), projection)
+
+
+@_in_float32
+@numpy_shapes
+def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
+    _check_qr_mode(mode)
+    x, _ = _float("qr", x)
+    return QRResult(*_householder_qr(x, mode == "complete"))
