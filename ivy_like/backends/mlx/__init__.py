@@ -28,6 +28,7 @@ Choices and gaps, measured on MLX 0.32 (CPU):
 from __future__ import annotations
 
 import builtins
+import math
 from typing import Any
 
 import mlx.core as mx
@@ -473,7 +474,58 @@ def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fals
     """
     if dtype is not None:
         x = x.astype(dtype)
-    return mx.sum(x, axis=axis, keepdims=keepdims)
+    if x.size < _BLOCKED_FROM:  # small: MLX's own sum (no rounding to speak of)
+        return mx.sum(x, axis=axis, keepdims=keepdims)
+    return _float_sum(x, axis, keepdims)
+
+
+# MLX 0.32 sums float32 in one running total: measured relative errors of 1e-5 for a thousand
+# 0.1s, 1e-2 for a million and 9e-2 for ten million (NumPy, JAX, torch: about 1e-7). Sums
+# reducing at least _BLOCKED_FROM float32/complex64 elements go in blocks of 16: partial sums
+# of partial sums, NumPy's accuracy (1.5e-7 on the same data), and faster than mx.sum from
+# 16k elements (0.4 ms against 0.9 for a million); the same mx.eval cost below (~50 us).
+_BLOCKED_FROM = 512
+_BLOCK = 16
+_BLOCKED_DTYPES = frozenset({mx.float32, mx.complex64})
+
+
+def _float_sum(x: Any, axis: Any, keepdims: bool) -> Any:
+    """``mx.sum(x, axis, keepdims)``, in blocks when many float32/complex64 values are summed."""
+    ndim = x.ndim
+    if x.dtype not in _BLOCKED_DTYPES:
+        return mx.sum(x, axis=axis, keepdims=keepdims)
+    axes = range(ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+    try:
+        reduced = sorted({a + ndim if -ndim <= a < 0 else a for a in axes})
+    except TypeError:
+        reduced = [-1]  # not axes: mx.sum's own error below
+    if len(reduced) != len(tuple(axes)) or builtins.any(not 0 <= a < ndim for a in reduced):
+        return mx.sum(x, axis=axis, keepdims=keepdims)  # repeated or out of range: its error
+    shape = x.shape
+    n = math.prod(shape[a] for a in reduced)
+    if n < _BLOCKED_FROM:
+        return mx.sum(x, axis=axis, keepdims=keepdims)
+    kept = [a for a in range(ndim) if a not in reduced]
+    if kept + reduced != list(range(ndim)):
+        x = mx.transpose(x, kept + reduced)  # the reduced axes last
+    out = _blocked_sum(x.reshape([shape[a] for a in kept] + [n]))
+    if keepdims:
+        out = out.reshape([1 if a in reduced else shape[a] for a in range(ndim)])
+    return out
+
+
+def _blocked_sum(x: Any) -> Any:
+    """Sum of the last axis as sums of blocks of _BLOCK, then of their sums, and so on."""
+    n = x.shape[-1]
+    while n > _BLOCK:
+        whole = n - n % _BLOCK
+        lead = x.shape[:-1]
+        blocks = (x[..., :whole] if whole < n else x).reshape([*lead, whole // _BLOCK, _BLOCK])
+        partial = mx.sum(blocks, axis=-1)
+        if whole < n:
+            partial = mx.concatenate([partial, mx.sum(x[..., whole:], axis=-1, keepdims=True)], -1)
+        x, n = partial, partial.shape[-1]
+    return mx.sum(x, axis=-1)
 
 
 # Half precision computed in float32 (ivy_like.ops._half): mean here, var/std/
@@ -494,7 +546,12 @@ def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     """
     if x.dtype not in _INEXACT:
         raise TypeError(f"mean: expected a floating-point array, got dtype {x.dtype}")
-    return mx.mean(x, axis=axis, keepdims=keepdims)
+    if x.size < _BLOCKED_FROM:
+        return mx.mean(x, axis=axis, keepdims=keepdims)
+    total = _float_sum(x, axis, keepdims)
+    return (
+        total / (x.size // total.size) if total.size else mx.mean(x, axis=axis, keepdims=keepdims)
+    )
 
 
 max = mx.max  # noqa: A001  (NaN-propagating, like NumPy)

@@ -41,7 +41,7 @@ from ivy_like.ops.linalg import (
     _vector_axis,
 )
 
-from . import _INEXACT, DEFAULT_INT, _in_float32
+from . import _INEXACT, DEFAULT_INT, _float_sum, _in_float32
 from . import linalg_vjp as _vjp
 from . import matmul as _matmul
 from . import sum as _sum
@@ -139,7 +139,7 @@ def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     axis = _vector_axis("vecdot", tuple(x1.shape), tuple(x2.shape), axis)
     prod = mx.conj(x1) * x2 if x1.dtype == mx.complex64 else x1 * x2
-    return mx.sum(prod, axis=axis).astype(prod.dtype)  # MLX widens small ints in sums
+    return _float_sum(prod, axis, False).astype(prod.dtype)  # MLX widens small ints in sums
 
 
 # -- linalg ---------------------------------------------------------------------------------------
@@ -336,7 +336,7 @@ def linalg_vector_norm(
     if p == 0:
         return mx.sum((a != 0).astype(a.dtype), axis=axes, keepdims=keepdims)
     if p == 1:
-        return mx.sum(a, axis=axes, keepdims=keepdims)
+        return _float_sum(a, axes, keepdims)
     if p == 2:
-        return mx.sqrt(mx.sum(a * a, axis=axes, keepdims=keepdims))
-    return mx.power(mx.sum(mx.power(a, p), axis=axes, keepdims=keepdims), 1.0 / p)
+        return mx.sqrt(_float_sum(a * a, axes, keepdims))
+    return mx.power(_float_sum(mx.power(a, p), axes, keepdims), 1.0 / p)

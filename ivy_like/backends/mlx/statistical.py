@@ -17,7 +17,7 @@ import mlx.core as mx
 from ivy_like.ops.set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ivy_like.ops.statistical import _axes, _check_correction, _count, _cumulative_axis
 
-from . import _INEXACT, DEFAULT_INT, _in_float32
+from . import _INEXACT, DEFAULT_INT, _float_sum, _in_float32
 
 __all__ = [
     "all",
@@ -93,8 +93,9 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     if n - c <= 0:
         return mx.sum(x, axis=axes, keepdims=keepdims) * float("nan")
     # Two passes with the divisor N - correction (mx.var takes only an integer ddof).
-    centred = x - mx.mean(x, axis=axes, keepdims=True)
-    return mx.sum(mx.square(centred), axis=axes, keepdims=keepdims) / (n - c)
+    # The sums in blocks when large (see _float_sum): MLX's running float32 total drifts.
+    centred = x - _float_sum(x, axes, True) / n
+    return _float_sum(mx.square(centred), axes, keepdims) / (n - c)
 
 
 @_in_float32
