@@ -32,7 +32,7 @@ from ivy_like.ops.linalg import (
     _vector_axis,
 )
 
-from . import _in_float32
+from . import _in_float32, _wide_accumulator
 
 __all__ = [
     "linalg_cholesky",
@@ -96,6 +96,9 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
         return np.linalg.vecdot(x1, x2, axis=axis)
     x1, x2 = np.asarray(x1), np.asarray(x2)
     prod = (np.conj(x1) if x1.dtype.kind == "c" else x1) * x2
+    wide = _wide_accumulator(prod, axis)  # a leading float32 axis: in float64 (see sum)
+    if wide is not None:
+        return np.asarray(np.sum(prod, axis=axis, dtype=wide).astype(prod.dtype))
     return np.asarray(np.sum(prod, axis=axis, dtype=prod.dtype))
 
 
@@ -281,13 +284,18 @@ def linalg_vector_norm(
     x = _float("vector_norm", x, matrix=False)
     _check_vector_norm_ord(ord)
     axes = None if axis is None else _norm_axes(x.ndim, axis)
-    if _NP2:
+    strided = axes is not None and _wide_accumulator(x, axes) is not None
+    if _NP2 and not strided:
         return np.asarray(np.linalg.vector_norm(x, axis=axes, keepdims=keepdims, ord=ord))
     # NumPy 1's norm takes one axis for vectors: move the reduced axes last and merge them.
+    # (So do many float32 values on leading axes: NumPy's sums along the last axis are
+    # pairwise, along others a running total; see sum.)
     axes = tuple(range(x.ndim)) if axes is None else axes
     rest = [i for i in range(x.ndim) if i not in axes]
     size = int(np.prod([x.shape[i] for i in axes], dtype=np.int64))
     flat = np.transpose(x, rest + list(axes)).reshape([x.shape[i] for i in rest] + [size])
+    if strided:
+        flat = np.ascontiguousarray(flat)  # (a transposed view would be reduced row by row)
     out = np.asarray(np.linalg.norm(flat, ord=ord, axis=-1))
     if keepdims:
         out = out.reshape([1 if i in axes else x.shape[i] for i in range(x.ndim)])

@@ -13,7 +13,7 @@ import numpy as np
 from ivy_like.ops.set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ivy_like.ops.statistical import _check_correction, _count, _cumulative_axis
 
-from . import _in_float32
+from . import _in_float32, _wide_accumulator
 
 __all__ = [
     "all",
@@ -64,6 +64,9 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
         # The standard's NaN (NumPy divides by max(N - c, 0) and gives inf); no warning.
         # A NaN of x's dtype: NumPy 1 makes float64 of float32 scalar * Python float.
         return np.sum(x, axis=axis, keepdims=keepdims) * x.dtype.type(np.nan)
+    wide = None if axis is None else _wide_accumulator(x, axis)
+    if wide is not None:  # a leading axis: NumPy's running totals, in float64 (see sum)
+        return np.var(x, axis=axis, ddof=c, keepdims=keepdims, dtype=wide).astype(x.dtype)
     return np.var(x, axis=axis, ddof=c, keepdims=keepdims)
 
 

@@ -32,7 +32,7 @@ from ivy_like.ops.linalg import (
     _vector_axis,
 )
 
-from . import DEFAULT_INT, _in_float32, _promote
+from . import DEFAULT_INT, _in_float32, _promote, _wide_accumulator
 from . import sum as _sum
 from ._eager import EagerTensor
 
@@ -338,8 +338,13 @@ def linalg_vector_norm(
         return tf.reduce_min(a, axis=axes, keepdims=keepdims)
     if p == 0:
         return tf.reduce_sum(tf.cast(a != 0, a.dtype), axis=axes, keepdims=keepdims)
+    wide = _wide_accumulator(a, axes)  # leading float32 axes: in float64 (see there)
+    if wide is not None:
+        a = tf.cast(a, wide)
     if p == 1:
-        return tf.reduce_sum(a, axis=axes, keepdims=keepdims)
-    if p == 2:
-        return tf.sqrt(tf.reduce_sum(a * a, axis=axes, keepdims=keepdims))
-    return tf.reduce_sum(a**p, axis=axes, keepdims=keepdims) ** (1.0 / p)
+        out = tf.reduce_sum(a, axis=axes, keepdims=keepdims)
+    elif p == 2:
+        out = tf.sqrt(tf.reduce_sum(a * a, axis=axes, keepdims=keepdims))
+    else:
+        out = tf.reduce_sum(a**p, axis=axes, keepdims=keepdims) ** (1.0 / p)
+    return out if wide is None else tf.cast(out, x.dtype.real_dtype)

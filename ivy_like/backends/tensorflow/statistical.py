@@ -17,7 +17,7 @@ import tensorflow as tf
 from ivy_like.ops.set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ivy_like.ops.statistical import _axes, _check_correction, _count, _cumulative_axis
 
-from . import _in_float32
+from . import _in_float32, _wide_accumulator
 
 __all__ = [
     "all",
@@ -87,9 +87,13 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     n = _count(tuple(x.shape), axis, name)
     if n - c <= 0:
         return tf.reduce_sum(x, axis=axes, keepdims=keepdims) * float("nan")
-    # Two passes, as tf.math.reduce_variance, with the divisor N - correction.
-    centred = x - tf.reduce_mean(x, axis=axes, keepdims=True)
-    return tf.reduce_sum(tf.square(centred), axis=axes, keepdims=keepdims) / (n - c)
+    # Two passes, as tf.math.reduce_variance, with the divisor N - correction; leading axes
+    # of float32 in float64 (TensorFlow's running totals there: see _wide_accumulator).
+    wide = None if axes is None else _wide_accumulator(x, axes)
+    data = x if wide is None else tf.cast(x, wide)
+    centred = data - tf.reduce_mean(data, axis=axes, keepdims=True)
+    out = tf.reduce_sum(tf.square(centred), axis=axes, keepdims=keepdims) / (n - c)
+    return out if wide is None else tf.cast(out, x.dtype)
 
 
 @_in_float32
