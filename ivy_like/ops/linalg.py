@@ -472,6 +472,16 @@ def _check_matrix_norm_ord(ord: Any) -> None:  # noqa: A002
         )
 
 
+def _power_sum_norm(a: Any, p: float, total: Any, sqrt: Any) -> Any:
+    """``(sum |x|^p)^(1/p)`` of ``a = |x|`` for finite non-zero ``p``, from a backend's
+    ``total`` (its most accurate sum over the reduced axes) and ``sqrt``."""
+    if p == 1:
+        return total(a)
+    if p == 2:
+        return sqrt(total(a * a))
+    return total(a**p) ** (1.0 / p)
+
+
 def _check_vector_norm_ord(ord: Any) -> float:  # noqa: A002
     if isinstance(ord, bool) or not isinstance(ord, (int, float)) or ord != ord:
         raise ValueError(f"linalg.vector_norm: ord must be a real number, got {ord!r}")

@@ -37,6 +37,7 @@ from ivy_like.ops.linalg import (
     _check_qr_mode,
     _check_vector_norm_ord,
     _norm_axes,
+    _power_sum_norm,
     _tensordot_axes,
     _vector_axis,
 )
@@ -335,8 +336,4 @@ def linalg_vector_norm(
         return mx.min(a, axis=axes, keepdims=keepdims)
     if p == 0:
         return mx.sum((a != 0).astype(a.dtype), axis=axes, keepdims=keepdims)
-    if p == 1:
-        return _float_sum(a, axes, keepdims)
-    if p == 2:
-        return mx.sqrt(_float_sum(a * a, axes, keepdims))
-    return mx.power(_float_sum(mx.power(a, p), axes, keepdims), 1.0 / p)
+    return _power_sum_norm(a, p, lambda v: _float_sum(v, axes, keepdims), mx.sqrt)

@@ -28,6 +28,7 @@ from ivy_like.ops.linalg import (
     _check_qr_mode,
     _check_vector_norm_ord,
     _norm_axes,
+    _power_sum_norm,
     _tensordot_axes,
     _vector_axis,
 )
@@ -341,10 +342,5 @@ def linalg_vector_norm(
     wide = _wide_accumulator(a, axes)  # leading float32 axes: in float64 (see there)
     if wide is not None:
         a = tf.cast(a, wide)
-    if p == 1:
-        out = tf.reduce_sum(a, axis=axes, keepdims=keepdims)
-    elif p == 2:
-        out = tf.sqrt(tf.reduce_sum(a * a, axis=axes, keepdims=keepdims))
-    else:
-        out = tf.reduce_sum(a**p, axis=axes, keepdims=keepdims) ** (1.0 / p)
+    out = _power_sum_norm(a, p, lambda v: tf.reduce_sum(v, axis=axes, keepdims=keepdims), tf.sqrt)
     return out if wide is None else tf.cast(out, x.dtype.real_dtype)

@@ -26,6 +26,7 @@ from ivy_like.ops.linalg import (
     _check_qr_mode,
     _check_vector_norm_ord,
     _norm_axes,
+    _power_sum_norm,
     _tensordot_axes,
     _vector_axis,
 )
@@ -267,13 +268,9 @@ def linalg_vector_norm(
     # torch's vector_norm adds float32 in one running total (3.5e-3 off for a million 0.1s
     # with ord=1, 4e-4 with ord=2), torch.sum in a cascade (6e-8): the value from torch.sum,
     # the gradient from vector_norm (its subgradient at zero, where sqrt's would be NaN).
-    a = x.abs()
-    if ord == 1:
-        accurate = torch.sum(a, dim=dim, keepdim=keepdims)
-    elif ord == 2:
-        accurate = torch.sqrt(torch.sum(a * a, dim=dim, keepdim=keepdims))
-    else:
-        accurate = torch.sum(a**ord, dim=dim, keepdim=keepdims) ** (1.0 / ord)
+    accurate = _power_sum_norm(
+        x.abs(), ord, lambda v: torch.sum(v, dim=dim, keepdim=keepdims), torch.sqrt
+    )
     both_finite = torch.isfinite(out) & torch.isfinite(accurate)  # (inf - inf would be NaN)
     return torch.where(both_finite, out + (accurate - out).detach(), out)
 
