@@ -32,7 +32,10 @@ def main(argv: list[str]) -> None:
         "and method in a shuffled order; "
         "µs are medians over the rounds, and *added* is the median of the per-round "
         "differences from the native call. Budget: the function on native arrays adds at "
-        "most 0.5 µs to the native call; the Array method at most 1.5 µs.\n",
+        "most 0.5 µs to the native call; the Array method at most 1.5 µs. A frame costs a "
+        "few hundredths of a µs, so what the one-frame column shows beyond that is the "
+        "noise of the row (on MLX, where every sample waits for an `mx.eval`, up to "
+        "±0.8 µs on a busy 2-core machine).\n",
         dispatch_benchmark(backends),
     ]
     for module, func, title in [
