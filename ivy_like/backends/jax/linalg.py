@@ -33,7 +33,7 @@ from ivy_like.ops.linalg import (
     _vector_axis,
 )
 
-from . import DEFAULT_INT, _in_float32
+from . import DEFAULT_INT, _ArrayImpl, _in_float32
 
 __all__ = [
     "linalg_cholesky",
@@ -234,22 +234,23 @@ _INEXACT = frozenset(map(np.dtype, ("float32", "float64", "complex64", "complex1
 
 
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
-    if type(x1) is type(x2) and x1.dtype in _INEXACT and x2.dtype in _INEXACT:
-        # Floating arrays (the one rule JAX does not enforce: it would promote integers):
-        # jnp.linalg.solve raises ValueError for exactly the shapes the checks below refuse.
-        try:
-            return jnp.linalg.solve(x1, x2)
-        except ValueError:
-            pass
+    if type(x1) is _ArrayImpl and type(x2) is _ArrayImpl:
+        # Two concrete arrays: the checks of _checked_solve read dtypes and shapes only, so
+        # under jit they run once per signature, at trace time (their errors every call);
+        # this measured 7.38 -> 6.8 us beside 6.75 for jnp.linalg.solve on 3x3 float32.
+        return _jitted_solve(x1, x2)
     return _checked_solve(x1, x2)
 
 
 @_in_float32(pair=True)
 def _checked_solve(x1: Any, x2: Any) -> Any:
-    """solve with ivy_like's checks: what the direct call above does not take."""
+    """solve with ivy_like's checks (JAX itself would promote integers to floats)."""
     x1 = _float("solve", x1, square=True)
     # JAX >= 0.5 follows the standard: x2 is a vector only when it is 1-D.
     return jnp.linalg.solve(x1, _float("solve", x2, matrix=False))
+
+
+_jitted_solve = jax.jit(_checked_solve)
 
 
 @_in_float32

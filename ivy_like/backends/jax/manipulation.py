@@ -185,6 +185,12 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
 
 
 # -- indexing -------------------------------------------------------------------------------------
+# jnp.take's own Python layer (argument checks before its gather) costs more than a jitted
+# call of the same function: 5.28 against 4.55 us for a 3-vector here. The same gather, so
+# the same values; JAX compiles per shape and dtype either way.
+_take_vector = jax.jit(jnp.take)
+
+
 def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     if type(indices) is _ArrayImpl and axis is None and type(x) is _ArrayImpl:
         # The common call, shortened: concrete integer indices into a vector whose bounds are
@@ -198,7 +204,7 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
             # In range, and (small axes aside: int8 reaches 127) no wrap in the index dtype.
             if -size <= bounds[0] and bounds[1] < size:
                 if size <= 127 or size <= _index_max(indices.dtype):
-                    return jnp.take(x, indices)
+                    return _take_vector(x, indices)
     dt = getattr(indices, "dtype", None)
     axis = _take_axis(x.ndim, indices, axis, None if dt is None else np.dtype(dt).kind)
     if axis is None:  # flatten (a no-op for 1-D x, skipped: a reshape costs ~15 µs)
