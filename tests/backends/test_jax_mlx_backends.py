@@ -589,3 +589,27 @@ def test_jax_take_checks_every_new_index_array() -> None:
     with pytest.raises(IndexError, match="index -3 is out of bounds for axis 0 with size 2"):
         ivy_like.take(x[:2], idx)
     np.testing.assert_array_equal(np.asarray(ivy_like.take(jnp.arange(5.0), idx)), [2.0, 1.0])
+
+
+def test_jax_jitted_take_and_solve_match_the_eager_calls() -> None:
+    """The jax fast paths call jitted jnp.take / checked solve: the same values as the eager
+    calls, bit for bit, and the same errors (checks run at trace time, raised every call)."""
+    pytest.importorskip("jax")
+    import jax.numpy as jnp
+
+    rng = np.random.default_rng(0)
+    x = jnp.asarray(rng.standard_normal(7).astype(np.float32))
+    idx = jnp.asarray(np.array([6, -7, 3], np.int32))
+    a = jnp.asarray((rng.standard_normal((4, 4)) + 4 * np.eye(4)).astype(np.float32))
+    b = jnp.asarray(rng.standard_normal((4, 2)).astype(np.float32))
+    with ivy_like.use_backend("jax"):
+        np.testing.assert_array_equal(_np(ivy_like.take(x, idx)), np.asarray(jnp.take(x, idx)))
+        got = _np(ivy_like.linalg.solve(a, b))
+        np.testing.assert_array_equal(got, np.asarray(jnp.linalg.solve(a, b)))
+        for _ in range(2):  # an error is raised on every call, not only the first trace
+            with pytest.raises(TypeError, match="floating-point"):
+                ivy_like.linalg.solve(jnp.ones((2, 2), jnp.int32), jnp.ones((2, 2)))
+            with pytest.raises(ValueError, match="square"):
+                ivy_like.linalg.solve(jnp.ones((2, 3)), jnp.ones((2, 2)))
+        half = ivy_like.linalg.solve(a.astype(jnp.float16), b.astype(jnp.float16))
+        assert half.dtype == ivy_like.float16
