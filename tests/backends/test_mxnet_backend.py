@@ -174,3 +174,16 @@ def test_gradients_of_gradients_raise_clearly():
     cube = lambda x: x * x * x  # noqa: E731
     with pytest.raises(NotImplementedError, match="cannot nest"):
         ivy_like.grad(ivy_like.grad(cube))(nd.array(np.float32(2.0)))
+
+
+def test_mxnet_qr_gradient_is_finite_at_triangular_input() -> None:
+    """No reflection (a zero column tail, as in the identity) used to put 1/0 in the branch
+    that where did not take: NaN gradients."""
+    pytest.importorskip("mxnet")
+    weights = np.arange(9, dtype=np.float32).reshape(3, 3)
+    with ivy_like.use_backend("mxnet"):
+        for a in (np.eye(3, dtype=np.float32), np.triu(weights + 1)):
+            grad = ivy_like.grad(
+                lambda x: ivy_like.sum(ivy_like.linalg.qr(x).R * ivy_like.asarray(weights))
+            )(ivy_like.asarray(a))
+            assert np.isfinite(ivy_like.to_numpy(grad)).all()

@@ -409,6 +409,10 @@ def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
 # the column is already zero below the diagonal), so Q and R carry the same signs as NumPy's
 # and torch's, and MXNet's autograd differentiates it. min(m - 1, n) steps of a few
 # operators each: for the small matrices the array API is used with, not a LAPACK substitute.
+# Where a column is already zero below the diagonal (triangular input, the identity) LAPACK's
+# convention takes no reflection and is not differentiable (a small tail would flip the sign
+# of R's diagonal): the gradient there treats the column as settled and is finite, where the
+# analytic formula of torch, JAX and the mlx backend continues the other branch.
 
 
 def _column_masks(m: int, n: int, ctx: Any, dtype: Any) -> tuple[Any, Any]:
@@ -444,10 +448,12 @@ def _householder_qr(x: Any, complete: bool) -> tuple[Any, Any]:
         zero, one = nd.zeros_like(alpha), nd.ones_like(alpha)
         norm = nd.sqrt(nd.square(alpha) + sumsq)
         beta = nd.where(alpha >= 0, -norm, norm)  # -sign(alpha) |column|, sign(0) = +1
-        safe_beta = nd.where(reflects, beta, one)  # (no 1/0 in the gradient either)
-        v = nd.broadcast_add(
-            nd.broadcast_mul(tail, nd.where(reflects, 1 / (alpha - safe_beta), zero)), at
-        )
+        # Without a reflection the divisions below see 1, not 0 (nor alpha - 1, which is 0
+        # for a column of the identity): a 1/0 in the branch where does not take would
+        # still make its gradient NaN.
+        safe_beta = nd.where(reflects, beta, one)
+        gap = nd.where(reflects, alpha - beta, one)  # |alpha - beta| >= |column| > 0
+        v = nd.broadcast_add(nd.broadcast_mul(tail, nd.where(reflects, 1 / gap, zero)), at)
         tau = nd.where(reflects, (safe_beta - alpha) / safe_beta, zero)
         reflections.append((v, tau))
         r = _reflect(r, v, tau, axis)
