@@ -31,6 +31,9 @@ Rules decided once for every backend:
   backend, also for non-symmetric input (TensorFlow's eigh gradient is folded into the lower
   triangle, JAX's Cholesky gradient is unsymmetrized: both are symmetrized here).
 * Gradients agree across the autodiff backends (tested against float64 finite differences).
+  At a zero vector (matrix) the gradient of ``vector_norm`` with ``ord > 1`` and of the
+  Frobenius ``matrix_norm`` is 0, torch's subgradient, on every backend (JAX, TensorFlow,
+  MLX and MXNet gave NaN: the root's slope is infinite at 0).
   MLX 0.32 has no gradient for inv, solve, cholesky, eigh, eigvalsh, svd or qr: the mlx
   backend defines them, and pinv's (``backends/mlx/linalg_vjp.py``). The gradient of
   ``svd(x, full_matrices=True)`` of a non-square ``x`` flows through the first ``min(m, n)``
@@ -472,14 +475,29 @@ def _check_matrix_norm_ord(ord: Any) -> None:  # noqa: A002
         )
 
 
-def _power_sum_norm(a: Any, p: float, total: Any, sqrt: Any) -> Any:
+def _power_sum_norm(a: Any, p: float, total: Any, sqrt: Any, where: Any) -> Any:
     """``(sum |x|^p)^(1/p)`` of ``a = |x|`` for finite non-zero ``p``, from a backend's
-    ``total`` (its most accurate sum over the reduced axes) and ``sqrt``."""
+    ``total`` (its most accurate sum over the reduced axes), ``sqrt`` and ``where``; for
+    ``p > 1`` with gradient 0 at a zero vector (see :func:`_root_zero_grad`)."""
     if p == 1:
         return total(a)
     if p == 2:
-        return sqrt(total(a * a))
-    return total(a**p) ** (1.0 / p)
+        return _root_zero_grad(total(a * a), sqrt, where)
+    if p < 1:
+        return total(a**p) ** (1.0 / p)  # (no infinite slope at 0 to guard against)
+    return _root_zero_grad(total(a**p), lambda v: v ** (1.0 / p), where)
+
+
+def _root_zero_grad(s: Any, root: Any, where: Any) -> Any:
+    """``root(s)`` of sums ``s >= 0`` with gradient 0 where ``s == 0``.
+
+    The root's slope is infinite at 0, so the chain rule gives ``inf * 0 = NaN`` for the
+    gradient of a 2-norm at a zero vector (JAX, TensorFlow, MLX, MXNet); torch defines it as
+    0 (a subgradient), the rule here on every backend. The root sees 1 where ``s`` is 0.
+    """
+    positive = s > 0
+    zeros = s * 0
+    return where(positive, root(where(positive, s, zeros + 1)), zeros)
 
 
 def _check_vector_norm_ord(ord: Any) -> float:  # noqa: A002

@@ -963,3 +963,28 @@ def test_fft_float64(backend):
     got = ivy_like.fft.rfft(ivy_like.asarray(x, dtype=ivy_like.float64))
     assert got.dtype == ivy_like.complex128
     assert_close(got, np.fft.rfft(x), rtol=1e-12, atol=1e-12)
+
+
+ZERO_NORMS = {
+    "vector_norm_2": lambda x: ivy_like.linalg.vector_norm(x),
+    "vector_norm_3": lambda x: ivy_like.linalg.vector_norm(x, ord=3),
+    "vector_norm_2_axis": lambda x: ivy_like.sum(ivy_like.linalg.vector_norm(x, axis=0)),
+    "matrix_norm_fro": lambda x: ivy_like.linalg.matrix_norm(x),
+}
+
+
+@pytest.mark.parametrize("name", list(ZERO_NORMS))
+def test_norm_gradient_at_zero_is_zero(backend, name):
+    """The root's infinite slope at 0 made the 2-norm's gradient NaN at a zero vector on
+    JAX, TensorFlow, MLX and MXNet; torch's subgradient 0 is the rule on every backend.
+    Away from zero: x / |x|."""
+    if not backend.has_autodiff:
+        pytest.skip(f"{backend.name} has no autodiff")
+    norm = ZERO_NORMS[name]
+    zero = ivy_like.asarray(np.zeros((2, 3), F32))
+    assert float(ivy_like.to_numpy(norm(zero))) == 0.0
+    assert_close(ivy_like.grad(norm)(zero), np.zeros((2, 3), F32), rtol=0.0, atol=0.0)
+    x = np.array([[3.0, 0.0, 1.0], [4.0, 0.0, -2.0]], F32)
+    if name in ("vector_norm_2", "matrix_norm_fro"):
+        want = x / np.sqrt((x * x).sum())
+        assert_close(ivy_like.grad(norm)(ivy_like.asarray(x)), want, rtol=1e-6, atol=0.0)

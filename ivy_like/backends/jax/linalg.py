@@ -11,6 +11,7 @@ through otherwise unchanged.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import jax
@@ -29,6 +30,8 @@ from ivy_like.ops.linalg import (
     _check_qr_mode,
     _check_vector_norm_ord,
     _norm_axes,
+    _power_sum_norm,
+    _root_zero_grad,
     _tensordot_axes,
     _vector_axis,
 )
@@ -185,7 +188,12 @@ def linalg_inv(x: Any, /) -> Any:
 @_in_float32
 def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
     _check_matrix_norm_ord(ord)
-    return jnp.linalg.matrix_norm(_float("matrix_norm", x), keepdims=keepdims, ord=ord)
+    x = _float("matrix_norm", x)
+    if ord == "fro":  # gradient 0 at a zero matrix (jnp's is NaN): _root_zero_grad
+        a = jnp.abs(x)
+        squares = jnp.sum(a * a, axis=(-2, -1), keepdims=keepdims)
+        return _root_zero_grad(squares, jnp.sqrt, jnp.where)
+    return jnp.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)
 
 
 @_in_float32
@@ -322,6 +330,9 @@ def linalg_vector_norm(
     ord: Any = 2,  # noqa: A002
 ) -> Any:
     x = _float("vector_norm", x, matrix=False)
-    _check_vector_norm_ord(ord)
+    p = _check_vector_norm_ord(ord)
     axes = None if axis is None else _norm_axes(x.ndim, axis)
+    if p > 1 and p != math.inf:  # gradient 0 at a zero vector (jnp's is NaN)
+        total = lambda v: jnp.sum(v, axis=axes, keepdims=keepdims)  # noqa: E731
+        return _power_sum_norm(jnp.abs(x), p, total, jnp.sqrt, jnp.where)
     return jnp.linalg.vector_norm(x, axis=axes, keepdims=keepdims, ord=ord)

@@ -38,6 +38,7 @@ from ivy_like.ops.linalg import (
     _check_vector_norm_ord,
     _norm_axes,
     _power_sum_norm,
+    _root_zero_grad,
     _tensordot_axes,
     _vector_axis,
 )
@@ -195,7 +196,10 @@ def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -
     _check_matrix_norm_ord(ord)
     x = _float("matrix_norm", x)
     reduce = _SINGULAR_VALUE_NORMS.get(ord) if isinstance(ord, (int, float, str)) else None
-    if reduce is None:  # "fro", 1, -1, inf, -inf: MLX's own, differentiable
+    if ord == "fro":  # gradient 0 at a zero matrix, as on every backend (_root_zero_grad)
+        a = mx.abs(x)
+        return _root_zero_grad(_float_sum(a * a, [-2, -1], keepdims), mx.sqrt, mx.where)
+    if reduce is None:  # 1, -1, inf, -inf: MLX's own, differentiable
         return mx.linalg.norm(x, ord=ord, axis=[-2, -1], keepdims=keepdims, stream=_CPU)
     # 2, -2 and "nuc" from the singular values, whose VJP linalg_vjp gives.
     out = reduce(_vjp.svdvals(x), axis=-1)
@@ -336,4 +340,4 @@ def linalg_vector_norm(
         return mx.min(a, axis=axes, keepdims=keepdims)
     if p == 0:
         return mx.sum((a != 0).astype(a.dtype), axis=axes, keepdims=keepdims)
-    return _power_sum_norm(a, p, lambda v: _float_sum(v, axes, keepdims), mx.sqrt)
+    return _power_sum_norm(a, p, lambda v: _float_sum(v, axes, keepdims), mx.sqrt, mx.where)

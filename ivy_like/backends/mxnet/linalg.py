@@ -38,6 +38,8 @@ from ivy_like.ops.linalg import (
     _check_qr_mode,
     _check_vector_norm_ord,
     _norm_axes,
+    _power_sum_norm,
+    _root_zero_grad,
     _tensordot_axes,
     _vector_axis,
 )
@@ -249,12 +251,10 @@ def linalg_vector_norm(
         return _min(a, axis=axes, keepdims=keepdims)
     if p == 0:
         return _sum((a != 0).astype(x.dtype), axis=axes, keepdims=keepdims)
-    if p == 1:
-        return _sum(a, axis=axes, keepdims=keepdims)
-    if p == 2:
-        return nd.sqrt(_sum(a * a, axis=axes, keepdims=keepdims))
     with np.errstate(divide="ignore"):
-        return _sum(a**p, axis=axes, keepdims=keepdims) ** (1.0 / p)
+        return _power_sum_norm(
+            a, p, lambda v: _sum(v, axis=axes, keepdims=keepdims), nd.sqrt, nd.where
+        )
 
 
 @numpy_shapes
@@ -344,8 +344,8 @@ def linalg_svdvals(x: Any, /) -> Any:
 def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
     _check_matrix_norm_ord(ord)
     x, dt = _float("matrix_norm", x)
-    if ord == "fro":
-        out = nd.sqrt(_sum(nd.square(x), axis=(-2, -1)))
+    if ord == "fro":  # gradient 0 at a zero matrix, as on every backend
+        out = _root_zero_grad(_sum(nd.square(x), axis=(-2, -1)), nd.sqrt, nd.where)
     elif ord in (1, -1, float("inf"), float("-inf")):
         # The largest (smallest) absolute column sum for 1 (-1), row sum for inf (-inf).
         sums = _sum(_abs(x), axis=-2 if ord in (1, -1) else -1)

@@ -29,6 +29,7 @@ from ivy_like.ops.linalg import (
     _check_vector_norm_ord,
     _norm_axes,
     _power_sum_norm,
+    _root_zero_grad,
     _tensordot_axes,
     _vector_axis,
 )
@@ -201,7 +202,8 @@ def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -
     _check_matrix_norm_ord(ord)
     x = _float("matrix_norm", x)
     if ord == "fro":
-        out = tf.sqrt(tf.reduce_sum(tf.square(tf.abs(x)), axis=(-2, -1)))
+        squares = tf.reduce_sum(tf.square(tf.abs(x)), axis=(-2, -1))
+        out = _root_zero_grad(squares, tf.sqrt, tf.where)
     elif ord in ("nuc", 2, -2):
         s = _svdvals(x)
         reduce = {"nuc": tf.reduce_sum, 2: tf.reduce_max, -2: tf.reduce_min}[ord]
@@ -342,5 +344,7 @@ def linalg_vector_norm(
     wide = _wide_accumulator(a, axes)  # leading float32 axes: in float64 (see there)
     if wide is not None:
         a = tf.cast(a, wide)
-    out = _power_sum_norm(a, p, lambda v: tf.reduce_sum(v, axis=axes, keepdims=keepdims), tf.sqrt)
+    out = _power_sum_norm(
+        a, p, lambda v: tf.reduce_sum(v, axis=axes, keepdims=keepdims), tf.sqrt, tf.where
+    )
     return out if wide is None else tf.cast(out, x.dtype.real_dtype)

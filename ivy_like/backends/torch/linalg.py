@@ -269,7 +269,7 @@ def linalg_vector_norm(
     # with ord=1, 4e-4 with ord=2), torch.sum in a cascade (6e-8): the value from torch.sum,
     # the gradient from vector_norm (its subgradient at zero, where sqrt's would be NaN).
     accurate = _power_sum_norm(
-        x.abs(), ord, lambda v: torch.sum(v, dim=dim, keepdim=keepdims), torch.sqrt
+        x.abs(), ord, lambda v: torch.sum(v, dim=dim, keepdim=keepdims), torch.sqrt, torch.where
     )
     both_finite = torch.isfinite(out) & torch.isfinite(accurate)  # (inf - inf would be NaN)
     return torch.where(both_finite, out + (accurate - out).detach(), out)
