@@ -914,9 +914,9 @@ _INF_BITS = {16: 0x7C00, 32: 0x7F800000, 64: 0x7FF0000000000000}
 def _nextafter_bits(ia: Any, ib: Any, width: int, where: Any, bitwise_and: Any) -> Any:
     """``nextafter`` on the signed-integer views ``ia``, ``ib`` of two float arrays.
 
-    Integer operations only: XLA and TensorFlow flush subnormal floats to zero in float
-    comparisons and arithmetic on the CPU, so steps to, from and between subnormals are taken
-    on the bits. Floats are sign-magnitude: one integer step moves one ulp (+1 away from zero,
+    Integer operations only (jax, tensorflow and mlx use it): XLA and TensorFlow flush
+    subnormal floats to zero in float comparisons and arithmetic on the CPU, so steps to,
+    from and between subnormals are taken on the bits. Floats are sign-magnitude: one integer step moves one ulp (+1 away from zero,
     -1 towards it; from the largest float to inf, from inf to the largest float). Equal
     arguments (0.0 and -0.0 too) give ``ib``; NaN bits go through here and are the caller's.
     """

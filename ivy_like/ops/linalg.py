@@ -475,17 +475,18 @@ def _check_matrix_norm_ord(ord: Any) -> None:  # noqa: A002
         )
 
 
-def _power_sum_norm(a: Any, p: float, total: Any, sqrt: Any, where: Any) -> Any:
+def _power_sum_norm(a: Any, p: float, total: Any, sqrt: Any, where: Any = None) -> Any:
     """``(sum |x|^p)^(1/p)`` of ``a = |x|`` for finite non-zero ``p``, from a backend's
-    ``total`` (its most accurate sum over the reduced axes), ``sqrt`` and ``where``; for
-    ``p > 1`` with gradient 0 at a zero vector (see :func:`_root_zero_grad`)."""
+    ``total`` (its most accurate sum over the reduced axes) and ``sqrt``. Given ``where`` (a
+    backend passes it where a gradient may be taken), ``p > 1`` has gradient 0 at a zero
+    vector (see :func:`_root_zero_grad`); the value is the same either way."""
     if p == 1:
         return total(a)
-    if p == 2:
-        return _root_zero_grad(total(a * a), sqrt, where)
-    if p < 1:
-        return total(a**p) ** (1.0 / p)  # (no infinite slope at 0 to guard against)
-    return _root_zero_grad(total(a**p), lambda v: v ** (1.0 / p), where)
+    s = total(a * a) if p == 2 else total(a**p)
+    root = sqrt if p == 2 else (lambda v: v ** (1.0 / p))
+    if where is None or p < 1:  # (below 1 the root has no infinite slope at 0)
+        return root(s)
+    return _root_zero_grad(s, root, where)
 
 
 def _root_zero_grad(s: Any, root: Any, where: Any) -> Any:
@@ -494,6 +495,8 @@ def _root_zero_grad(s: Any, root: Any, where: Any) -> Any:
     The root's slope is infinite at 0, so the chain rule gives ``inf * 0 = NaN`` for the
     gradient of a 2-norm at a zero vector (JAX, TensorFlow, MLX, MXNet); torch defines it as
     0 (a subgradient), the rule here on every backend. The root sees 1 where ``s`` is 0.
+    Five more operations: backends use it only where a gradient may be taken (a JAX tracer,
+    a TensorFlow tape or graph, MXNet recording; always on MLX, which cannot tell).
     """
     positive = s > 0
     zeros = s * 0

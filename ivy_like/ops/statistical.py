@@ -174,6 +174,28 @@ def _count(shape: tuple[int, ...], axis: Any, name: str) -> int:
     return n
 
 
+# Float32 reductions of this many values or more take each backend's accurate path (blocked
+# sums on mlx, float64 accumulation of leading axes on numpy and tensorflow, torch.sum beside
+# torch's vector_norm); below it one running total is off by a few ulps at most.
+_ACCURATE_SUM_FROM = 512
+
+
+def _leading_reduction_size(shape: tuple[int, ...], axis: Any) -> int:
+    """Values per output of a reduction over ``axis`` that leaves the last axis out (NumPy and
+    TensorFlow add those in one running total per output), else 0; 0 too for an ``axis`` the
+    framework must reject itself."""
+    try:
+        axes = _axes(len(shape), axis, "sum")
+    except (TypeError, ValueError):
+        return 0
+    if not axes or axes[-1] == len(shape) - 1:
+        return 0
+    n = 1
+    for a in axes:
+        n *= shape[a]
+    return n
+
+
 def _cumulative_axis(ndim: int, axis: int | None) -> int:
     """The one axis of ``cumulative_sum``: required unless ``x`` is 1-D; 0-d is an error."""
     if ndim == 0:

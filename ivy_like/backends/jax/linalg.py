@@ -189,7 +189,7 @@ def linalg_inv(x: Any, /) -> Any:
 def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
     _check_matrix_norm_ord(ord)
     x = _float("matrix_norm", x)
-    if ord == "fro":  # gradient 0 at a zero matrix (jnp's is NaN): _root_zero_grad
+    if ord == "fro" and isinstance(x, _Tracer):  # gradient 0 at zero (jnp's: NaN)
         a = jnp.abs(x)
         squares = jnp.sum(a * a, axis=(-2, -1), keepdims=keepdims)
         return _root_zero_grad(squares, jnp.sqrt, jnp.where)
@@ -332,7 +332,7 @@ def linalg_vector_norm(
     x = _float("vector_norm", x, matrix=False)
     p = _check_vector_norm_ord(ord)
     axes = None if axis is None else _norm_axes(x.ndim, axis)
-    if p > 1 and p != math.inf:  # gradient 0 at a zero vector (jnp's is NaN)
+    if p > 1 and p != math.inf and isinstance(x, _Tracer):  # gradient 0 at zero (jnp's: NaN)
         total = lambda v: jnp.sum(v, axis=axes, keepdims=keepdims)  # noqa: E731
         return _power_sum_norm(jnp.abs(x), p, total, jnp.sqrt, jnp.where)
     return jnp.linalg.vector_norm(x, axis=axes, keepdims=keepdims, ord=ord)

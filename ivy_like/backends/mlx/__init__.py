@@ -37,6 +37,7 @@ import numpy as np
 from ... import _dtypes as D
 from ...ops._half import _half_in_float32
 from ...ops.indexing import _check_step, _host_bounds, _in_range_basic
+from ...ops.statistical import _ACCURATE_SUM_FROM, _axes
 
 NAME = "mlx"
 VERSION = mx.__version__
@@ -474,17 +475,16 @@ def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fals
     """
     if dtype is not None:
         x = x.astype(dtype)
-    if x.size < _BLOCKED_FROM:  # small: MLX's own sum (no rounding to speak of)
+    if x.size < _ACCURATE_SUM_FROM:  # small: MLX's own sum (no rounding to speak of)
         return mx.sum(x, axis=axis, keepdims=keepdims)
     return _float_sum(x, axis, keepdims)
 
 
 # MLX 0.32 sums float32 in one running total: measured relative errors of 1e-5 for a thousand
 # 0.1s, 1e-2 for a million and 9e-2 for ten million (NumPy, JAX, torch: about 1e-7). Sums
-# reducing at least _BLOCKED_FROM float32/complex64 elements go in blocks of 16: partial sums
+# reducing at least _ACCURATE_SUM_FROM float32/complex64 elements go in blocks of 16: partial sums
 # of partial sums, NumPy's accuracy (1.5e-7 on the same data), and faster than mx.sum from
 # 16k elements (0.4 ms against 0.9 for a million); the same mx.eval cost below (~50 us).
-_BLOCKED_FROM = 512
 _BLOCK = 16
 _BLOCKED_DTYPES = frozenset({mx.float32, mx.complex64})
 
@@ -494,16 +494,13 @@ def _float_sum(x: Any, axis: Any, keepdims: bool) -> Any:
     ndim = x.ndim
     if x.dtype not in _BLOCKED_DTYPES:
         return mx.sum(x, axis=axis, keepdims=keepdims)
-    axes = range(ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
     try:
-        reduced = sorted({a + ndim if -ndim <= a < 0 else a for a in axes})
-    except TypeError:
-        reduced = [-1]  # not axes: mx.sum's own error below
-    if len(reduced) != len(tuple(axes)) or builtins.any(not 0 <= a < ndim for a in reduced):
-        return mx.sum(x, axis=axis, keepdims=keepdims)  # repeated or out of range: its error
+        reduced = list(_axes(ndim, axis, "sum"))
+    except (TypeError, ValueError):  # not axes, repeated or out of range: mx.sum's own error
+        return mx.sum(x, axis=axis, keepdims=keepdims)
     shape = x.shape
     n = math.prod(shape[a] for a in reduced)
-    if n < _BLOCKED_FROM:
+    if n < _ACCURATE_SUM_FROM:
         return mx.sum(x, axis=axis, keepdims=keepdims)
     kept = [a for a in range(ndim) if a not in reduced]
     if kept + reduced != list(range(ndim)):
@@ -546,12 +543,10 @@ def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     """
     if x.dtype not in _INEXACT:
         raise TypeError(f"mean: expected a floating-point array, got dtype {x.dtype}")
-    if x.size < _BLOCKED_FROM:
+    if x.size < _ACCURATE_SUM_FROM:
         return mx.mean(x, axis=axis, keepdims=keepdims)
     total = _float_sum(x, axis, keepdims)
-    return (
-        total / (x.size // total.size) if total.size else mx.mean(x, axis=axis, keepdims=keepdims)
-    )
+    return total / (x.size // total.size)  # (total is not empty: x has 512+ elements)
 
 
 max = mx.max  # noqa: A001  (NaN-propagating, like NumPy)

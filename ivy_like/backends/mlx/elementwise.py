@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import mlx.core as mx
 
-from ...ops.elementwise import _clip
+from ...ops.elementwise import _clip, _nextafter_bits
 from . import DTYPES, astype, maximum, minimum
 
 __all__ = [
@@ -267,15 +267,10 @@ def nextafter(x1: Any, x2: Any, /) -> Any:
     itype = _SAME_WIDTH_INT.get(a.dtype)
     if itype is None:
         raise TypeError(f"nextafter: expected real floating-point arrays, got {a.dtype}")
-    bits = mx.view(a, itype)
-    # Floats are sign-magnitude: one step in the integer view moves one ulp; +1 moves away
-    # from zero when heading away from zero, -1 otherwise.
-    away = (b > a) == (a > 0)
-    out = mx.view(mx.where(away, bits + 1, bits - 1), a.dtype)
-    tiny = mx.view(mx.array(1, dtype=itype), a.dtype)  # the smallest subnormal
-    out = mx.where(a == 0, mx.where(b > 0, tiny, -tiny), out)
-    out = mx.where(a == b, b, out)
-    return mx.where(mx.isnan(a) | mx.isnan(b), a + b, out)  # NaN in, NaN out
+    # The integer-view step shared with jax and tensorflow (ops.elementwise).
+    width = a.dtype.size * 8
+    bits = _nextafter_bits(mx.view(a, itype), mx.view(b, itype), width, mx.where, mx.bitwise_and)
+    return mx.where(mx.isnan(a) | mx.isnan(b), a + b, mx.view(bits, a.dtype))  # NaN in, out
 
 
 def hypot(x1: Any, x2: Any, /) -> Any:

@@ -251,9 +251,10 @@ def linalg_vector_norm(
         return _min(a, axis=axes, keepdims=keepdims)
     if p == 0:
         return _sum((a != 0).astype(x.dtype), axis=axes, keepdims=keepdims)
+    where = nd.where if mx.autograd.is_recording() else None  # the zero-gradient guard
     with np.errstate(divide="ignore"):
         return _power_sum_norm(
-            a, p, lambda v: _sum(v, axis=axes, keepdims=keepdims), nd.sqrt, nd.where
+            a, p, lambda v: _sum(v, axis=axes, keepdims=keepdims), nd.sqrt, where
         )
 
 
@@ -302,9 +303,9 @@ def linalg_matrix_power(x: Any, n: int, /) -> Any:
 # has the eigenvalues +s_i and -s_i for the singular values s_i of x, and |m - n| zeros, with
 # the eigenvectors [u_i; +-v_i] / sqrt(2) (Golub and Van Loan, the Jordan-Wielandt matrix).
 # syevd, a backward-stable LAPACK eigensolver that MXNet differentiates, gives them to an
-# absolute error of about eps * |x|, the accuracy of an SVD's singular values. Vectors of zero
-# singular values mix in the zero eigenspace, so svd itself is not built this way; pinv needs
-# only the pairs above its cutoff.
+# absolute error of about eps * |x|, the accuracy of an SVD's singular values. pinv needs only
+# the pairs above its cutoff; svd (below) re-orthogonalises the vectors, as those of zero
+# singular values mix in the zero eigenspace.
 
 
 def _jordan_wielandt(x: Any) -> tuple[Any, Any]:
@@ -344,8 +345,10 @@ def linalg_svdvals(x: Any, /) -> Any:
 def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
     _check_matrix_norm_ord(ord)
     x, dt = _float("matrix_norm", x)
-    if ord == "fro":  # gradient 0 at a zero matrix, as on every backend
-        out = _root_zero_grad(_sum(nd.square(x), axis=(-2, -1)), nd.sqrt, nd.where)
+    if ord == "fro":  # gradient 0 at a zero matrix (where recorded), as on every backend
+        squares = _sum(nd.square(x), axis=(-2, -1))
+        recording = mx.autograd.is_recording()
+        out = _root_zero_grad(squares, nd.sqrt, nd.where) if recording else nd.sqrt(squares)
     elif ord in (1, -1, float("inf"), float("-inf")):
         # The largest (smallest) absolute column sum for 1 (-1), row sum for inf (-inf).
         sums = _sum(_abs(x), axis=-2 if ord in (1, -1) else -1)
@@ -413,12 +416,6 @@ def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
 # convention takes no reflection and is not differentiable (a small tail would flip the sign
 # of R's diagonal): the gradient there treats the column as settled and is finite, where the
 # analytic formula of torch, JAX and the mlx backend continues the other branch.
-
-
-def _column_masks(m: int, n: int, ctx: Any, dtype: Any) -> tuple[Any, Any]:
-    rows = nd.arange(m, ctx=ctx, dtype=dtype).reshape((m, 1))
-    cols = nd.arange(n, ctx=ctx, dtype=dtype).reshape((1, n))
-    return rows, cols
 
 
 def _householder_qr(x: Any, complete: bool) -> tuple[Any, Any]:

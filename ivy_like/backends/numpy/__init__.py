@@ -6,13 +6,13 @@ Works with NumPy 1.23 and 2.x (the MXNet environment pins 1.23).
 from __future__ import annotations
 
 import builtins
-import math
 from typing import Any
 
 import numpy as np
 
 from ... import _dtypes as D
 from ...ops._half import _half_in_float32
+from ...ops.statistical import _ACCURATE_SUM_FROM, _leading_reduction_size
 
 NAME = "numpy"
 VERSION = np.__version__
@@ -275,32 +275,22 @@ def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fals
 
 
 _WIDER = {np.dtype("float32"): np.dtype("float64"), np.dtype("complex64"): np.dtype("complex128")}
-_WIDE_FROM = 512  # reduced values
 
 
 def _wide_accumulator(x: np.ndarray, axis: Any) -> Any:
-    """float64 (complex128) to accumulate a float32 (complex64) reduction of at least
-    _WIDE_FROM values that leaves the last axis out, else None.
+    """float64 (complex128) to accumulate a float32 (complex64) reduction of many values that
+    leaves the last axis out, else None.
 
     NumPy sums along the last axis pairwise (1e-7 relative for a million float32 values), but
     reduces other axes one row at a time, a running total per output (4e-5 off for 4000 rows
     of 0.1): those sums accumulate in float64 and are rounded once.
     """
-    if x.size < _WIDE_FROM:  # first: the common small call pays one attribute read
+    if x.size < _ACCURATE_SUM_FROM:  # first: the common small call pays one attribute read
         return None
     wide = _WIDER.get(x.dtype)
-    ndim = x.ndim
-    if wide is None or not ndim:
+    if wide is None or _leading_reduction_size(x.shape, axis) < _ACCURATE_SUM_FROM:
         return None
-    axes = (axis,) if isinstance(axis, int) else axis
-    try:
-        reduced = {a + ndim if a < 0 else a for a in axes}
-    except TypeError:
-        return None  # not axes: NumPy's own error
-    if ndim - 1 in reduced or builtins.any(not 0 <= a < ndim for a in reduced):
-        return None
-    n = math.prod(x.shape[a] for a in reduced)
-    return wide if n >= _WIDE_FROM else None
+    return wide
 
 
 # Half precision computed in float32 (ivy_like.ops._half): mean here, var/std/

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import builtins
 import contextlib
-import math
 from typing import Any, Callable
 
 import numpy as np
@@ -28,6 +27,7 @@ import tensorflow as tf
 from ... import _dtypes as D
 from ...ops._half import _half_in_float32
 from ...ops.indexing import _check_step
+from ...ops.statistical import _ACCURATE_SUM_FROM, _leading_reduction_size
 from . import _eager
 from ._eager import RAW, RAW_FAILS, EagerTensor
 
@@ -634,39 +634,29 @@ def _raw_reduce(raw: Callable[..., Any], x: Any, axis: Any, keepdims: Any) -> An
 
 
 _WIDER = {tf.float32: tf.float64, tf.complex64: tf.complex128}
-_WIDE_FROM = 512  # reduced values
 
 
 def _wide_accumulator(x: Any, axis: Any) -> Any:
-    """float64 (complex128) to accumulate a float32 (complex64) reduction of at least
-    _WIDE_FROM values that leaves the last axis out, else None.
+    """float64 (complex128) to accumulate a float32 (complex64) reduction of many values that
+    leaves the last axis out, else None.
 
     TensorFlow's CPU kernels reduce such axes in one running total per output (4e-5 off for
     4000 rows of 0.1; along the last axis 1e-6 for a million values): those sums accumulate in
     float64 and are rounded once.
     """
     if type(x) is EagerTensor:
-        if x._num_elements() < _WIDE_FROM:  # first: the common small call pays 0.1 µs
+        if x._num_elements() < _ACCURATE_SUM_FROM:  # first: the common small call pays 0.1 µs
             return None
         dims = x._shape_tuple()
     else:
         shape = x.shape
         dims = tuple(shape) if shape.rank is not None else ()
+        if None in dims:
+            return None  # unknown sizes (tf.function): as TensorFlow does
     wide = _WIDER.get(x.dtype)
-    if wide is None:
+    if wide is None or _leading_reduction_size(dims, axis) < _ACCURATE_SUM_FROM:
         return None
-    if None in dims or math.prod(dims) < _WIDE_FROM:  # ((): 0-d or unknown rank)
-        return None  # small, or unknown shapes (tf.function): as TensorFlow does
-    ndim = len(dims)
-    axes = (axis,) if isinstance(axis, int) else axis
-    try:
-        reduced = {int(a) + ndim if int(a) < 0 else int(a) for a in axes}
-    except TypeError:
-        return None  # not plain axes: TensorFlow's own handling
-    if ndim - 1 in reduced or builtins.any(not 0 <= a < ndim for a in reduced):
-        return None
-    n = math.prod(dims[a] for a in reduced)
-    return wide if n >= _WIDE_FROM else None
+    return wide
 
 
 def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:  # noqa: A001

@@ -96,10 +96,15 @@ def _symmetric_cotangent(x: Any) -> Any:
 _could_record = record.could_possibly_record
 
 
+def _gradient_possible() -> bool:
+    """A tape could record this call, or it is traced into a graph (which may be differentiated)."""
+    return _could_record() or not tf.executing_eagerly()
+
+
 def _one_triangle(name: str, x: Any) -> Any:
     """``x`` checked as a square float stack; where a gradient may be taken, symmetric."""
     x = _float(name, x, square=True)
-    if _could_record() or not tf.executing_eagerly():
+    if _gradient_possible():
         return _symmetric_cotangent(x)
     return x
 
@@ -203,7 +208,11 @@ def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -
     x = _float("matrix_norm", x)
     if ord == "fro":
         squares = tf.reduce_sum(tf.square(tf.abs(x)), axis=(-2, -1))
-        out = _root_zero_grad(squares, tf.sqrt, tf.where)
+        out = (
+            _root_zero_grad(squares, tf.sqrt, tf.where)
+            if _gradient_possible()
+            else tf.sqrt(squares)
+        )
     elif ord in ("nuc", 2, -2):
         s = _svdvals(x)
         reduce = {"nuc": tf.reduce_sum, 2: tf.reduce_max, -2: tf.reduce_min}[ord]
@@ -344,7 +353,8 @@ def linalg_vector_norm(
     wide = _wide_accumulator(a, axes)  # leading float32 axes: in float64 (see there)
     if wide is not None:
         a = tf.cast(a, wide)
+    where = tf.where if _gradient_possible() else None  # the zero-gradient guard: see there
     out = _power_sum_norm(
-        a, p, lambda v: tf.reduce_sum(v, axis=axes, keepdims=keepdims), tf.sqrt, tf.where
+        a, p, lambda v: tf.reduce_sum(v, axis=axes, keepdims=keepdims), tf.sqrt, where
     )
     return out if wide is None else tf.cast(out, x.dtype.real_dtype)

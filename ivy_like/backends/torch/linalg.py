@@ -30,6 +30,7 @@ from ivy_like.ops.linalg import (
     _tensordot_axes,
     _vector_axis,
 )
+from ivy_like.ops.statistical import _ACCURATE_SUM_FROM
 
 from . import _in_float32
 
@@ -263,17 +264,16 @@ def linalg_vector_norm(
     ord = _check_vector_norm_ord(ord)  # noqa: A001
     dim = None if axis is None else _norm_axes(x.ndim, axis)
     out = torch.linalg.vector_norm(x, ord=ord, dim=dim, keepdim=keepdims)
-    if x.numel() < _SUMMED_FROM or x.dtype not in _SUMMED or ord in (0, math.inf, -math.inf):
+    if x.numel() < _ACCURATE_SUM_FROM or x.dtype not in _SUMMED or ord in (0, math.inf, -math.inf):
         return out
     # torch's vector_norm adds float32 in one running total (3.5e-3 off for a million 0.1s
     # with ord=1, 4e-4 with ord=2), torch.sum in a cascade (6e-8): the value from torch.sum,
     # the gradient from vector_norm (its subgradient at zero, where sqrt's would be NaN).
     accurate = _power_sum_norm(
-        x.abs(), ord, lambda v: torch.sum(v, dim=dim, keepdim=keepdims), torch.sqrt, torch.where
+        x.abs(), ord, lambda v: torch.sum(v, dim=dim, keepdim=keepdims), torch.sqrt
     )
     both_finite = torch.isfinite(out) & torch.isfinite(accurate)  # (inf - inf would be NaN)
     return torch.where(both_finite, out + (accurate - out).detach(), out)
 
 
-_SUMMED_FROM = 512  # elements; below, the running total's error is a few ulps
 _SUMMED = (torch.float32, torch.complex64)
