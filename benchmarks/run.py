@@ -35,7 +35,8 @@ def main(argv: list[str]) -> None:
         "most 0.5 µs to the native call; the Array method at most 1.5 µs. A frame costs a "
         "few hundredths of a µs, so what the one-frame column shows beyond that is the "
         "noise of the row (on MLX, where every sample waits for an `mx.eval`, up to "
-        "±0.8 µs on a busy 2-core machine).\n",
+        "±0.8 µs on a busy 2-core machine; the MLX calls are therefore also timed without "
+        "the evaluation, below).\n",
         dispatch_benchmark(backends),
     ]
     for module, func, title in [

@@ -13,7 +13,9 @@ Rules decided once for every backend:
   ``cross``, ``trace``, ``diagonal`` and ``matrix_transpose`` take any numeric dtype.
 * Stacks: every matrix function works on ``(..., M, N)`` and broadcasts batch dimensions.
 * ``solve(x1, x2)`` treats ``x2`` as a vector only when it is one-dimensional (the standard's
-  rule; torch's own rule also guesses from the shapes, here it never does).
+  rule; torch's own rule also guesses from the shapes, here it never does). An ``x2`` without
+  ``x1``'s rows, or with batch dimensions that do not broadcast with ``x1``'s, is a
+  ``ValueError`` naming ``x2`` on every backend.
 * ``matrix_rank`` and ``pinv`` cut singular values below ``rtol * largest``; the default
   ``rtol`` is ``max(M, N) * eps`` of the dtype on every backend (JAX's own default is 10x
   larger, NumPy's pinv uses 1e-15). ``matrix_rank`` gives the backend's default integer.
@@ -465,6 +467,29 @@ def _check_matrix(name: str, shape: tuple[int, ...], square: bool = False) -> No
         raise ValueError(f"linalg.{name}: x must be at least 2-D, got shape {tuple(shape)}")
     if square and shape[-1] != shape[-2]:
         raise ValueError(f"linalg.{name}: x must be square, got shape {tuple(shape)}")
+
+
+def _check_solve_operands(shape1: tuple[Any, ...], shape2: tuple[Any, ...]) -> None:
+    """``linalg.solve``'s rule for ``x2`` beside a square stack ``x1`` of shape ``shape1``: a
+    vector of ``n`` values (``n`` = x1's rows) or a stack of ``n``-row matrices whose batch
+    dimensions broadcast with x1's. The frameworks raise ValueError, RuntimeError or
+    InvalidArgumentError here, in their own words; ivy_like raises one ValueError. Unknown
+    (None) sizes of a traced TensorFlow shape are not checked."""
+    n = shape1[-1]
+    if len(shape2) == 0:
+        raise ValueError("linalg.solve: x2 must be at least 1-D, got a 0-d array")
+    rows = shape2[-1] if len(shape2) == 1 else shape2[-2]
+    if rows != n and rows is not None and n is not None:
+        raise ValueError(
+            f"linalg.solve: x2 must have x1's {n} rows, got x2 of shape {tuple(shape2)} for "
+            f"x1 of shape {tuple(shape1)}"
+        )
+    for a, b in zip(reversed(shape1[:-2]), reversed(shape2[:-2])):
+        if a != b and 1 not in (a, b) and None not in (a, b):
+            raise ValueError(
+                f"linalg.solve: the batch dimensions of x1 {tuple(shape1[:-2])} and x2 "
+                f"{tuple(shape2[:-2])} do not broadcast"
+            )
 
 
 def _check_matrix_norm_ord(ord: Any) -> None:  # noqa: A002

@@ -250,8 +250,26 @@ def test_solve_broadcasts_and_reads_1d_as_vector(backend, data, vector):
 def test_solve_never_guesses_a_batch_of_vectors(backend):
     a = np.stack([np.eye(3, dtype=F32) * 2] * 2)  # (2, 3, 3)
     b = np.ones((2, 3), F32)  # a 2 x 3 matrix for the standard, not 2 vectors
-    with pytest.raises(Exception):  # noqa: B017 - each framework's own shape error
-        np_of(ivy_like.linalg.solve(backend.asarray(a), backend.asarray(b)))
+    with pytest.raises(ValueError, match=r"x2 must have x1's 3 rows, got x2 of shape \(2, 3\)"):
+        ivy_like.linalg.solve(backend.asarray(a), backend.asarray(b))
+
+
+@pytest.mark.parametrize(
+    ("shape1", "shape2", "message"),
+    [
+        ((3, 3), (2,), r"x2 must have x1's 3 rows, got x2 of shape \(2,\)"),
+        ((3, 3), (1, 2), r"x2 must have x1's 3 rows, got x2 of shape \(1, 2\)"),
+        ((2, 3, 3), (4, 3, 1), r"batch dimensions of x1 \(2,\) and x2 \(4,\) do not broadcast"),
+        ((3, 3), (), "x2 must be at least 1-D"),
+    ],
+)
+def test_solve_of_mismatched_operands_is_one_value_error(backend, shape1, shape2, message):
+    # Decided once: every backend raises ValueError naming x2 (the frameworks raise
+    # ValueError, RuntimeError or InvalidArgumentError, each in its own words).
+    a = backend.asarray(np.broadcast_to(np.eye(3, dtype=F32) * 2, shape1).copy())
+    b = backend.asarray(np.ones(shape2, F32))
+    with pytest.raises(ValueError, match=message):
+        ivy_like.linalg.solve(a, b)
 
 
 @pytest.mark.ivy_like_xfail(

@@ -28,6 +28,7 @@ from ivy_like.ops.linalg import (
     _check_matrix_norm_ord,
     _check_power,
     _check_qr_mode,
+    _check_solve_operands,
     _check_vector_norm_ord,
     _norm_axes,
     _power_sum_norm,
@@ -254,8 +255,10 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
 def _checked_solve(x1: Any, x2: Any) -> Any:
     """solve with ivy_like's checks (JAX itself would promote integers to floats)."""
     x1 = _float("solve", x1, square=True)
+    x2 = _float("solve", x2, matrix=False)
+    _check_solve_operands(x1.shape, x2.shape)
     # JAX >= 0.5 follows the standard: x2 is a vector only when it is 1-D.
-    return jnp.linalg.solve(x1, _float("solve", x2, matrix=False))
+    return jnp.linalg.solve(x1, x2)
 
 
 _jitted_solve = jax.jit(_checked_solve)

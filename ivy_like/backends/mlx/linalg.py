@@ -35,6 +35,7 @@ from ivy_like.ops.linalg import (
     _check_matrix_norm_ord,
     _check_power,
     _check_qr_mode,
+    _check_solve_operands,
     _check_vector_norm_ord,
     _norm_axes,
     _power_sum_norm,
@@ -289,6 +290,7 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
 def _checked_solve(x1: Any, x2: Any) -> Any:
     """solve with ivy_like's checks: what the direct call above does not take."""
     x1 = _float("solve", x1, square=True)
+    _check_solve_operands(tuple(x1.shape), tuple(x2.shape))
     vector = x2.ndim == 1
     if vector:
         x2 = x2[:, None]

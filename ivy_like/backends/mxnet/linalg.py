@@ -36,6 +36,7 @@ from ivy_like.ops.linalg import (
     _check_matrix_norm_ord,
     _check_power,
     _check_qr_mode,
+    _check_solve_operands,
     _check_vector_norm_ord,
     _norm_axes,
     _power_sum_norm,
@@ -204,8 +205,8 @@ def linalg_inv(x: Any, /) -> Any:
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
     (x1, x2), _ = _operands("solve", x1, x2)
     _check_float("solve", np.dtype(x1.dtype).kind)
-    if x2.ndim == 0:
-        raise ValueError("solve: x2 must have at least one dimension")
+    _check_matrix("solve", tuple(x1.shape), square=True)
+    _check_solve_operands(tuple(x1.shape), tuple(x2.shape))
     return matmul(linalg_inv(x1), x2)  # a 1-D x2 is a vector, as the standard reads it
 
 

@@ -26,6 +26,7 @@ from ivy_like.ops.linalg import (
     _check_matrix_norm_ord,
     _check_power,
     _check_qr_mode,
+    _check_solve_operands,
     _check_vector_norm_ord,
     _norm_axes,
     _tensordot_axes,
@@ -238,6 +239,7 @@ def _checked_solve(x1: Any, x2: Any) -> Any:
     """solve with ivy_like's checks: what the direct call above does not take."""
     x1 = _float("solve", x1, square=True)
     x2 = _float("solve", x2, matrix=False)
+    _check_solve_operands(x1.shape, x2.shape)
     # NumPy 2 already follows the standard: x2 is a vector only when it is 1-D.
     if _NP2:
         return np.linalg.solve(x1, x2)

@@ -17,12 +17,33 @@ from __future__ import annotations
 from typing import Any
 
 import tensorflow as tf
+from tensorflow.python import pywrap_tfe
+from tensorflow.python.eager import context as _context
+from tensorflow.python.eager import core as _core
 
 RAW = tf.raw_ops
 EagerTensor = type(tf.constant(0))
 # What a raw op raises for inputs it does not take (dtype mismatch, rank, missing kernel).
 RAW_FAILS = (tf.errors.OpError, TypeError, ValueError)
 executing_eagerly = tf.executing_eagerly
+
+# The call TensorFlow's generated op functions make in eager mode (``gen_*_ops``), without
+# their Python wrapper: ``execute(context, "OpName", None, *inputs, *attr_name_value_pairs)``.
+# It records on gradient tapes like them. Measured for MatrixSolve on 3x3 float32: 0.3 µs
+# less than ``tf.linalg.solve`` (8.3 vs 8.6 µs); ``tf.raw_ops`` adds 0.8 µs. What it raises
+# for inputs it does not take (the generated functions turn these into ``OpError``s):
+execute = pywrap_tfe.TFE_Py_FastPathExecute
+EXECUTE_FAILS = (_core._NotOkStatusException, _core._FallbackException, TypeError, ValueError)
+
+
+def eager_context() -> Any:
+    """TensorFlow's context when this thread executes eagerly (what ``execute`` needs); None
+    inside a graph (``tf.function`` tracing), where ops must go through ``tf.*``."""
+    ctx = _context._context
+    if ctx is not None and ctx._thread_local_data.is_eager:
+        return ctx
+    return None
+
 
 _MAX_CACHED = 4096  # distinct shapes and axes kept; past that the cache starts again
 _INT64: dict[Any, Any] = {}

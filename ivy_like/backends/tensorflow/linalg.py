@@ -26,6 +26,7 @@ from ivy_like.ops.linalg import (
     _check_matrix_norm_ord,
     _check_power,
     _check_qr_mode,
+    _check_solve_operands,
     _check_vector_norm_ord,
     _norm_axes,
     _power_sum_norm,
@@ -36,7 +37,7 @@ from ivy_like.ops.linalg import (
 
 from . import DEFAULT_INT, _in_float32, _promote, _wide_accumulator
 from . import sum as _sum
-from ._eager import EagerTensor
+from ._eager import EXECUTE_FAILS, EagerTensor, eager_context, execute
 
 __all__ = [
     "linalg_cholesky",
@@ -276,21 +277,19 @@ def linalg_slogdet(x: Any, /) -> SlogdetResult:
     return SlogdetResult(*tf.linalg.slogdet(_float("slogdet", x, square=True)))
 
 
-_SOLVE_FAILS = (tf.errors.OpError, ValueError, TypeError)
-
-
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
     if type(x1) is EagerTensor and type(x2) is EagerTensor:
         # Try the op first. It succeeds exactly for what the checked path below would hand
         # it unchanged (float or complex square matrices, one dtype, equal batch dimensions,
         # a matrix right-hand side); anything else fails and takes that path, which raises
         # ivy_like's errors or broadcasts. Reading dtypes and shapes first costs more than
-        # the op's own failure would. (In a graph these fully known shapes fail at tracing.)
-        # tf.linalg.solve is the generated op itself: here the raw op's wrapper costs more.
-        try:
-            return tf.linalg.solve(x1, x2)
-        except _SOLVE_FAILS:
-            pass
+        # the op's own failure would. In a graph (tf.function) the checked path runs.
+        ctx = eager_context()
+        if ctx is not None:
+            try:
+                return execute(ctx, "MatrixSolve", None, x1, x2, "adjoint", False)
+            except EXECUTE_FAILS:
+                pass
     return _checked_solve(x1, x2)
 
 
@@ -298,6 +297,7 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
 def _checked_solve(x1: Any, x2: Any) -> Any:
     """solve with ivy_like's checks: what the direct call above does not take."""
     x1, x2 = _common(_float("solve", x1, square=True), x2)
+    _check_solve_operands(tuple(x1.shape), tuple(x2.shape))
     vector = len(x2.shape) == 1
     if vector:
         x2 = x2[:, None]
