@@ -1,0 +1,218 @@
+"""One error for arguments whose shapes or axes do not fit, whatever the backend.
+
+For the same mistake the frameworks raise different types in their own words: two arrays that
+do not broadcast are a ValueError on NumPy and MLX, a TypeError on JAX, a RuntimeError on
+torch and an InvalidArgumentError on TensorFlow; an axis out of range is an AxisError, a
+ValueError, an IndexError or an InvalidArgumentError. Portable code cannot catch that.
+
+ivy_like decides: shapes that do not fit are a ``ValueError`` and an axis out of range is
+NumPy's ``AxisError`` (both a ValueError and an IndexError), each naming the argument. The
+check runs only after the backend has failed: every generated function calls the backend
+inside ``try`` (free when nothing is raised, Python 3.11) and hands a failure to
+:func:`translate`, which applies the op's rule below to the arguments' shapes. When the rule
+finds the fault, that error is raised from the framework's (or replaces a backend's own
+message for the same fault; rules reuse the backends' shared checks where there are some);
+otherwise the framework's own error goes on unchanged (a dtype error stays a TypeError). So the calls that
+succeed pay nothing, and only a real shape or axis fault changes type.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from ._registry import OpSpec
+from .ops.manipulation import _axes, _check_repeats_array
+
+Shape = tuple[Any, ...]
+Rule = Callable[[OpSpec, dict[str, Any]], None]
+
+
+def _shape(value: Any) -> Shape | None:
+    """The shape of an array argument as a tuple (None entries: unknown in a TF graph); ``()``
+    for Python scalars; None where it cannot be read (an unknown rank)."""
+    if type(value) in _SCALARS:
+        return ()
+    shape = getattr(value, "shape", None)
+    try:
+        return None if shape is None else tuple(shape)
+    except (TypeError, ValueError):  # a TensorShape of unknown rank
+        return None
+
+
+_SCALARS = (bool, int, float, complex)
+
+
+def _broadcast_shape(spec: OpSpec, named: list[tuple[str, Shape]]) -> Shape:
+    out: list[Any] = []
+    for _, shape in named:
+        pad = len(shape) - len(out)
+        if pad > 0:
+            out = [1] * pad + out
+        for i, size in enumerate(shape, len(out) - len(shape)):
+            if out[i] == 1 or out[i] is None:
+                out[i] = size
+            elif size != 1 and size is not None and size != out[i]:
+                described = " and ".join(f"{n} of shape {s}" for n, s in named)
+                raise ValueError(f"{spec.name}: shapes do not broadcast together: {described}")
+    return tuple(out)
+
+
+def _broadcasting(spec: OpSpec, args: dict[str, Any]) -> None:
+    named = [(n, _shape(args[n])) for n in spec.arrays if args.get(n) is not None]
+    known = [(n, s) for n, s in named if s is not None]
+    _broadcast_shape(spec, known)
+
+
+def _matmul(spec: OpSpec, args: dict[str, Any]) -> None:
+    s1, s2 = _shape(args["x1"]), _shape(args["x2"])
+    if s1 is None or s2 is None:
+        return
+    for name, shape in (("x1", s1), ("x2", s2)):
+        if not shape:
+            raise ValueError(f"matmul: {name} must be at least 1-D, got a 0-d array")
+    k2 = s2[0] if len(s2) == 1 else s2[-2]
+    if s1[-1] != k2 and None not in (s1[-1], k2):
+        where = "first" if len(s2) == 1 else "second-to-last"
+        raise ValueError(
+            f"matmul: x1's last dimension ({s1[-1]}) must equal x2's {where} ({k2}); "
+            f"x1 has shape {s1}, x2 {s2}"
+        )
+    _broadcast_shape(spec, [("x1's batch", s1[:-2]), ("x2's batch", s2[:-2])])
+
+
+def _reshape(spec: OpSpec, args: dict[str, Any]) -> None:
+    shape, new = _shape(args["x"]), args["shape"]
+    new = (new,) if isinstance(new, int) else tuple(new)
+    if shape is None or None in shape or not all(isinstance(d, int) for d in new):
+        return
+    if sum(d == -1 for d in new) > 1 or any(d < -1 for d in new):
+        raise ValueError(f"reshape: shape may hold one -1 and no other negative size, got {new}")
+    size, known = math.prod(shape), math.prod(d for d in new if d != -1)
+    if (size != known) if -1 not in new else (known == 0 or size % known):
+        raise ValueError(f"reshape: x of shape {shape} ({size} elements) cannot take shape {new}")
+
+
+def _joined(spec: OpSpec, args: dict[str, Any]) -> None:
+    """concat: equal ranks, equal sizes off the axis; stack: equal shapes."""
+    arrays = args["arrays"]
+    shapes = [_shape(a) for a in arrays] if isinstance(arrays, (list, tuple)) else []
+    if not shapes or any(s is None for s in shapes):
+        return
+    axis, first = args["axis"], shapes[0]
+    if spec.name == "stack":
+        _axes(axis, len(first) + 1, "stack")
+        for i, s in enumerate(shapes):
+            if s != first and None not in s + first:
+                raise ValueError(
+                    f"stack: every array must have the same shape; arrays[0] has shape "
+                    f"{first}, arrays[{i}] {s}"
+                )
+        return
+    if axis is None:
+        return
+    for i, s in enumerate(shapes):
+        if len(s) != len(first):
+            raise ValueError(
+                f"concat: every array must have the same number of dimensions; arrays[0] has "
+                f"shape {first}, arrays[{i}] {s}"
+            )
+    if not first:
+        raise ValueError("concat: cannot join 0-d arrays along an axis (use axis=None)")
+    (ax,) = _axes(axis, len(first), "concat")
+    for i, s in enumerate(shapes):
+        off = [(a, b) for d, (a, b) in enumerate(zip(first, s)) if d != ax]
+        if any(a != b and None not in (a, b) for a, b in off):
+            raise ValueError(
+                f"concat: arrays must have the same shape off axis {axis}; arrays[0] has "
+                f"shape {first}, arrays[{i}] {s}"
+            )
+
+
+def _permute_dims(spec: OpSpec, args: dict[str, Any]) -> None:
+    shape, axes = _shape(args["x"]), args["axes"]
+    if shape is None or not isinstance(axes, (list, tuple)):
+        return
+    axes = tuple(axes)
+    if len(axes) != len(shape):
+        raise ValueError(f"permute_dims: axes {axes} must name each of x's {len(shape)} axes once")
+    _axes(axes, len(shape), "permute_dims")  # in range and distinct
+
+
+def _tensordot(spec: OpSpec, args: dict[str, Any]) -> None:
+    s1, s2, axes = _shape(args["x1"]), _shape(args["x2"]), args["axes"]
+    if s1 is None or s2 is None:
+        return
+    if isinstance(axes, int):
+        if not 0 <= axes <= min(len(s1), len(s2)):
+            raise ValueError(f"tensordot: axes={axes} must be in [0, {min(len(s1), len(s2))}]")
+        a1, a2 = list(range(len(s1) - axes, len(s1))), list(range(axes))
+    else:
+        a1, a2 = ([a] if isinstance(a, int) else list(a) for a in axes)
+        if len(a1) != len(a2):
+            raise ValueError(f"tensordot: axes {axes} must name as many axes of x1 as of x2")
+        a1, a2 = list(_axes(a1, len(s1), "tensordot")), list(_axes(a2, len(s2), "tensordot"))
+    for i, j in zip(a1, a2):
+        if s1[i] != s2[j] and None not in (s1[i], s2[j]):
+            raise ValueError(
+                f"tensordot: contracted sizes differ: x1 axis {i} has {s1[i]}, x2 axis {j} "
+                f"has {s2[j]} (shapes {s1} and {s2})"
+            )
+
+
+def _repeat(spec: OpSpec, args: dict[str, Any]) -> None:
+    shape, repeats, axis = _shape(args["x"]), args["repeats"], args["axis"]
+    counts = _shape(repeats) if not isinstance(repeats, int) else ()
+    if shape is None or counts is None or None in shape:
+        return
+    if axis is None:
+        length = math.prod(shape)
+    else:
+        (ax,) = _axes(axis, len(shape), "repeat")
+        length = shape[ax]
+    if None not in counts:  # the backends' own check: its message, not another one
+        _check_repeats_array(counts, length, axis, "i")  # dtypes are the backend's to check
+
+
+def _axis_in_range(spec: OpSpec, args: dict[str, Any]) -> None:
+    shape = _shape(args["x"])
+    if shape is not None and args.get("axis") is not None:
+        _axes(args["axis"], len(shape), spec.name)
+
+
+RULES: dict[str, Rule] = {
+    "matmul": _matmul,
+    "reshape": _reshape,
+    "concat": _joined,
+    "stack": _joined,
+    "permute_dims": _permute_dims,
+    "tensordot": _tensordot,
+    "repeat": _repeat,
+}
+_AXIS_FAMILIES = ("reduction", "searching", "sorting", "utility")
+
+
+def rule(spec: OpSpec) -> Rule | None:
+    """The shape rule of ``spec``, if ivy_like decides its errors (see the module docstring)."""
+    if spec.name in RULES and "" in spec.namespaces:
+        return RULES[spec.name]
+    if spec.family == "elementwise" and len(spec.arrays) > 1:
+        return _broadcasting
+    if spec.family in _AXIS_FAMILIES and spec.arrays == ("x",) and "axis" in spec.param_names:
+        return _axis_in_range
+    return None
+
+
+def translate(spec: OpSpec, values: tuple[Any, ...], error: Exception) -> None:
+    """Raise ivy_like's error from ``error`` when ``spec``'s rule refuses ``values`` (the
+    arguments in the declaration's order, ``self`` first for a method); return otherwise."""
+    check = rule(spec)
+    if check is None:
+        return
+    try:
+        check(spec, dict(zip(spec.param_names, values)))
+    except ValueError as decided:  # AxisError included
+        raise decided from error
+    except Exception:  # noqa: BLE001 - the rule could not read an argument: the framework's
+        return  # error stands
