@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _backend, _dispatch, _registry
+from . import _backend, _decided_errors, _dispatch, _registry
 from ._array import Array, _wrap
 from ._registry import OPS, make_dunder
 
@@ -70,6 +70,7 @@ _namespace: dict[str, Any] = {
     "_scalars": frozenset({int, float, bool, complex}),
     "_remember": _remember,
     "_remember_creation": _remember_creation,
+    "_translate": _decided_errors.translate,
 }
 _backend._change_hooks.append(_registry.forget_calls)
 

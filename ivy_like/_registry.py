@@ -303,7 +303,37 @@ def _sequence_source(spec: OpSpec) -> list[str]:
     ]
 
 
+def _guarded(source: str, spec: OpSpec, values: str) -> str:
+    """``source`` (one generated function) with its body inside ``try``, for an op whose dtype,
+    shape or axis errors ivy_like decides (:mod:`ivy_like._decided_errors`): a backend's failure is
+    handed to ``_translate`` with ``values`` (source of the arguments' tuple, in the declaration's
+    order), which raises ivy_like's error or lets the framework's go on.
+    Python 3.11's ``try`` costs nothing until something is raised."""
+    from . import _decided_errors  # the ops it reads are declared by now
+
+    if not _decided_errors.decides(spec):
+        return source
+    head, *body = source.rstrip("\n").split("\n")
+    return (
+        "\n".join(
+            [
+                head,
+                "    try:",
+                *(f"    {line}" for line in body),
+                "    except Exception as _e:",
+                f"        _translate(_spec, {values}, _e)",
+                "        raise",
+            ]
+        )
+        + "\n"
+    )
+
+
 def _function_source(spec: OpSpec) -> str:
+    return _guarded(_unguarded_function_source(spec), spec, _all_values(spec))
+
+
+def _unguarded_function_source(spec: OpSpec) -> str:
     name = spec.name
     lines = [f"def {name}({_signature_source(spec.params)}):"]
     if _creation_fast_path_ok(spec):
@@ -388,6 +418,11 @@ def _backend_call_unwrapped(spec: OpSpec) -> str:
 
 def _method_source(spec: OpSpec, method_name: str) -> str:
     """The Array method: ``self`` takes the place of the first parameter (an array)."""
+    source = _unguarded_method_source(spec, method_name)
+    return _guarded(source, spec, _all_values(spec, first="self"))
+
+
+def _unguarded_method_source(spec: OpSpec, method_name: str) -> str:
     first = spec.params[0].name
     lines = [f"def {method_name}({_signature_source(spec.params, drop_first=True)}):"]
     if _fast_path_ok(spec) and spec.arrays[0] == first:
@@ -426,7 +461,9 @@ def _reflected_source(spec: OpSpec, method_name: str) -> str:
     if any(p.default is not None for p in rest):
         raise ValueError(f"op {spec.name}: reflected operators need None defaults after x2")
     pad = "None, " * len(rest)
-    return f"def {method_name}(self, other, /):\n    return _general(_spec, (other, self, {pad}))\n"
+    values = f"(other, self, {pad})"
+    source = f"def {method_name}(self, other, /):\n    return _general(_spec, {values})\n"
+    return _guarded(source, spec, values)
 
 
 def _compile(source: str, name: str, namespace: dict[str, Any]) -> Callable[..., Any]:

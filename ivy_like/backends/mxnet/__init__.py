@@ -302,9 +302,13 @@ def _float_unary(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:
     return op
 
 
-def _same_unary(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:
+def _same_unary(mx_op: Callable[..., Any], name: str, bools: bool = True) -> Callable[..., Any]:
     @numpy_shapes
     def op(x: Any, /) -> Any:
+        if not bools and x.dtype == _BOOL:
+            # MXNet has no boolean kernel: it would fail only when the result is read. The
+            # generated function turns this into ivy_like's error (ivy_like._decided_errors).
+            raise TypeError(f"{name}: MXNet has no {name} of booleans")
         return mx_op(x)
 
     op.__name__ = op.__qualname__ = name
@@ -475,9 +479,9 @@ sqrt = _float_unary(nd.sqrt, "sqrt")
 sin = _float_unary(nd.sin, "sin")
 cos = _float_unary(nd.cos, "cos")
 tanh = _float_unary(nd.tanh, "tanh")
-negative = _same_unary(nd.negative, "negative")
-abs = _same_unary(nd.abs, "abs")  # noqa: A001
-square = _same_unary(nd.square, "square")
+negative = _same_unary(nd.negative, "negative", bools=False)
+abs = _same_unary(nd.abs, "abs", bools=False)  # noqa: A001
+square = _same_unary(nd.square, "square", bools=False)
 positive = _same_unary(nd.identity, "positive")  # a copy, as NumPy makes
 
 
@@ -812,6 +816,10 @@ def stack(arrays: Any, /, *, axis: int = 0) -> Any:
     ndim = arrays[0].ndim + 1
     if not -ndim <= axis < ndim:
         raise ValueError(f"stack: axis {axis} is out of bounds for {ndim} dimensions")
+    if len({a.shape for a in arrays}) > 1:
+        # nd.stack would fail only when the result is read (MXNet runs asynchronously); the
+        # generated function turns this into ivy_like's message (ivy_like._decided_errors).
+        raise ValueError("stack: the arrays' shapes differ")
     out = nd.stack(*arrays, axis=axis % ndim)
     return out.astype(_BOOL) if dt == _BOOL else out
 

@@ -1,19 +1,26 @@
-"""One error for arguments whose shapes or axes do not fit, whatever the backend.
+"""Errors decided once: the same type and message for the same mistake on every backend.
 
-For the same mistake the frameworks raise different types in their own words: two arrays that
-do not broadcast are a ValueError on NumPy and MLX, a TypeError on JAX, a RuntimeError on
-torch and an InvalidArgumentError on TensorFlow; an axis out of range is an AxisError, a
-ValueError, an IndexError or an InvalidArgumentError. Portable code cannot catch that.
+For one mistake the frameworks raise different types in their own words. Two arrays that do
+not broadcast are a ValueError on NumPy and MLX, a TypeError on JAX, a RuntimeError on torch
+and an InvalidArgumentError on TensorFlow; an axis out of range is an AxisError, ValueError,
+IndexError or InvalidArgumentError; a float given to ``bitwise_and`` a TypeError,
+NotImplementedError, InvalidArgumentError or RuntimeError. Portable code cannot catch that.
 
-ivy_like decides: shapes that do not fit are a ``ValueError`` and an axis out of range is
-NumPy's ``AxisError`` (both a ValueError and an IndexError), each naming the argument. The
-check runs only after the backend has failed: every generated function calls the backend
+ivy_like decides, naming the argument:
+
+* a dtype outside the op's dtypes in the array API standard (``bitwise_and``: integer or
+  boolean; ``floor``: real numeric; ``sqrt``: floating-point...) is a ``TypeError``;
+* shapes that do not fit are a ``ValueError``, and an axis out of range NumPy's
+  ``AxisError`` (both a ValueError and an IndexError).
+
+The rules run only after the backend has failed: every generated function calls the backend
 inside ``try`` (free when nothing is raised, Python 3.11) and hands a failure to
-:func:`translate`, which applies the op's rule below to the arguments' shapes. When the rule
-finds the fault, that error is raised from the framework's (or replaces a backend's own
-message for the same fault; rules reuse the backends' shared checks where there are some);
-otherwise the framework's own error goes on unchanged (a dtype error stays a TypeError). So the calls that
-succeed pay nothing, and only a real shape or axis fault changes type.
+:func:`translate`, which applies the op's rules to the arguments' dtypes and shapes. When a
+rule finds the fault, its error is raised from the framework's (rules reuse the backends'
+shared checks, so a backend's own message for the same fault stays the same); otherwise the
+framework's error goes on unchanged. The calls that succeed pay nothing. So a framework that
+extends an op beyond the standard's dtypes (NumPy adds booleans, compares complex numbers)
+still does; where one does not, the call is this clear TypeError, never the framework's own.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from . import _dtypes
 from ._registry import OpSpec
 from .ops.manipulation import _axes, _check_repeats_array
 
@@ -193,8 +201,70 @@ RULES: dict[str, Rule] = {
 _AXIS_FAMILIES = ("reduction", "searching", "sorting", "utility")
 
 
+# -- dtypes: the categories of the array API standard (2023.12), as dtype kinds ----------------
+_NUMERIC, _REAL, _FLOAT, _REAL_FLOAT = "iufc", "iuf", "fc", "f"
+_CATEGORY_NAMES = {
+    _NUMERIC: "numeric",
+    _REAL: "real numeric",
+    _FLOAT: "floating-point",
+    _REAL_FLOAT: "real floating-point",
+    "iu": "integer",
+    "biu": "integer or boolean",
+    "b": "boolean",
+}
+
+
+def _ops(kinds: str, names: str) -> dict[str, str]:
+    return dict.fromkeys(names.split(), kinds)
+
+
+DTYPES: dict[str, str] = {
+    **_ops(
+        _NUMERIC,
+        "abs add subtract multiply divide negative positive pow square sign round isfinite "
+        "isinf isnan sum prod cumulative_sum matmul tensordot vecdot",
+    ),
+    **_ops(
+        _FLOAT,
+        "acos acosh asin asinh atan atanh cos cosh exp expm1 log log1p log2 log10 sin sinh "
+        "sqrt tan tanh mean reciprocal",
+    ),
+    **_ops(_REAL_FLOAT, "atan2 copysign hypot logaddexp nextafter signbit std var"),
+    **_ops("biu", "bitwise_and bitwise_or bitwise_xor bitwise_invert"),
+    **_ops("iu", "bitwise_left_shift bitwise_right_shift"),
+    **_ops(
+        _REAL,
+        "ceil floor trunc clip greater greater_equal less less_equal floor_divide remainder "
+        "maximum minimum max min argmax argmin sort argsort",
+    ),
+    **_ops("b", "logical_and logical_or logical_xor logical_not"),
+}
+_SCALAR_KINDS = {bool: "b", int: "i", float: "f", complex: "c"}
+
+
+def _dtype_error(spec: OpSpec, args: dict[str, Any]) -> TypeError | None:
+    """The TypeError for the first array argument whose dtype is outside the op's category."""
+    kinds = DTYPES[spec.name]
+    for name in spec.arrays:
+        value = args.get(name)
+        kind = _SCALAR_KINDS.get(type(value))
+        dtype = None
+        if kind is None:
+            dtype = _dtypes._lookup(getattr(value, "dtype", None))
+            if dtype is None:
+                continue  # not an array this rule can read: None, a list, a str
+            kind = dtype.kind
+        if kind not in kinds:
+            got = dtype if dtype is not None else f"a Python {type(value).__name__}"
+            return TypeError(
+                f"{spec.name}: {name} must have a {_CATEGORY_NAMES[kinds]} dtype (the array API "
+                f"standard's), got {got}"
+            )
+    return None
+
+
 def rule(spec: OpSpec) -> Rule | None:
-    """The shape rule of ``spec``, if ivy_like decides its errors (see the module docstring)."""
+    """The shape rule of ``spec``, if ivy_like decides its shape errors."""
     if spec.name in RULES and "" in spec.namespaces:
         return RULES[spec.name]
     if spec.family == "elementwise" and len(spec.arrays) > 1:
@@ -204,14 +274,24 @@ def rule(spec: OpSpec) -> Rule | None:
     return None
 
 
+def decides(spec: OpSpec) -> bool:
+    """Whether ``spec`` has rules (its generated functions then hand failures to translate)."""
+    return rule(spec) is not None or (spec.name in DTYPES and "" in spec.namespaces)
+
+
 def translate(spec: OpSpec, values: tuple[Any, ...], error: Exception) -> None:
-    """Raise ivy_like's error from ``error`` when ``spec``'s rule refuses ``values`` (the
+    """Raise ivy_like's error from ``error`` when a rule of ``spec`` refuses ``values`` (the
     arguments in the declaration's order, ``self`` first for a method); return otherwise."""
+    args = dict(zip(spec.param_names, values))
+    if spec.name in DTYPES and "" in spec.namespaces:
+        decided = _dtype_error(spec, args)
+        if decided is not None:
+            raise decided from error
     check = rule(spec)
     if check is None:
         return
     try:
-        check(spec, dict(zip(spec.param_names, values)))
+        check(spec, args)
     except ValueError as decided:  # AxisError included
         raise decided from error
     except Exception:  # noqa: BLE001 - the rule could not read an argument: the framework's

@@ -1,8 +1,9 @@
-"""Shapes and axes that do not fit: one error type and message on every backend.
+"""Dtypes, shapes and axes that do not fit: one error type and message on every backend.
 
-Decided in ``ivy_like._shape_errors``: a ValueError naming the arguments, NumPy's AxisError
-for an axis out of range, raised from the framework's own error (which differs: ValueError,
-TypeError, RuntimeError, InvalidArgumentError, IndexError).
+Decided in ``ivy_like._decided_errors``: a TypeError for a dtype outside the op's dtypes in the
+array API standard, a ValueError naming the arguments for shapes, NumPy's AxisError for an
+axis out of range, each raised from the framework's own error (which differs: ValueError,
+TypeError, RuntimeError, NotImplementedError, InvalidArgumentError, IndexError).
 """
 
 from __future__ import annotations
@@ -120,6 +121,58 @@ CASES = {
         r"mean: ",
     ),
 }
+
+
+# Dtypes outside the standard's for the op, refused by every framework (in five types).
+DTYPE_CASES = {
+    "bitwise_and float": (
+        lambda b: ivy_like.bitwise_and(b.asarray(ones(3)), b.asarray(ones(3))),
+        r"bitwise_and: x1 must have a integer or boolean dtype .*, got float32",
+    ),
+    "bitwise_invert float": (
+        lambda b: ivy_like.bitwise_invert(b.asarray(ones(3))),
+        r"bitwise_invert: x must have a integer or boolean dtype",
+    ),
+    "bitwise_left_shift float": (
+        lambda b: ivy_like.bitwise_left_shift(b.asarray(ones(3)), b.asarray(ones(3))),
+        r"bitwise_left_shift: x1 must have a integer dtype",
+    ),
+    "floor complex": (
+        lambda b: ivy_like.floor(b.asarray(np.ones(3, np.complex64))),
+        r"floor: x must have a real numeric dtype .*, got complex64",
+    ),
+    "remainder complex": (
+        lambda b: ivy_like.remainder(
+            b.asarray(np.ones(3, np.complex64)), b.asarray(np.ones(3, np.complex64))
+        ),
+        r"remainder: x1 must have a real numeric dtype",
+    ),
+    "negative bool": (
+        lambda b: ivy_like.negative(b.asarray(np.ones(3, bool))),
+        r"negative: x must have a numeric dtype .*, got bool",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(DTYPE_CASES))
+def test_a_dtype_outside_the_standard_is_one_type_error(backend, case):
+    call, message = DTYPE_CASES[case]
+    if "complex" in case and ivy_like.complex64 not in backend.module.DTYPES:
+        pytest.skip(f"{backend.name} has no complex64 (documented by the backend)")
+    with pytest.raises(TypeError, match=message):
+        call(backend)
+
+
+def test_a_backend_that_extends_the_standard_still_does(backend):
+    # Booleans are outside add's numeric dtypes: NumPy, JAX, torch and MLX add them (logical
+    # or), TensorFlow does not. Either the framework's answer or the decided TypeError.
+    x = backend.asarray(np.array([True, False]))
+    try:
+        out = ivy_like.add(x, x)
+    except TypeError as err:
+        assert "add: x1 must have a numeric dtype" in str(err) and err.__cause__ is not None
+    else:
+        np.testing.assert_array_equal(ivy_like.to_numpy(out).astype(bool), [True, False])
 
 
 @pytest.mark.parametrize("case", list(CASES))
