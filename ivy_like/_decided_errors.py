@@ -18,7 +18,9 @@ inside ``try`` (free when nothing is raised, Python 3.11) and hands a failure to
 :func:`translate`, which applies the op's rules to the arguments' dtypes and shapes. When a
 rule finds the fault, its error is raised from the framework's (rules reuse the backends'
 shared checks, so a backend's own message for the same fault stays the same); otherwise the
-framework's error goes on unchanged. The calls that succeed pay nothing. So a framework that
+framework's error goes on unchanged, and so do ivy_like's own argument errors (argument
+types, arrays of two frameworks, ``out=``), which come first. The calls that succeed pay
+nothing. So a framework that
 extends an op beyond the standard's dtypes (NumPy adds booleans, compares complex numbers)
 still does; where one does not, the call is this clear TypeError, never the framework's own.
 """
@@ -279,9 +281,22 @@ def decides(spec: OpSpec) -> bool:
     return rule(spec) is not None or (spec.name in DTYPES and "" in spec.namespaces)
 
 
+def _raised_by_dispatch(error: BaseException) -> bool:
+    """Whether ``error`` is one of ``ivy_like._dispatch``'s own (raised in its frames and not
+    marked there as the backend's)."""
+    if getattr(error, "_ivy_like_backend", False):
+        return False
+    tb = error.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and tb.tb_frame.f_globals.get("__name__") == "ivy_like._dispatch"
+
+
 def translate(spec: OpSpec, values: tuple[Any, ...], error: Exception) -> None:
     """Raise ivy_like's error from ``error`` when a rule of ``spec`` refuses ``values`` (the
     arguments in the declaration's order, ``self`` first for a method); return otherwise."""
+    if _raised_by_dispatch(error):
+        return  # ivy_like's own argument errors (types, mixed frameworks, out=) stand
     args = dict(zip(spec.param_names, values))
     if spec.name in DTYPES and "" in spec.namespaces:
         decided = _dtype_error(spec, args)

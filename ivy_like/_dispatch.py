@@ -9,6 +9,7 @@ composite declaration); rewrap when an ``Array`` came in; write ``out=`` last, a
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from . import _backend
@@ -170,7 +171,14 @@ def general(spec: OpSpec, values: tuple[Any, ...]) -> Any:
             args.extend(v)
     # Every op is an attribute of every Backend (Backend.complete): the module's function, a
     # composite run with this backend active, or one raising NotImplementedError.
-    result = backend.__dict__[spec.backend_name](*args, **kwargs)
+    try:
+        result = backend.__dict__[spec.backend_name](*args, **kwargs)
+    except Exception as error:
+        # Told apart from this module's own argument errors (ivy_like._decided_errors): a
+        # framework function called from here raises in this frame too.
+        with contextlib.suppress(AttributeError):  # an exception type without a __dict__
+            error._ivy_like_backend = True  # type: ignore[attr-defined]
+        raise
     if out is not None:
         return write_out(spec, backend, out, result)
     if saw_array or (spec.creation and not saw_native):

@@ -208,6 +208,20 @@ def test_other_errors_are_left_alone(backend):
         ivy_like.repeat(x, backend.asarray(np.array([1, -1, 1], np.int32)))
 
 
+def test_dispatch_errors_come_first(backend):
+    # Arrays of two frameworks (or an out= of another shape) are ivy_like's own errors, even
+    # when the shapes would not broadcast either.
+    x = backend.asarray(ones(3))
+    others = [b for b in ivy_like.available_backends() if b not in ("numpy", backend.name)]
+    if backend.name != "numpy" and others:  # NumPy arrays are converted, not mixed
+        y = ivy_like.get_backend(others[0]).asarray(ones(4))
+        with pytest.raises(TypeError, match="arrays of two different frameworks"):
+            ivy_like.add(x, y)
+    out = ivy_like.Array(backend.asarray(ones(2)))
+    with pytest.raises(ValueError, match=r"out= has shape \(2,\) but the result has shape"):
+        ivy_like.add(x, x, out=out)
+
+
 def test_a_failed_call_leaves_out_unwritten(backend):
     out = ivy_like.Array(backend.asarray(np.full(3, 7.0, F32)))
     with pytest.raises(ValueError, match="do not broadcast"):
