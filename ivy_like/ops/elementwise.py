@@ -87,11 +87,18 @@ def remainder(x1: Any, x2: Any, /, *, out: Any = None):
 def pow(x1: Any, x2: Any, /, *, out: Any = None):  # noqa: A001 - array API name
     """``x1 ** x2`` elementwise.
 
+    Integers to negative integer powers (left unspecified by the standard; NumPy, TensorFlow
+    and JAX/torch for a Python exponent raised, MLX gave 0 for every base, MXNet INT_MIN for
+    0): the exact value truncated toward zero on every backend, so ``1``, ``-1`` or ``0``, and
+    ``0 ** -n`` is 0 as integer division by zero is.
+
     Examples
     --------
     >>> import ivy_like
     >>> ivy_like.pow(ivy_like.array([1., 2., 3.]), 2.)
     ivy_like.array([1., 4., 9.])
+    >>> ivy_like.pow(ivy_like.array([2, 1, -1, 0]), -3)
+    ivy_like.array([ 0,  1, -1,  0])
     """
 
 
@@ -908,6 +915,15 @@ def _clip(x: Any, lo: Any, hi: Any, maximum: Any, minimum: Any, astype: Any) -> 
 
 
 # Bits of +inf for each float width; the magnitudes above it are NaN.
+def _int_pow(x1: Any, x2: Any, power: Any, where: Any, maximum: Any, cast: Any) -> Any:
+    """``x1 ** x2`` for integer arrays of one dtype where ``x2`` may be negative: the exact
+    value truncated toward zero (``pow``'s rule), from a backend's ``power``, ``where``,
+    ``maximum`` and ``cast(array, like)``. No values are read: it works under tracing."""
+    base = power(x1, maximum(x2, 0))
+    unit = where(x1 == -1, where(x2 % 2 == 0, 1, -1), where(x1 == 1, 1, 0))
+    return where(x2 < 0, cast(unit, base), base)
+
+
 _INF_BITS = {16: 0x7C00, 32: 0x7F800000, 64: 0x7FF0000000000000}
 
 

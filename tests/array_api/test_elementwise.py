@@ -390,6 +390,34 @@ def test_integer_division_by_zero_gives_zero(backend, name, data):
     assert_close(got, numpy_ref(getattr(np, name), x1, x2))
 
 
+def _int_pow_ref(a: int, b: int) -> int:
+    """ivy_like's integer power: exact, truncated toward zero; 0 ** -n is 0."""
+    if b >= 0:
+        return a**b
+    return {1: 1, -1: -1 if b % 2 else 1}.get(a, 0)
+
+
+@given(data=st.data(), python_exponent=st.booleans())
+def test_integer_pow_of_negative_exponents_truncates(backend, data, python_exponent):
+    # Decided in ops.elementwise.pow: NumPy and TensorFlow raised, MLX gave 0 for every base,
+    # MXNet INT_MIN for 0, JAX and torch raised for a Python exponent.
+    dtype = np.dtype(data.draw(st.sampled_from(["int32", "int64"]), label="dtype"))
+    if not supports(backend, dtype):
+        dtype = np.dtype("int32")
+    x1 = data.draw(hnp.arrays(dtype, st.integers(1, 6), elements=st.integers(-3, 3)))
+    if python_exponent:
+        x2 = data.draw(st.integers(-4, 4), label="exponent")
+        want = np.array([_int_pow_ref(int(a), x2) for a in x1], dtype)
+        got = ivy_like.pow(backend.asarray(x1), x2)
+    else:
+        x2 = data.draw(hnp.arrays(dtype, x1.shape, elements=st.integers(-4, 4)))
+        want = np.array([_int_pow_ref(int(a), int(b)) for a, b in zip(x1, x2)], dtype)
+        got = ivy_like.pow(backend.asarray(x1), backend.asarray(x2))
+    out = ivy_like.to_numpy(got)
+    assert out.dtype == dtype
+    np.testing.assert_array_equal(out, want)
+
+
 @pytest.mark.parametrize("name", ["floor_divide", "remainder"])
 def test_integer_division_by_python_zero(backend, name):
     x = np.array([7, -7, 0], np.int32)

@@ -405,7 +405,9 @@ multiply = jnp.multiply
 divide = jnp.divide
 floor_divide = jnp.floor_divide
 remainder = jnp.remainder
-pow = jnp.power  # noqa: A001
+
+
+pow = jnp.power  # noqa: A001  (elementwise.py: with the integer rule)
 maximum = jnp.maximum
 minimum = jnp.minimum
 equal = jnp.equal

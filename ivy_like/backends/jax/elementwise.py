@@ -15,7 +15,7 @@ from typing import Any, Callable
 import jax
 import jax.numpy as jnp
 
-from ...ops.elementwise import _clip, _has_nan_bits, _nextafter_bits
+from ...ops.elementwise import _clip, _has_nan_bits, _int_pow, _nextafter_bits
 from . import _X64_HINT, DTYPES, X64, astype
 
 __all__ = [
@@ -128,10 +128,32 @@ def _checked_comparison(fn: Callable[..., Any], name: str) -> Callable[..., Any]
     return op
 
 
+def _power(x1: Any, x2: Any, /) -> Any:
+    # Integers to negative integer powers, ivy_like's rule (ops.elementwise.pow): jnp.power
+    # raises for a negative Python exponent and returns garbage for negative array entries
+    # (3 ** -1 gave 2111105451), so signed integer powers with an array exponent take the
+    # rule's few ops (in the graph: under jit too); floats and Python exponents >= 0 do not.
+    try:
+        out = jnp.power(x1, x2)
+    except TypeError as err:
+        if "negative powers" not in str(err) or not isinstance(x2, int):
+            raise
+        return _signed_int_pow(x1, jnp.asarray(x2, dtype=jnp.result_type(x1)))
+    if type(x2) is not int and out.dtype.kind == "i":
+        return _signed_int_pow(x1, x2)
+    return out
+
+
+def _signed_int_pow(x1: Any, x2: Any) -> Any:
+    dtype = jnp.result_type(x1, x2)
+    a, b = jnp.asarray(x1, dtype=dtype), jnp.asarray(x2, dtype=dtype)
+    return _int_pow(a, b, jnp.power, jnp.where, jnp.maximum, lambda v, like: v.astype(like.dtype))
+
+
 add = _checked(jnp.add, "add")
 subtract = _checked(jnp.subtract, "subtract")
 multiply = _checked(jnp.multiply, "multiply")
-pow = _checked(jnp.power, "pow")  # noqa: A001
+pow = _checked(_power, "pow")  # noqa: A001
 maximum = _checked(jnp.maximum, "maximum")
 minimum = _checked(jnp.minimum, "minimum")
 equal = _checked_comparison(jnp.equal, "equal")

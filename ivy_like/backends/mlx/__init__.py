@@ -437,7 +437,11 @@ multiply = mx.multiply
 divide = mx.divide
 floor_divide = mx.floor_divide
 remainder = mx.remainder
-pow = mx.power  # noqa: A001
+
+
+pow = mx.power  # noqa: A001  (elementwise.py: with the integer rule)
+
+
 maximum = mx.maximum
 minimum = mx.minimum
 equal = mx.equal

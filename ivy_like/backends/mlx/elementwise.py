@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import mlx.core as mx
 
-from ...ops.elementwise import _clip, _nextafter_bits
+from ...ops.elementwise import _clip, _int_pow, _nextafter_bits
 from . import DTYPES, astype, maximum, minimum
 
 __all__ = [
@@ -150,11 +150,23 @@ def _no_complex128(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
     return op
 
 
+def _power(x1: Any, x2: Any, /) -> Any:
+    out = mx.power(x1, x2)
+    if out.dtype in _SIGNED and not (type(x2) is int and x2 >= 0):
+        # MLX gives 0 for every integer base to a negative power (1 ** -1 too): ivy_like's rule
+        # (ops.elementwise.pow), in the graph (no values read).
+        a = x1 if isinstance(x1, mx.array) else mx.array(x1, dtype=out.dtype)
+        b = x2 if isinstance(x2, mx.array) else mx.array(x2, dtype=out.dtype)
+        a, b = a.astype(out.dtype), b.astype(out.dtype)
+        return _int_pow(a, b, mx.power, mx.where, mx.maximum, lambda v, like: v.astype(like.dtype))
+    return out
+
+
 add = _no_complex128(mx.add, "add")
 subtract = _no_complex128(mx.subtract, "subtract")
 multiply = _no_complex128(mx.multiply, "multiply")
 divide = _no_complex128(mx.divide, "divide")
-pow = _no_complex128(mx.power, "pow")  # noqa: A001
+pow = _no_complex128(_power, "pow")  # noqa: A001
 where = _no_complex128(mx.where, "where")
 
 

@@ -464,7 +464,26 @@ def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
 add = _binary(nd.broadcast_add, "add")
 subtract = _binary(nd.broadcast_sub, "subtract")
 multiply = _binary(nd.broadcast_mul, "multiply")
-pow = _binary(nd.broadcast_power, "pow")  # noqa: A001
+_power = _binary(nd.broadcast_power, "pow")
+
+
+@numpy_shapes
+def pow(x1: Any, x2: Any, /) -> Any:  # noqa: A001
+    """``broadcast_power``, with 0 for integer 0 to a negative power (MXNet gives INT_MIN).
+
+    MXNet already truncates the other integer results toward zero, ivy_like's rule
+    (``ops.elementwise.pow``).
+    """
+    out = _power(x1, x2)
+    if np.dtype(out.dtype).kind not in "iu":
+        return out
+    (a, b), _ = _operands("pow", x1, x2)
+    zero_base = nd.broadcast_mul(
+        nd.broadcast_equal(a, nd.zeros_like(a)), nd.broadcast_lesser(b, nd.zeros_like(b))
+    )
+    return nd.where(nd.broadcast_to(zero_base, out.shape), nd.zeros_like(out), out)
+
+
 maximum = _binary(nd.broadcast_maximum, "maximum")  # NaN-propagating, like NumPy
 minimum = _binary(nd.broadcast_minimum, "minimum")
 equal = _comparison(nd.broadcast_equal, "equal")

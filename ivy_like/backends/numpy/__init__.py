@@ -12,6 +12,7 @@ import numpy as np
 
 from ... import _dtypes as D
 from ...ops._half import _half_in_float32
+from ...ops.elementwise import _int_pow
 from ...ops.statistical import _ACCURATE_SUM_FROM, _leading_reduction_size
 
 NAME = "numpy"
@@ -197,7 +198,32 @@ multiply = np.multiply
 divide = np.divide
 floor_divide = np.floor_divide
 remainder = np.remainder
-pow = np.power  # noqa: A001
+
+
+def pow(x1: Any, x2: Any, /) -> Any:  # noqa: A001
+    try:
+        return _np_power(x1, x2)
+    except ValueError as err:
+        # NumPy refuses integers to negative integer powers: ivy_like's rule (ops.elementwise).
+        if "negative integer powers" not in str(err):
+            raise
+        x1, x2 = _int_operands(x1, x2)
+        return _int_pow(
+            x1, x2, np.power, np.where, np.maximum, lambda a, like: a.astype(like.dtype)
+        )
+
+
+def _int_operands(x1: Any, x2: Any) -> tuple[Any, Any]:
+    """Integer operands as arrays, a Python int taking the other's dtype (the standard's rule)."""
+    if isinstance(x1, int):
+        x1 = np.asarray(x1, dtype=np.asarray(x2).dtype)
+    if isinstance(x2, int):
+        x2 = np.asarray(x2, dtype=x1.dtype)
+    x1, x2 = np.broadcast_arrays(x1, x2)
+    return x1, x2
+
+
+_np_power = np.power
 maximum = np.maximum
 minimum = np.minimum
 equal = np.equal

@@ -520,6 +520,8 @@ def divide(x1: Any, x2: Any, /) -> Any:
 floor_divide = _promoting(tf.math.floordiv)  # rounds towards -inf (see elementwise.py)
 remainder = _promoting(tf.math.floormod)  # sign of the divisor, like Python (elementwise.py)
 pow = _promoting(tf.pow)  # noqa: A001  (elementwise.py)
+
+
 # tf.maximum/minimum and reduce_max/min propagate NaN on TF 2.21 CPU (checked by the tests).
 maximum = _promoting(tf.maximum, RAW.Maximum)
 minimum = _promoting(tf.minimum, RAW.Minimum)

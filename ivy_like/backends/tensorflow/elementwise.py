@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from ...ops.elementwise import _clip, _has_nan_bits, _nextafter_bits
+from ...ops.elementwise import _clip, _has_nan_bits, _int_pow, _nextafter_bits
 from . import _promote, _promoting, astype, maximum, minimum
 from ._eager import RAW
 
@@ -299,10 +299,14 @@ _pow = _promoting(tf.pow, RAW.Pow)
 def pow(x1: Any, x2: Any, /) -> Any:  # noqa: A001
     # tf.pow has no unsigned kernels: computed in int64 and wrapped back, which keeps the
     # result modulo 2**bits exactly (NumPy's wrapping result).
+    # Integers to negative integer powers, which TensorFlow refuses (in eager code; inside
+    # tf.function its error comes when the graph runs): ivy_like's rule (ops.elementwise.pow).
     try:
         return _pow(x1, x2)
-    except tf.errors.InvalidArgumentError:
+    except tf.errors.InvalidArgumentError as err:
         a, b = _pair(x1, x2)
+        if "negative integer powers" in str(err):
+            return _int_pow(a, b, pow, tf.where, tf.maximum, lambda v, like: tf.cast(v, like.dtype))
         if not a.dtype.is_unsigned:
             raise
         return tf.cast(tf.pow(tf.cast(a, tf.int64), tf.cast(b, tf.int64)), a.dtype)

@@ -350,7 +350,20 @@ multiply = torch.multiply
 divide = torch.divide  # true division: integers give the default float
 floor_divide = torch.floor_divide  # rounds towards -inf (torch >= 1.13)
 remainder = torch.remainder  # sign of the divisor, like Python
-pow = torch.pow  # noqa: A001
+
+
+def pow(x1: Any, x2: Any, /) -> Any:  # noqa: A001
+    try:
+        return _torch_pow(x1, x2)
+    except RuntimeError as err:
+        # A negative Python int exponent of an integer tensor: as a tensor, torch.pow follows
+        # ivy_like's rule (ops.elementwise.pow), the exact value truncated toward zero.
+        if "negative integer powers" not in str(err) or not isinstance(x2, int):
+            raise
+        return _torch_pow(x1, torch.tensor(x2, dtype=x1.dtype, device=x1.device))
+
+
+_torch_pow = torch.pow
 # Tensors only (or a scalar second only) in torch.
 maximum = _scalars_as_tensors(torch.maximum)  # propagates NaN
 minimum = _scalars_as_tensors(torch.minimum)
