@@ -205,14 +205,14 @@ _AXIS_FAMILIES = ("reduction", "searching", "sorting", "utility")
 
 # -- dtypes: the categories of the array API standard (2023.12), as dtype kinds ----------------
 _NUMERIC, _REAL, _FLOAT, _REAL_FLOAT = "iufc", "iuf", "fc", "f"
-_CATEGORY_NAMES = {
-    _NUMERIC: "numeric",
-    _REAL: "real numeric",
-    _FLOAT: "floating-point",
-    _REAL_FLOAT: "real floating-point",
-    "iu": "integer",
-    "biu": "integer or boolean",
-    "b": "boolean",
+_CATEGORY_NAMES = {  # with their articles, for the messages
+    _NUMERIC: "a numeric",
+    _REAL: "a real numeric",
+    _FLOAT: "a floating-point",
+    _REAL_FLOAT: "a real floating-point",
+    "iu": "an integer",
+    "biu": "an integer or boolean",
+    "b": "a boolean",
 }
 
 
@@ -259,7 +259,7 @@ def _dtype_error(spec: OpSpec, args: dict[str, Any]) -> TypeError | None:
         if kind not in kinds:
             got = dtype if dtype is not None else f"a Python {type(value).__name__}"
             return TypeError(
-                f"{spec.name}: {name} must have a {_CATEGORY_NAMES[kinds]} dtype (the array API "
+                f"{spec.name}: {name} must have {_CATEGORY_NAMES[kinds]} dtype (the array API "
                 f"standard's), got {got}"
             )
     return None

@@ -127,15 +127,15 @@ CASES = {
 DTYPE_CASES = {
     "bitwise_and float": (
         lambda b: ivy_like.bitwise_and(b.asarray(ones(3)), b.asarray(ones(3))),
-        r"bitwise_and: x1 must have a integer or boolean dtype .*, got float32",
+        r"bitwise_and: x1 must have an integer or boolean dtype .*, got float32",
     ),
     "bitwise_invert float": (
         lambda b: ivy_like.bitwise_invert(b.asarray(ones(3))),
-        r"bitwise_invert: x must have a integer or boolean dtype",
+        r"bitwise_invert: x must have an integer or boolean dtype",
     ),
     "bitwise_left_shift float": (
         lambda b: ivy_like.bitwise_left_shift(b.asarray(ones(3)), b.asarray(ones(3))),
-        r"bitwise_left_shift: x1 must have a integer dtype",
+        r"bitwise_left_shift: x1 must have an integer dtype",
     ),
     "floor complex": (
         lambda b: ivy_like.floor(b.asarray(np.ones(3, np.complex64))),
