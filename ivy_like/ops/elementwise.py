@@ -372,7 +372,9 @@ def where(condition: Any, x1: Any, x2: Any, /, *, out: Any = None):
 # * integer ``x // 0`` and ``x % 0`` are 0 (NumPy's result; torch and TensorFlow raise, jax and
 #   MLX give other values); ``INT_MIN // -1`` wraps to ``INT_MIN`` (MLX would crash);
 # * ``round`` rounds halves to even, complex parts separately;
-# * shifts by at least the bit width give 0 (``>>`` of a negative number gives -1);
+# * shifts by at least the bit width, or by a negative count, give 0 (``>>`` of a negative
+#   number gives -1);
+# * integers to negative integer powers truncate toward zero (see ``pow``);
 # * type promotion follows the standard's table; a result the jax backend cannot represent
 #   without 64-bit mode (``int32`` with ``uint32`` gives ``int64``) is a ``TypeError``.
 
@@ -475,11 +477,11 @@ def bitwise_and(x1: Any, x2: Any, /, *, out: Any = None):
 
 @op(**_binary)
 def bitwise_left_shift(x1: Any, x2: Any, /, *, out: Any = None):
-    """``x1 << x2`` for integer arrays; ``x2`` must be non-negative.
+    """``x1 << x2`` for integer arrays.
 
     Shifting by the bit width of the result dtype or more gives 0 on every backend (NumPy's
-    rule). Negative shift counts are not defined by the standard and give backend-dependent
-    values.
+    rule), and so does a negative count, which the standard leaves undefined (NumPy, JAX and
+    torch give 0; TensorFlow and MXNet returned ``x1``, MLX garbage).
 
     Examples
     --------
@@ -517,10 +519,10 @@ def bitwise_or(x1: Any, x2: Any, /, *, out: Any = None):
 
 @op(**_binary)
 def bitwise_right_shift(x1: Any, x2: Any, /, *, out: Any = None):
-    """``x1 >> x2`` for integer arrays (arithmetic: the sign is kept); ``x2`` non-negative.
+    """``x1 >> x2`` for integer arrays (arithmetic: the sign is kept).
 
-    Shifting by the bit width of the result dtype or more gives 0, or -1 for negative
-    ``x1``, on every backend (NumPy's rule).
+    Shifting by the bit width of the result dtype or more, or by a negative count (undefined
+    by the standard), gives 0, or -1 for negative ``x1``, on every backend (NumPy's rule).
 
     Examples
     --------

@@ -3,8 +3,9 @@
 Inputs are drawn with hypothesis as NumPy arrays (NaN, ±inf, ±0, halfway values, integer
 extremes included) and converted to the backend under test. NumPy 2 is the oracle, including
 for the rules decided in ``ivy_like.ops.elementwise`` where frameworks disagree: integer
-``// 0`` and ``% 0`` give 0, ``round`` goes half to even, shifts by the bit width or more
-saturate, ``sign`` of complex is ``x / |x|``, ``clip`` keeps ``x``'s dtype and propagates NaN.
+``// 0`` and ``% 0`` give 0, ``round`` goes half to even, shifts by the bit width or more (or
+by a negative count) saturate, ``sign`` of complex is ``x / |x|``, ``clip`` keeps ``x``'s dtype and
+propagates NaN; integers to negative powers truncate toward zero.
 """
 
 from __future__ import annotations
@@ -329,6 +330,10 @@ def test_shifts(backend, name, ref, data):
     x1 = data.draw(ints(dtype))
     # Counts from 0 past the width: shifts by >= the width give 0 (or -1) on every backend.
     counts = st.one_of(st.integers(0, bits + 3), st.sampled_from([bits - 1, bits, bits + 1]))
+    if dtype.kind == "i":
+        # Negative counts (unspecified by the standard) shift every bit out, as NumPy does:
+        # TensorFlow and MXNet returned x1, MLX's left shift garbage.
+        counts = st.one_of(counts, st.integers(-bits - 3, -1))
     x2 = data.draw(hnp.arrays(dtype, x1.shape, elements=counts))
     got = getattr(ivy_like, name)(backend.asarray(x1), backend.asarray(x2))
     assert_close(got, ref(x1, x2))
@@ -416,6 +421,24 @@ def test_integer_pow_of_negative_exponents_truncates(backend, data, python_expon
     out = ivy_like.to_numpy(got)
     assert out.dtype == dtype
     np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("name", ["floor_divide", "remainder"])
+@given(data=st.data())
+def test_float_division_follows_python(backend, name, data):
+    # Python's (and NumPy's) floor division and modulus: remainder takes x2's sign, and
+    # x1 == (x1 // x2) * x2 + x1 % x2. Drawn: finite values, NaN and zeros (division by
+    # zero is IEEE, tested below). Not drawn, as the frameworks differ there and ivy_like has
+    # not decided (docs/design.md): infinite divisors, and the sign of a zero result.
+    values = st.one_of(
+        st.sampled_from([NAN, 0.0, -0.0, 0.5, -0.5, 1.5, -2.5, 3.0, -3.0]),
+        st.floats(-1e3, 1e3, width=32, allow_subnormal=False),
+    )
+    s1, s2 = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=2)).input_shapes
+    x1 = data.draw(hnp.arrays(np.float32, s1, elements=values))
+    x2 = data.draw(hnp.arrays(np.float32, s2, elements=values))
+    got = getattr(ivy_like, name)(backend.asarray(x1), backend.asarray(x2))
+    assert_close(got, numpy_ref(getattr(np, name), x1, x2))
 
 
 @pytest.mark.parametrize("name", ["floor_divide", "remainder"])

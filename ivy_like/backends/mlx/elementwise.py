@@ -234,18 +234,21 @@ def remainder(x1: Any, x2: Any, /) -> Any:
 
 
 # -- shifts ---------------------------------------------------------------------------------------
+# A negative count (left unspecified by the standard) shifts every bit out, as on NumPy, JAX
+# and torch: MLX's left shift of signed integers gave garbage (1 << -1 was INT_MIN).
 def bitwise_left_shift(x1: Any, x2: Any, /) -> Any:
     a, b = _pair(x1, x2)
     bits = a.dtype.size * 8
-    out = mx.left_shift(a, mx.minimum(b, bits - 1))
-    return mx.where(b >= bits, 0, out)  # every bit shifted out
+    out = mx.left_shift(a, mx.clip(b, 0, bits - 1))
+    return mx.where((b >= bits) | (b < 0), 0, out)  # every bit shifted out
 
 
 def bitwise_right_shift(x1: Any, x2: Any, /) -> Any:
     a, b = _pair(x1, x2)
     bits = a.dtype.size * 8
     # A signed shift by bits-1 already gives 0 or -1; unsigned values must become 0.
-    out = mx.right_shift(a, mx.minimum(b, bits - 1))
+    count = mx.minimum(b, bits - 1)
+    out = mx.right_shift(a, mx.where(count < 0, bits - 1, count))
     return out if a.dtype in _SIGNED else mx.where(b >= bits, 0, out)
 
 

@@ -323,13 +323,21 @@ def bitwise_invert(x: Any, /) -> Any:
 
 
 def _shift_operands(name: str, x1: Any, x2: Any) -> tuple[Any, Any, np.dtype, int]:
-    """x1 in int64, the counts clipped to [0, bits] in int64, the result dtype, its width."""
+    """x1 in int64, the counts clipped to [0, bits] in int64, the result dtype, its width.
+
+    A negative count (left unspecified by the standard) shifts every bit out, as on NumPy,
+    JAX and torch: it becomes ``bits``.
+    """
     (a, b), dt = _operands(name, x1, x2)
     if dt.kind not in "iu":
         raise TypeError(f"{name}: expected integer arrays, got {dt}")
     a, b = _broadcast([a, b])
     bits = dt.itemsize * 8
-    return a.astype(DEFAULT_INT), nd.clip(b.astype(DEFAULT_INT), 0, bits), dt, bits
+    b = b.astype(DEFAULT_INT)
+    b = nd.where(
+        nd.broadcast_lesser(b, nd.zeros_like(b)), nd.full(b.shape, bits, dtype=DEFAULT_INT), b
+    )
+    return a.astype(DEFAULT_INT), nd.clip(b, 0, bits), dt, bits
 
 
 def _pow2(count: Any) -> Any:

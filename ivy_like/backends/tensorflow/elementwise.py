@@ -129,18 +129,22 @@ def bitwise_invert(x: Any, /) -> Any:
     return tf.logical_not(x) if x.dtype == tf.bool else tf.bitwise.invert(x)
 
 
+# A negative count (left unspecified by the standard) shifts every bit out, as on NumPy, JAX
+# and torch: TensorFlow returned x1 unchanged.
 def bitwise_left_shift(x1: Any, x2: Any, /) -> Any:
     a, b = _pair(x1, x2)
     bits = a.dtype.size * 8
-    out = tf.bitwise.left_shift(a, tf.minimum(b, bits - 1))
-    return tf.where(b >= bits, tf.zeros_like(out), out)  # every bit shifted out
+    out = tf.bitwise.left_shift(a, tf.clip_by_value(b, 0, bits - 1))
+    return tf.where((b >= bits) | (b < 0), tf.zeros_like(out), out)  # every bit shifted out
 
 
 def bitwise_right_shift(x1: Any, x2: Any, /) -> Any:
     a, b = _pair(x1, x2)
     bits = a.dtype.size * 8
     # A signed shift by bits-1 already gives 0 or -1; unsigned values must become 0.
-    out = tf.bitwise.right_shift(a, tf.minimum(b, bits - 1))
+    count = tf.minimum(b, bits - 1)
+    count = tf.where(count < 0, tf.ones_like(count) * (bits - 1), count)
+    out = tf.bitwise.right_shift(a, count)
     return tf.where(b >= bits, tf.zeros_like(out), out) if a.dtype.is_unsigned else out
 
 
