@@ -151,8 +151,14 @@ def _no_complex128(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
 
 
 def _power(x1: Any, x2: Any, /) -> Any:
+    # One dtype read and one set lookup on the common (float) call.
     out = mx.power(x1, x2)
-    if out.dtype in _SIGNED and not (type(x2) is int and x2 >= 0):
+    dtype = out.dtype
+    if dtype not in _POW_SPECIAL:
+        return out
+    if dtype == _C64:
+        return _pow_complex(x1, x2)  # the complex128 check of _no_complex128
+    if not (type(x2) is int and x2 >= 0):
         # MLX gives 0 for every integer base to a negative power (1 ** -1 too): ivy_like's rule
         # (ops.elementwise.pow), in the graph (no values read).
         a = x1 if isinstance(x1, mx.array) else mx.array(x1, dtype=out.dtype)
@@ -166,7 +172,9 @@ add = _no_complex128(mx.add, "add")
 subtract = _no_complex128(mx.subtract, "subtract")
 multiply = _no_complex128(mx.multiply, "multiply")
 divide = _no_complex128(mx.divide, "divide")
-pow = _no_complex128(_power, "pow")  # noqa: A001
+_pow_complex = _no_complex128(mx.power, "pow")
+_POW_SPECIAL = _SIGNED | {_C64}
+pow = _power  # noqa: A001  (its own checks, above)
 where = _no_complex128(mx.where, "where")
 
 
