@@ -253,12 +253,12 @@ def measure_backend(name: str) -> list[dict[str, Any]]:
             if method is not None:
                 fns["method"] = method
             graphs: dict[str, bool] = {}
-            ours_keys = ("function", "method")
             if name == "mlx":
                 # The unevaluated calls too (the cost of building the graph: all that a
                 # Python layer adds when both graphs are the same), and whether they are.
                 lazy = {f"{k} lazy": f for k, f in fns.items() if k != "frame"}
-                graphs = {k: _same_graph(fns["native"], fns[k]) for k in fns if k in ours_keys}
+                our_keys = [k for k in ("function", "method") if k in fns]
+                graphs = {k: _same_graph(fns["native"], fns[k]) for k in our_keys}
                 fns = {k: _evaluated(f) for k, f in fns.items()} | lazy
             for fn in fns.values():
                 fn()  # warm up (first-call compilation, lazy method generation)
