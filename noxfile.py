@@ -1,4 +1,5 @@
-"""nox sessions: the suite per backend in its own environment, deep hypothesis runs, lint."""
+"""nox sessions: the suite per backend in its own environment, deep hypothesis runs, lint,
+type checking."""
 
 from __future__ import annotations
 
@@ -53,6 +54,15 @@ def lint(session: nox.Session) -> None:
     session.install("ruff")
     session.run("ruff", "check", "ivy_like", "tests", "benchmarks", "examples")
     session.run("ruff", "format", "--check", "ivy_like", "tests", "benchmarks", "examples")
+
+
+@nox.session(python="3.11")
+def typecheck(session: nox.Session) -> None:
+    """mypy over the package and the typed example; the generated API is typed by the stubs
+    `python -m ivy_like stubs` writes (tests/test_stubs.py fails when they are stale). No
+    framework is installed: mypy takes them as Any (see [tool.mypy] in pyproject.toml)."""
+    session.install("-c", "constraints.txt", "-e", ".[test]")
+    session.run("mypy", "ivy_like", "examples/typed_usage.py", *session.posargs)
 
 
 @nox.session(python="3.11")

@@ -10,11 +10,17 @@ Importing ivy_like imports no framework but NumPy.
 
 from __future__ import annotations
 
-from typing import Any
-
-from . import _dtypes, ops  # noqa: F401  (ops fills the registry)
-from ._array import Array
-from ._backend import (
+from . import (
+    container,
+    ops,  # noqa: F401  (ops fills the registry)
+)
+from ._convert import array, is_variable, to_native, to_numpy
+from ._data_type_functions import can_cast, finfo, iinfo, isdtype, result_type
+from ._info import __array_namespace_info__
+from .container import Container
+from .core import dtypes as _dtypes
+from .core.array import Array
+from .core.backend import (
     Backend,
     BackendError,
     available_backends,
@@ -26,10 +32,8 @@ from ._backend import (
     unset_backend,
     use_backend,
 )
-from ._build import build_all
-from ._convert import array, is_variable, to_native, to_numpy
-from ._data_type_functions import can_cast, finfo, iinfo, isdtype, result_type
-from ._dtypes import (
+from .core.build import build_all
+from .core.dtypes import (
     Dtype,
     all_dtypes,
     as_dtype,
@@ -49,13 +53,13 @@ from ._dtypes import (
     uint32,
     uint64,
 )
-from ._info import __array_namespace_info__
 
 __version__ = "0.1.0"
 # The revision of the Python array API standard this namespace implements.
 __array_api_version__ = "2023.12"
 
-build_all(globals())
+build_all(globals(), container_map=container.container_map)
+container.install()
 
 from ._gradients import (  # noqa: E402
     NoAutodiffError,
@@ -64,14 +68,9 @@ from ._gradients import (  # noqa: E402
     jac,
     value_and_grad,
 )
-from .container import Container  # noqa: E402  (needs the built ops)
 
 e = 2.718281828459045
 pi = 3.141592653589793
 inf = float("inf")
 nan = float("nan")
 newaxis = None
-
-
-def __getattr__(name: str) -> Any:
-    raise AttributeError(f"module 'ivy_like' has no attribute {name!r}")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._array import Array
-from ._backend import ARRAY_KIND, CONTAINER_KIND, NEUTRAL, Backend, kind_of
+from .core.array import Array
+from .core.backend import ARRAY_KIND, CONTAINER_KIND, NEUTRAL, Backend, kind_of
 
 
 def array(obj: Any, dtype: Any = None, device: Any = None, copy: bool | None = None) -> Array:

@@ -21,8 +21,8 @@ from __future__ import annotations
 import builtins
 from typing import Any, NamedTuple
 
-from . import _dtypes as D
-from ._dtypes import Dtype
+from .core import dtypes as D
+from .core.dtypes import Dtype
 
 __all__ = ["can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 

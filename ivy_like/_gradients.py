@@ -23,8 +23,9 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import _backend, _dispatch
-from ._backend import ARRAY_KIND, NEUTRAL, Backend, kind_of
+from .core import backend as _backend
+from .core.array import _wrap
+from .core.backend import ARRAY_KIND, NEUTRAL, Backend, kind_of
 
 __all__ = ["NoAutodiffError", "execute_with_gradients", "grad", "jac", "value_and_grad"]
 
@@ -154,7 +155,7 @@ def _rebuild(spec: Any, it: Any, backend: Backend) -> Any:
     if spec is _N or spec is _P:
         return next(it)
     if spec is _A:
-        return _dispatch.wrap(next(it), backend)
+        return _wrap(next(it), backend)
     tag = spec[0]
     if tag == "d":
         _, tp, keys, children = spec
@@ -193,7 +194,7 @@ def _find_backend(obj: Any) -> Backend | None:
 
 
 def _no_autodiff(backend: Backend, who: str) -> NoAutodiffError:
-    from ._backend import _framework_installed, _loaded
+    from .core.backend import _framework_installed, _loaded
 
     have = [b.name for b in _loaded.values() if b.has_autodiff]
     have += [n for n in _AUTODIFF_BUILTINS if n not in have and _framework_installed(n)]
@@ -215,7 +216,7 @@ def _prepare(
         kind = _KIND.get(type(only))
         if kind.__class__ is Backend or kind is ARRAY_KIND:
             backend, leaf, spec = (
-                (kind, only, _N) if kind is not ARRAY_KIND else (only._backend, only._data, _A)
+                (kind, only, _N) if isinstance(kind, Backend) else (only._backend, only._data, _A)
             )
             if backend.has_autodiff and _is_float(backend, backend.dtype(leaf)):
                 return backend, [spec], [leaf]
@@ -315,7 +316,7 @@ def _value_and_grads(
     # put back without the general rebuild.
     first_only = nums == (0,) and not names and (specs[0] is _N or specs[0] is _P)
 
-    def differentiable(native_leaves: list[Any]) -> tuple[Any, list[Any]]:
+    def differentiable(native_leaves: list[Any]) -> tuple[Any, Sequence[Any]]:
         if first_only:
             out = fun(native_leaves[0], *args[1:], **kwargs)
         else:
@@ -358,7 +359,7 @@ def _value_and_grads(
     if spec is _VALUE_N:
         value = scalar
     elif spec is _VALUE_A:
-        value = _dispatch.wrap(scalar, backend)
+        value = _wrap(scalar, backend)
     else:
         value = _rebuild(spec, iter(aux), backend)
     return value, backend, specs, list(grads), names
@@ -523,7 +524,7 @@ def jac(fun: Callable[..., Any]) -> Callable[..., Any]:
         is_array = specs[0] is _A
 
         def native_fun(xn: Any) -> Any:
-            out = fun(_dispatch.wrap(xn, backend) if is_array else xn, *args, **kwargs)
+            out = fun(_wrap(xn, backend) if is_array else xn, *args, **kwargs)
             kind = _kind(out)
             if kind is ARRAY_KIND:
                 return out._data
@@ -535,7 +536,7 @@ def jac(fun: Callable[..., Any]) -> Callable[..., Any]:
             return out
 
         result = backend.jacobian(native_fun, leaves[0])
-        return _dispatch.wrap(result, backend) if is_array else result
+        return _wrap(result, backend) if is_array else result
 
     return jacobian_fun
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from . import _backend
-from . import _dtypes as D
 from ._data_type_functions import isdtype
+from .core import backend as _backend
+from .core import dtypes as D
 
 __all__ = ["__array_namespace_info__", "Info"]
 

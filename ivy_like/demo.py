@@ -286,7 +286,7 @@ def train_mlp(
             return params, state, loss
 
         mode = "eager"
-        threads = contextlib.nullcontext()
+        threads: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
         if b.name == "jax":
             import jax
 

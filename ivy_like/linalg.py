@@ -1,6 +1,6 @@
 """``ivy_like.linalg``: the array API linear algebra extension.
 
-Filled at import by ``ivy_like/_build.py`` from the ops declared with ``namespaces`` including
+Filled at import by ``ivy_like/core/build.py`` from the ops declared with ``namespaces`` including
 ``"linalg"`` (see ``ivy_like/ops/linalg.py``).
 """
 

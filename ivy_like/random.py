@@ -27,8 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from . import _backend, _dtypes
-from ._array import Array
+from .core import backend as _backend
+from .core import dtypes as _dtypes
+from .core.array import Array
 
 __all__ = ["bernoulli", "normal", "permutation", "randint", "split", "uniform"]
 

@@ -7,7 +7,7 @@ import pytest
 
 import ivy_like
 from ivy_like import Container
-from ivy_like._registry import OPS, OpSpec
+from ivy_like.core.registry import OPS, OpSpec
 
 
 def arr(*values, dtype="float32"):
@@ -346,7 +346,7 @@ def _two_output_spec():
 def test_multi_output_ops_give_a_tuple_of_containers():
     spec = _two_output_spec()
     c = Container(a=arr(1.0, 2.0, 3.0, 4.0), b={"c": arr(5.0, 6.0)})
-    first, second = ivy_like._dispatch.container_map(spec, (c, None))
+    first, second = ivy_like.container.container_map(spec, (c, None))
     assert first.cont_all_key_chains() == second.cont_all_key_chains() == ["a", "b/c"]
     np.testing.assert_array_equal(first.a.to_numpy(), [1.0, 2.0])
     np.testing.assert_array_equal(second.b.c.to_numpy(), [6.0])
@@ -513,3 +513,26 @@ def test_to_backend_between_every_pair(backend):
             moved = bf.cont_to_backend(name)
             assert moved.cont_dtypes.w == ivy_like.bfloat16
             assert moved.cont_to_backend(backend.name).cont_identical(bf)
+
+
+@pytest.mark.parametrize(
+    ("values", "scalar"), [([1, 2, 3], 6), ([True, False, True], True), ([True, False], False)]
+)
+def test_bitwise_operators_follow_array_on_every_side(backend, values, scalar):
+    """``&``, ``|`` and ``^`` are bitwise on integers and logical on booleans, as for Array,
+    whichever side the Container is on, and in place (dict's own ``|`` merge is not used)."""
+    import operator
+
+    with ivy_like.use_backend(backend):
+        x = ivy_like.asarray(values)
+    for op, iop in ((operator.and_, operator.iand), (operator.or_, operator.ior),
+                    (operator.xor, operator.ixor)):  # fmt: skip
+        want = op(np.asarray(values), scalar)  # NumPy: bitwise on ints, logical on bools
+        assert op(x, scalar).to_numpy().tolist() == want.tolist()
+        assert op(scalar, x).to_numpy().tolist() == want.tolist()
+        c = ivy_like.Container(a=x)
+        assert op(c, scalar)["a"].to_numpy().tolist() == want.tolist()
+        assert op(scalar, c)["a"].to_numpy().tolist() == want.tolist()
+        c2 = iop(c, scalar)
+        assert c2 is c and c["a"].to_numpy().tolist() == want.tolist()
+        assert c["a"].dtype == x.dtype

@@ -194,7 +194,7 @@ def test_registered_with_jax_imported_after_containers_without_our_backend():
         import jax
         d = c.negative()                       # any Container op or creation registers it
         print(len(jax.tree_util.tree_leaves(d)), len(jax.tree_util.tree_leaves(c)))
-        print("jax" in ivy_like._backend._loaded)
+        print("jax" in ivy_like.core.backend._loaded)
         """
     )
     assert out == "2 2\nFalse"

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import ivy_like
-from ivy_like import _backend
-from ivy_like._registry import OPS
+from ivy_like.core import backend as _backend
+from ivy_like.core.registry import OPS
 
 
 def test_import_pulls_in_no_framework():
@@ -285,7 +285,7 @@ def test_type_cache_never_imports_a_framework():
     code = (
         "import sys, ivy_like\n"
         "class Foreign: pass\n"
-        "ivy_like._backend.kind_of(Foreign)\n"
+        "ivy_like.core.backend.kind_of(Foreign)\n"
         "try:\n    ivy_like.add(Foreign(), 1.)\nexcept TypeError as e:\n    print(e)\n"
         "print([m for m in ('jax','torch','tensorflow','mlx') if m in sys.modules])\n"
     )
@@ -374,11 +374,15 @@ def test_a_backend_missing_an_op_raises_not_implemented_on_every_path():
     # AttributeError.
     import types
 
-    from ivy_like._backend import Backend
     from ivy_like.backends import numpy as np_backend
+    from ivy_like.core.backend import Backend
 
     module = types.ModuleType("partial_backend")
-    module.__dict__.update({k: v for k, v in vars(np_backend).items() if k not in ("zeros", "add")})
+    # numpy's facts and hooks (its __init__) and its kernels (its family files) in one plain
+    # module (no __path__: a one-module plugin, whose ops are read from the module itself)
+    facts = {k: v for k, v in vars(np_backend).items() if not k.startswith("__")}
+    names = {**facts, **ivy_like.get_backend("numpy").kernels}
+    module.__dict__.update({k: v for k, v in names.items() if k not in ("zeros", "add")})
     partial = Backend("partial", module)
     with ivy_like.use_backend(partial):
         with pytest.raises(NotImplementedError, match="zeros is not supported on the partial"):
@@ -397,13 +401,18 @@ def test_a_backend_without_a_composite_op_runs_its_declaration():
     # a declared reason makes it NotImplementedError instead.
     import types
 
-    from ivy_like._backend import Backend
     from ivy_like.backends import numpy as np_backend
+    from ivy_like.core.backend import Backend
 
     module = types.ModuleType("no_relu_backend")
-    module.__dict__.update({k: v for k, v in vars(np_backend).items() if k != "nn_relu"})
+    # numpy's facts and hooks (its __init__) and its kernels (its family files) in one plain
+    # module (no __path__: a one-module plugin, whose ops are read from the module itself)
+    kernels = ivy_like.get_backend("numpy").kernels
+    facts = {k: v for k, v in vars(np_backend).items() if not k.startswith("__")}
+    names = {**facts, **kernels}
+    module.__dict__.update({k: v for k, v in names.items() if k != "nn_relu"})
     lacking = Backend("no_relu", module)
-    assert "nn_relu" not in vars(np_backend)
+    assert "nn_relu" not in kernels and "nn_relu" not in vars(np_backend.nn)
     relu = next(s for s in OPS.values() if s.backend_name == "nn_relu")
     assert lacking.nn_relu.__wrapped__ is relu.declaration
     with ivy_like.use_backend(lacking):

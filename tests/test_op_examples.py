@@ -12,7 +12,7 @@ import doctest
 import pytest
 
 import ivy_like
-from ivy_like._registry import OPS
+from ivy_like.core.registry import OPS
 
 SPECS = sorted(OPS.values(), key=lambda s: (s.namespaces[0], s.name))
 

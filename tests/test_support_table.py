@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import ivy_like
-from ivy_like._registry import OPS
-from ivy_like._support import status
+from ivy_like.core.registry import OPS
+from ivy_like.core.support import status
 
 
 def test_no_op_is_missing_on_any_backend():
@@ -41,3 +41,27 @@ def test_docs_support_table_is_current():
         f"docs/{doc.name} is stale: regenerate it with "
         f"`python -m ivy_like support-table > docs/{doc.name}` in that environment"
     )
+
+
+def test_status_reads_what_the_backend_provides():
+    """Composite ops show as composite where the backend has no kernel (the attribute the
+    loader fills in for them is not a kernel), and an op declared with no implementation at
+    all shows as missing, not native."""
+    from ivy_like.core.registry import OpSpec
+
+    numpy = ivy_like.get_backend("numpy")
+
+    def nowhere(x, /):
+        """Declared, implemented by no backend."""
+
+    spec = OpSpec(name="nowhere", declaration=nowhere, arrays=("x",))
+    numpy.complete([spec])  # what the loader does for every op: a stub raising
+    try:
+        assert status(spec, numpy) == "missing"
+    finally:
+        numpy.__dict__.pop("nowhere", None)
+    composite = [s for s in OPS.values() if s.composite and s.backend_name not in numpy.kernels]
+    assert composite, "numpy runs some ops from their declarations"
+    for spec in composite:
+        assert status(spec, numpy) == "composite"
+        assert spec.backend_name in numpy.__dict__  # filled in, yet not reported as native

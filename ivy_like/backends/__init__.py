@@ -1,19 +1,17 @@
-"""Backend modules, one subpackage per framework, with the same names in each.
+"""Backends: one subpackage per framework, the same files and function names in each.
 
-Every backend module provides:
-
-* facts: ``NAME``, ``VERSION``, ``ARRAY_TYPES`` (native array types), ``HAS_AUTODIFF``,
-  ``MUTABLE_ARRAYS``, ``UNSUPPORTED`` (op name -> reason), ``DTYPES`` (unified dtype ->
-  native dtype), ``DEFAULT_FLOAT``, ``DEFAULT_INT``;
-* helpers used by the core: ``shape``, ``dtype`` (native dtype), ``device``, ``to_numpy``,
-  ``dlpack``, ``dlpack_device``, ``from_dlpack``, ``write_inplace`` (raises ``TypeError`` on
-  immutable arrays), ``getitem``, ``setitem`` (returns the updated array), ``is_variable``,
-  ``native_device`` (a ``device=`` argument as the framework's device object; ``ValueError``
-  for a device the framework or this machine does not have);
-* one function per op of the registry (native arrays in, native arrays out; dtype arguments
-  already converted to native dtypes), except those listed in ``UNSUPPORTED`` or left to the
-  op's composite declaration;
-* gradient primitives in ``gradients.py`` (see ``ivy_like/_gradients.py``).
+``backends/<framework>/__init__.py`` says what the backend is and nothing more: facts
+(``NAME``, ``VERSION``, ``ARRAY_TYPES``, ``HAS_AUTODIFF``, ``MUTABLE_ARRAYS``, ``DTYPES``
+(unified dtype -> native dtype), ``DEFAULT_FLOAT``, ``DEFAULT_INT``, ``UNSUPPORTED`` (op ->
+reason)) and the hooks the core calls (``shape``, ``dtype``, ``device``, ``native_device``,
+``to_numpy``, ``dlpack``, ``write_inplace``, ``getitem``, ``setitem``, ``is_variable``...).
+Beside it, one file per ``ivy_like/ops/`` family (``elementwise.py``, ``linalg.py``...) holds
+the kernels of that family's ops, native arrays in and native arrays out, usually aliases of the
+framework's functions; an op whose declaration has a composite body needs no kernel.
+``gradients.py`` holds the gradient primitives (see ``ivy_like/_gradients.py``). The loader
+(:mod:`ivy_like.core.backend`) reads each op from its family's file only, so there are no
+``__all__`` lists to keep in step. ``_common/`` holds code that several backends share, written
+once with the framework's namespace as a parameter.
 
 Backends are registered through the ``ivy_like.backends`` entry-point group and imported only
 when first used. Nothing here imports a framework.

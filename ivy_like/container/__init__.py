@@ -7,13 +7,13 @@ with jax, torch and optree as soon as each is in use.
 
 from __future__ import annotations
 
-from .. import _backend
-from . import _mapping, _trees
+from ..core import backend as _backend
+from . import _trees
 from ._container import Container
+from ._mapping import container_map, install
 
-__all__ = ["Container"]
+__all__ = ["Container", "container_map", "install"]
 
 _backend.register_special_kind(Container, "container")
-_mapping.install()
-_backend._load_hooks.append(_trees.on_backend_loaded)
+_backend.on_load(_trees.on_backend_loaded)
 _trees.sync()

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from . import _trees
-from ._keychains import split_chain
+from ._keychains import Node, Selection, compile_selection, split_chain
 
 __all__ = ["Container"]
 
@@ -251,7 +251,7 @@ class Container(dict):
             y: 'y'
         }
         """
-        return _mapping.map_containers(
+        return map_containers(
             lambda leaves, kc: fn(leaves[0], kc),
             (self,),
             key_chains,
@@ -297,7 +297,7 @@ class Container(dict):
                 raise TypeError(
                     f"cont_multi_map: containers[{i}] is a {type(c).__name__}, not a Container"
                 )
-        return _mapping.map_containers(
+        return map_containers(
             fn, tuple(containers), key_chains, to_apply, prune_unapplied, map_sequences
         )
 
@@ -468,7 +468,7 @@ class Container(dict):
         >>> c.a.backend.name
         'numpy'
         """
-        from .._backend import get_backend
+        from ..core.backend import get_backend
 
         target = get_backend(backend)
         return self.cont_map(
@@ -747,4 +747,183 @@ def _repr_lines(c: Container, indent: str) -> list[str]:
     return lines
 
 
-from . import _convert, _mapping  # noqa: E402  (they use Container)
+# -- the walker of cont_map, cont_multi_map and every op over leaves ----------------------------
+class _Mismatch(ValueError):
+    """Container arguments whose structures differ (on the selected leaves)."""
+
+
+def _mismatch(what: str, labels: list[str], kc: str, detail: str) -> _Mismatch:
+    return _Mismatch(
+        f"{what}: the Container arguments {', '.join(labels)} differ in structure at key chain "
+        f"{kc!r}: {detail}"
+    )
+
+
+# -- the walker -----------------------------------------------------------------------------------
+LeafFn = Callable[[list[Any], tuple[Container, ...], str, str], Any]
+
+
+def _walk(
+    nodes: tuple[Container, ...],
+    sel: Selection,
+    prefix: str,
+    leaf: LeafFn,
+    n_out: int,
+    prune: bool,
+    what: str,
+    labels: list[str],
+) -> list[dict[str, Any]]:
+    """Map ``leaf`` over the selected leaves of ``nodes[0]``; return ``n_out`` plain dicts.
+
+    ``sel`` is never ``False`` here: unselected sub-trees are kept or pruned by the caller.
+    """
+    prim = nodes[0]
+    others = nodes[1:]
+    results: list[dict[str, Any]] = [{} for _ in range(n_out)]
+    first = results[0]
+    node_sel = sel if sel.__class__ is Node else None
+    s: Selection = sel
+    for k, v in prim.items():
+        if node_sel is not None:
+            s = node_sel.children.get(k, node_sel.default)
+            if s is False:
+                if not prune:
+                    kept = copy_structure(v)
+                    for r in results:
+                        r[k] = kept if n_out == 1 else copy_structure(v)
+                continue
+        if others:
+            subs = [v]
+            for j, o in enumerate(others, 1):
+                if not _dict_contains(o, k):
+                    raise _mismatch(what, labels, prefix + k, f"missing in {labels[j]}")
+                subs.append(_dict_getitem(o, k))
+            if type(v) is not Container and not isinstance(v, Container):
+                for j in range(1, len(subs)):
+                    if isinstance(subs[j], Container):
+                        raise _mismatch(
+                            what,
+                            labels,
+                            prefix + k,
+                            f"a leaf in {labels[0]}, a Container in {labels[j]}",
+                        )
+                value = leaf(subs, nodes, prefix, k)
+                if n_out == 1:
+                    first[k] = value
+                else:
+                    for r, item in zip(results, value):
+                        r[k] = item
+                continue
+        else:
+            if type(v) is not Container and not isinstance(v, Container):
+                value = leaf([v], nodes, prefix, k)
+                if n_out == 1:
+                    first[k] = value
+                else:
+                    for r, item in zip(results, value):
+                        r[k] = item
+                continue
+            subs = [v]
+        # v is a Container here.
+        for j in range(1, len(subs)):
+            if not isinstance(subs[j], Container):
+                raise _mismatch(
+                    what, labels, prefix + k, f"a Container in {labels[0]}, a leaf in {labels[j]}"
+                )
+        sub = _walk(tuple(subs), s, f"{prefix}{k}/", leaf, n_out, prune, what, labels)
+        if prune and not sub[0] and (v or s is not True):
+            continue
+        for r, d in zip(results, sub):
+            r[k] = make(d)
+    for o in others:
+        if len(o) == len(prim) and all(_dict_contains(prim, k) for k in o):
+            continue
+        for k in o:
+            if _dict_contains(prim, k):
+                continue
+            s = sel if (sel is True or sel is False) else sel.children.get(k, sel.default)
+            if s is not False:
+                raise _mismatch(what, labels, prefix + k, f"missing in {labels[0]}")
+    return results
+
+
+def _seq_map(
+    f: Callable[[list[Any]], Any],
+    subs: list[Any],
+    n_out: int,
+    what: str,
+    labels: list[str],
+    kc: str,
+) -> Any:
+    """Apply ``f`` to the elements of list and tuple leaves (nested ones too), keeping types.
+
+    ``subs[0]`` decides: other sequence leaves must have its length; non-sequences are
+    broadcast. For several outputs the per-element tuples are regrouped into ``n_out``
+    sequences (never the result split as a whole).
+    """
+    first = subs[0]
+    if not isinstance(first, (list, tuple)):
+        return f(subs)
+    n = len(first)
+    for j, w in enumerate(subs[1:], 1):
+        if isinstance(w, (list, tuple)) and len(w) != n:
+            raise _mismatch(
+                what, labels, kc, f"a sequence of {n} in {labels[0]}, of {len(w)} in {labels[j]}"
+            )
+    kind = tuple if isinstance(first, tuple) else list
+    items = [
+        _seq_map(
+            f,
+            [w[i] if isinstance(w, (list, tuple)) else w for w in subs],
+            n_out,
+            what,
+            labels,
+            kc,
+        )
+        for i in range(n)
+    ]
+    if n_out == 1:
+        return kind(items)
+    return tuple(kind(item[m] for item in items) for m in range(n_out))
+
+
+def map_containers(
+    fn: Callable[[list[Any], str], Any],
+    containers: tuple[Container, ...],
+    key_chains: Any = None,
+    to_apply: bool = True,
+    prune_unapplied: bool = False,
+    map_sequences: bool = False,
+) -> Container:
+    """``cont_map`` / ``cont_multi_map``: ``fn(leaves, key_chain)`` on the selected leaves."""
+    _check_flags(to_apply, prune_unapplied, map_sequences)
+    sel = compile_selection(key_chains, to_apply, containers[0])
+    labels = (
+        ["self"] if len(containers) == 1 else [f"containers[{i}]" for i in range(len(containers))]
+    )
+    what = "cont_map" if len(containers) == 1 else "cont_multi_map"
+    if map_sequences:
+
+        def leaf(subs: list[Any], nodes: Any, prefix: str, k: str) -> Any:
+            kc = prefix + k
+            return _seq_map(lambda items: fn(items, kc), subs, 1, what, labels, kc)
+
+    else:
+
+        def leaf(subs: list[Any], nodes: Any, prefix: str, k: str) -> Any:
+            return fn(subs, prefix + k)
+
+    return make(_walk(containers, sel, "", leaf, 1, prune_unapplied, what, labels)[0])
+
+
+def _check_flags(to_apply: Any, prune_unapplied: Any, map_sequences: Any) -> None:
+    for name, value in (
+        ("to_apply", to_apply),
+        ("prune_unapplied", prune_unapplied),
+        ("map_sequences", map_sequences),
+    ):
+        if not isinstance(value, bool):
+            raise TypeError(f"{name}: expected a bool, got {type(value).__name__}")
+
+
+from . import _convert  # noqa: E402  (it uses Container)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .. import _dispatch
-from .._backend import NEUTRAL, Backend, get_backend, kind_of
-from .._dtypes import Dtype, bfloat16
+from ..core import dispatch as _dispatch
+from ..core.backend import NEUTRAL, Backend, get_backend, kind_of
+from ..core.dtypes import Dtype, bfloat16
 
 if TYPE_CHECKING:
     import numpy as np
@@ -165,7 +165,7 @@ def leaf_dtype(leaf: Any, kc: str) -> Dtype | None:
 
 def leaf_to_backend(leaf: Any, target: Backend, kc: str) -> Any:
     """``leaf`` on ``target`` (DLPack first, else NumPy), keeping Array vs native."""
-    from .._array import _wrap
+    from ..core.array import _wrap
 
     info = leaf_info(leaf)
     if info is None:

@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import _dtypes
-from .._array import _wrap
-from .._backend import current_backend, get_backend
+from ..core import dtypes as _dtypes
+from ..core.array import _wrap
+from ..core.backend import current_backend, get_backend
 from . import _convert
 
 _META_KEY = "ivy_like"  # safetensors metadata entry and npz member holding our JSON

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._backend import Backend, get_backend
 from ..container import Container
 from ..container._convert import leaf_dtype, leaf_info
+from ..core.backend import Backend, get_backend
 from ._common import move
 
 
@@ -48,6 +48,7 @@ def to_backend(x: Any, backend: str | Backend) -> Any:
     if leaf_info(x) is None:
         raise TypeError(f"to_backend: x must be an array or a Container, got {type(x).__name__}")
     dtype = leaf_dtype(x, "x")
+    assert dtype is not None  # x is an array (leaf_info above)
     try:
         target.native_dtype(dtype)
     except TypeError:

@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._backend import Backend, current_backend, get_backend, kind_of
 from ..container import Container
 from ..container._convert import (
     exact_numpy,
@@ -23,6 +22,7 @@ from ..container._convert import (
     leaf_shape,
     leaf_to_backend,
 )
+from ..core.backend import Backend, current_backend, get_backend, kind_of
 from ..nn.layers import Layer
 
 # The ivy_like.nn layers the converters know, with their parameter names in framework order.
@@ -300,7 +300,7 @@ def move(x: Any, target: Backend, kc: str) -> Any:
     rejects non-contiguous DLPack strides with its own error type) falls back to the same exact
     NumPy copy. A dtype the target lacks stays a ``TypeError``.
     """
-    from .._array import _wrap
+    from ..core.array import _wrap
 
     try:
         return leaf_to_backend(x, target, kc)
@@ -348,7 +348,7 @@ def load_params(expected: Container, given: Mapping[str, Any], backend: Backend,
     """``given`` (key chain -> array of any framework) checked against ``expected`` and moved to
     ``backend``, each leaf an ``ivy_like.Array`` or native array as the ``expected`` leaf is.
     Dtypes are the given weights' own (a float64 model stays float64)."""
-    from .._array import _wrap
+    from ..core.array import _wrap
 
     check_structure(expected, given, where)
     flat = {}
@@ -372,6 +372,7 @@ def to_numpy_exact(x: Any, kc: str) -> Any:
     info = leaf_info(x)
     if info is None:
         raise TypeError(f"weight {kc!r} is a {type(x).__name__}, not an array")
-    if leaf_dtype(x, kc).name == "bfloat16":
+    dtype = leaf_dtype(x, kc)  # not None: x is an array (info above)
+    if dtype is not None and dtype.name == "bfloat16":
         raise TypeError(f"weight {kc!r} is bfloat16, which this framework cannot take")
     return np.asarray(move(info[1], get_backend("numpy"), kc))

@@ -20,7 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 from flax import linen, nnx
 
-from .._backend import get_backend
+from ..core.backend import get_backend
 from ._common import (
     Spec,
     build_model,
@@ -433,7 +433,7 @@ def from_flax(
     used = set()
     for i, layer in enumerate(layers):
         key = i if nnx_style else f"layers_{i}"
-        name = f"layers/{i}" if nnx_style else key
+        name = f"layers/{i}" if nnx_style else f"layers_{i}"
         group = params["layers"].get(key) if nnx_style else params.get(key)
         if group:
             used.add(key)
@@ -499,14 +499,15 @@ def from_flax_params(params: Any, model: Any, backend: Any = None) -> Any:
         if name.startswith("layers"):
             j = n
         else:
-            kind = flax_kind.get(name.rsplit("_", 1)[0])
-            matches = [f for f, k in enumerate(kinds) if kind is not None and k in kind]
+            candidates = flax_kind.get(name.rsplit("_", 1)[0])
+            matches = [f for f, k in enumerate(kinds) if candidates is not None and k in candidates]
             if n >= len(matches):
                 raise ValueError(f"{where}: {name!r} matches no layer of the model")
             j = matches[n]
         if j >= len(kinds) or kinds[j] not in _NAMES:
             raise ValueError(f"{where}: {name!r} matches no layer with weights")
         i, kind = flax_layers[j]
+        assert kind is not None  # kinds[j] is in _NAMES (checked above)
         names = {v: k for k, v in _NAMES[kind].items()}
         for fname, value in p.items():
             if fname not in names:

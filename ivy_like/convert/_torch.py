@@ -11,9 +11,9 @@ from typing import Any
 
 import torch
 
-from .._backend import get_backend
 from ..container import Container
 from ..container._convert import leaf_info
+from ..core.backend import get_backend
 from ._common import (
     PARAMS,
     Spec,

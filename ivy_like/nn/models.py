@@ -154,7 +154,9 @@ class Sequential(Model):
         for i, layer in enumerate(self.layers):
             p = params[str(i)] if str(i) in params else empty
             if layer.uses_key:
-                x = layer.apply(p, x, key=None if keys is None else keys[i])
+                # uses_key: this layer's apply takes key=, which the base Layer.apply does not.
+                key_i = None if keys is None else keys[i]
+                x = layer.apply(p, x, key=key_i)  # type: ignore[call-arg]
             else:
                 x = layer.apply(p, x)
         return x

@@ -1,6 +1,6 @@
 """Op declarations: each op once, with its public signature, docstring and array parameters.
 
-Importing this package fills :data:`ivy_like._registry.OPS`; ``ivy_like/_build.py`` generates
+Importing this package fills :data:`ivy_like.core.registry.OPS`; ``ivy_like/core/build.py`` generates
 the public functions and methods from it.
 """
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._registry import op
+from ..core.registry import op
 
 
-@op(arrays=(), dtypes=("dtype",), creation=True, family="creation")
+@op(arrays=(), dtypes=("dtype",), creation=True)
 def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None):
     """Convert ``obj`` (a nested sequence, a scalar, a NumPy or native array) to an array.
 
@@ -24,7 +24,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
     """
 
 
-@op(dtypes=("dtype",), creation=True, family="creation")
+@op(dtypes=("dtype",), creation=True)
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None):
     """An array of zeros of the given shape (default dtype float32).
 
@@ -37,7 +37,7 @@ def zeros(shape: Any, *, dtype: Any = None, device: Any = None):
     """
 
 
-@op(dtypes=("dtype",), creation=True, family="creation")
+@op(dtypes=("dtype",), creation=True)
 def ones(shape: Any, *, dtype: Any = None, device: Any = None):
     """An array of ones of the given shape (default dtype float32).
 
@@ -49,7 +49,7 @@ def ones(shape: Any, *, dtype: Any = None, device: Any = None):
     """
 
 
-@op(dtypes=("dtype",), creation=True, family="creation")
+@op(dtypes=("dtype",), creation=True)
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None):
     """An array filled with ``fill_value``; the dtype follows the value when not given.
 
@@ -61,7 +61,7 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None):
     """
 
 
-@op(dtypes=("dtype",), creation=True, family="creation")
+@op(dtypes=("dtype",), creation=True)
 def arange(
     start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
 ):
@@ -77,7 +77,7 @@ def arange(
     """
 
 
-@op(dtypes=("dtype",), creation=True, family="creation")
+@op(dtypes=("dtype",), creation=True)
 def linspace(
     start: Any,
     stop: Any,
@@ -98,7 +98,7 @@ def linspace(
     """
 
 
-@op(dtypes=("dtype",), creation=True, family="creation")
+@op(dtypes=("dtype",), creation=True)
 def eye(
     n_rows: int,
     n_cols: int | None = None,
@@ -119,7 +119,7 @@ def eye(
     """
 
 
-@op(arrays=("x",), dtypes=("dtype",), family="creation")
+@op(arrays=("x",), dtypes=("dtype",))
 def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None):
     """Zeros with the shape (and by default the dtype) of ``x``; the type follows ``x``.
 
@@ -131,7 +131,7 @@ def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None):
     """
 
 
-@op(arrays=("x",), dtypes=("dtype",), family="creation")
+@op(arrays=("x",), dtypes=("dtype",))
 def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None):
     """Ones with the shape (and by default the dtype) of ``x``; the type follows ``x``.
 
@@ -144,7 +144,7 @@ def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None):
 
 
 # -- array API creation functions (issue 5) -----------------------------------------------------
-@op(dtypes=("dtype",), creation=True, family="creation")
+@op(dtypes=("dtype",), creation=True)
 def empty(shape: Any, *, dtype: Any = None, device: Any = None):
     """An uninitialised array of the given shape (default dtype float32).
 
@@ -160,7 +160,7 @@ def empty(shape: Any, *, dtype: Any = None, device: Any = None):
     """
 
 
-@op(arrays=("x",), dtypes=("dtype",), family="creation")
+@op(arrays=("x",), dtypes=("dtype",))
 def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None):
     """An uninitialised array with the shape (and by default the dtype) of ``x``.
 
@@ -172,7 +172,7 @@ def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None):
     """
 
 
-@op(arrays=("x",), dtypes=("dtype",), family="creation")
+@op(arrays=("x",), dtypes=("dtype",))
 def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None):
     """An array of ``fill_value`` with the shape (and by default the dtype) of ``x``.
 
@@ -187,7 +187,7 @@ def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = No
     """
 
 
-@op(creation=True, family="creation")
+@op(creation=True)
 def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None):
     """An array of the active backend sharing (or copying) the memory of a DLPack object.
 
@@ -205,7 +205,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None):
     """
 
 
-@op(sequences=("arrays",), n_outputs=-1, family="creation")
+@op(sequences=("arrays",), n_outputs=-1)
 def meshgrid(*arrays: Any, indexing: str = "xy"):
     """Coordinate grids from 1-D coordinate arrays; a tuple with one array per input.
 
@@ -224,7 +224,7 @@ def meshgrid(*arrays: Any, indexing: str = "xy"):
     """
 
 
-@op(arrays=("x",), family="creation")
+@op(arrays=("x",))
 def tril(x: Any, /, *, k: int = 0, out: Any = None):
     """The lower triangle of each matrix of ``x`` (the last two axes); zeros above diagonal k.
 
@@ -239,7 +239,7 @@ def tril(x: Any, /, *, k: int = 0, out: Any = None):
     """
 
 
-@op(arrays=("x",), family="creation")
+@op(arrays=("x",))
 def triu(x: Any, /, *, k: int = 0, out: Any = None):
     """The upper triangle of each matrix of ``x`` (the last two axes); zeros below diagonal k.
 

@@ -4,14 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._dtypes import as_dtype
-from .._registry import op
+from ..core.decided_errors import (
+    BOOLEAN,
+    FLOAT,
+    INTEGER,
+    INTEGER_OR_BOOLEAN,
+    NUMERIC,
+    REAL,
+    REAL_FLOAT,
+    broadcasting,
+)
+from ..core.dtypes import as_dtype
+from ..core.registry import op
 
-_unary = {"arrays": ("x",), "family": "elementwise"}
-_binary = {"arrays": ("x1", "x2"), "family": "elementwise"}
+# Keyword arguments of @op shared by many declarations (Any: they fill keywords of several types).
+_unary: dict[str, Any] = {"arrays": ("x",)}
+_binary: dict[str, Any] = {"arrays": ("x1", "x2")}
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=NUMERIC, shape_rule=broadcasting)
 def add(x1: Any, x2: Any, /, *, out: Any = None):
     """``x1 + x2`` elementwise, with broadcasting.
 
@@ -23,7 +34,7 @@ def add(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=NUMERIC, shape_rule=broadcasting)
 def subtract(x1: Any, x2: Any, /, *, out: Any = None):
     """``x1 - x2`` elementwise.
 
@@ -35,7 +46,7 @@ def subtract(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=NUMERIC, shape_rule=broadcasting)
 def multiply(x1: Any, x2: Any, /, *, out: Any = None):
     """``x1 * x2`` elementwise.
 
@@ -47,7 +58,7 @@ def multiply(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=NUMERIC, shape_rule=broadcasting)
 def divide(x1: Any, x2: Any, /, *, out: Any = None):
     """``x1 / x2`` elementwise (true division: integer inputs give floats).
 
@@ -59,7 +70,7 @@ def divide(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=REAL, shape_rule=broadcasting)
 def floor_divide(x1: Any, x2: Any, /, *, out: Any = None):
     """``x1 // x2`` elementwise, rounding towards minus infinity.
 
@@ -71,7 +82,7 @@ def floor_divide(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=REAL, shape_rule=broadcasting)
 def remainder(x1: Any, x2: Any, /, *, out: Any = None):
     """``x1 % x2`` elementwise, with the sign of ``x2`` (Python's rule).
 
@@ -83,7 +94,7 @@ def remainder(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=NUMERIC, shape_rule=broadcasting)
 def pow(x1: Any, x2: Any, /, *, out: Any = None):  # noqa: A001 - array API name
     """``x1 ** x2`` elementwise.
 
@@ -102,7 +113,7 @@ def pow(x1: Any, x2: Any, /, *, out: Any = None):  # noqa: A001 - array API name
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=REAL, shape_rule=broadcasting)
 def maximum(x1: Any, x2: Any, /, *, out: Any = None):
     """The larger of ``x1`` and ``x2`` elementwise (NaN if either is NaN).
 
@@ -114,7 +125,7 @@ def maximum(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=REAL, shape_rule=broadcasting)
 def minimum(x1: Any, x2: Any, /, *, out: Any = None):
     """The smaller of ``x1`` and ``x2`` elementwise (NaN if either is NaN).
 
@@ -126,7 +137,7 @@ def minimum(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, shape_rule=broadcasting)
 def equal(x1: Any, x2: Any, /, *, out: Any = None):
     """``x1 == x2`` elementwise, as a bool array.
 
@@ -138,7 +149,7 @@ def equal(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, shape_rule=broadcasting)
 def not_equal(x1: Any, x2: Any, /, *, out: Any = None):
     """``x1 != x2`` elementwise.
 
@@ -150,7 +161,7 @@ def not_equal(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=REAL, shape_rule=broadcasting)
 def less(x1: Any, x2: Any, /, *, out: Any = None):
     """``x1 < x2`` elementwise.
 
@@ -162,7 +173,7 @@ def less(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=REAL, shape_rule=broadcasting)
 def less_equal(x1: Any, x2: Any, /, *, out: Any = None):
     """``x1 <= x2`` elementwise.
 
@@ -174,7 +185,7 @@ def less_equal(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=REAL, shape_rule=broadcasting)
 def greater(x1: Any, x2: Any, /, *, out: Any = None):
     """``x1 > x2`` elementwise.
 
@@ -186,7 +197,7 @@ def greater(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=REAL, shape_rule=broadcasting)
 def greater_equal(x1: Any, x2: Any, /, *, out: Any = None):
     """``x1 >= x2`` elementwise.
 
@@ -198,7 +209,7 @@ def greater_equal(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=BOOLEAN, shape_rule=broadcasting)
 def logical_and(x1: Any, x2: Any, /, *, out: Any = None):
     """Logical AND of two bool arrays.
 
@@ -210,7 +221,7 @@ def logical_and(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=BOOLEAN, shape_rule=broadcasting)
 def logical_or(x1: Any, x2: Any, /, *, out: Any = None):
     """Logical OR of two bool arrays.
 
@@ -222,7 +233,7 @@ def logical_or(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=BOOLEAN)
 def logical_not(x: Any, /, *, out: Any = None):
     """Logical NOT of a bool array.
 
@@ -234,7 +245,7 @@ def logical_not(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=NUMERIC)
 def negative(x: Any, /, *, out: Any = None):
     """``-x`` elementwise.
 
@@ -246,7 +257,7 @@ def negative(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=NUMERIC)
 def positive(x: Any, /, *, out: Any = None):
     """``+x`` elementwise (the values unchanged).
 
@@ -258,7 +269,7 @@ def positive(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=NUMERIC)
 def abs(x: Any, /, *, out: Any = None):  # noqa: A001 - array API name
     """Absolute value elementwise.
 
@@ -270,7 +281,7 @@ def abs(x: Any, /, *, out: Any = None):  # noqa: A001 - array API name
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def exp(x: Any, /, *, out: Any = None):
     """``e ** x`` elementwise.
 
@@ -282,7 +293,7 @@ def exp(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def log(x: Any, /, *, out: Any = None):
     """Natural logarithm elementwise (``-inf`` at 0, NaN below 0).
 
@@ -294,7 +305,7 @@ def log(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def sqrt(x: Any, /, *, out: Any = None):
     """Square root elementwise (NaN below 0).
 
@@ -306,7 +317,7 @@ def sqrt(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=NUMERIC)
 def square(x: Any, /, *, out: Any = None):
     """``x * x`` elementwise.
 
@@ -318,7 +329,7 @@ def square(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def sin(x: Any, /, *, out: Any = None):
     """Sine elementwise (radians).
 
@@ -330,7 +341,7 @@ def sin(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def cos(x: Any, /, *, out: Any = None):
     """Cosine elementwise (radians).
 
@@ -342,7 +353,7 @@ def cos(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def tanh(x: Any, /, *, out: Any = None):
     """Hyperbolic tangent elementwise.
 
@@ -354,7 +365,7 @@ def tanh(x: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("condition", "x1", "x2"), family="elementwise")
+@op(arrays=("condition", "x1", "x2"), shape_rule=broadcasting)
 def where(condition: Any, x1: Any, x2: Any, /, *, out: Any = None):
     """``x1`` where ``condition`` is true, else ``x2`` (broadcast together).
 
@@ -379,7 +390,7 @@ def where(condition: Any, x1: Any, x2: Any, /, *, out: Any = None):
 #   without 64-bit mode (``int32`` with ``uint32`` gives ``int64``) is a ``TypeError``.
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def acos(x: Any, /, *, out: Any = None):
     """Inverse cosine elementwise (NaN outside ``[-1, 1]`` for real inputs).
 
@@ -391,7 +402,7 @@ def acos(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def acosh(x: Any, /, *, out: Any = None):
     """Inverse hyperbolic cosine elementwise (NaN below 1 for real inputs).
 
@@ -403,7 +414,7 @@ def acosh(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def asin(x: Any, /, *, out: Any = None):
     """Inverse sine elementwise (NaN outside ``[-1, 1]`` for real inputs).
 
@@ -415,7 +426,7 @@ def asin(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def asinh(x: Any, /, *, out: Any = None):
     """Inverse hyperbolic sine elementwise.
 
@@ -427,7 +438,7 @@ def asinh(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def atan(x: Any, /, *, out: Any = None):
     """Inverse tangent elementwise, in ``[-pi/2, pi/2]`` for real inputs.
 
@@ -439,7 +450,7 @@ def atan(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=REAL_FLOAT, shape_rule=broadcasting)
 def atan2(x1: Any, x2: Any, /, *, out: Any = None):
     """Angle of the point ``(x2, x1)`` elementwise, in ``[-pi, pi]`` (signed zeros respected).
 
@@ -451,7 +462,7 @@ def atan2(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def atanh(x: Any, /, *, out: Any = None):
     """Inverse hyperbolic tangent elementwise (``±inf`` at ``±1``, NaN beyond).
 
@@ -463,7 +474,7 @@ def atanh(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=INTEGER_OR_BOOLEAN, shape_rule=broadcasting)
 def bitwise_and(x1: Any, x2: Any, /, *, out: Any = None):
     """Bitwise AND of integer or bool arrays (for bool it is the logical AND); ``x1 & x2``.
 
@@ -475,7 +486,7 @@ def bitwise_and(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=INTEGER, shape_rule=broadcasting)
 def bitwise_left_shift(x1: Any, x2: Any, /, *, out: Any = None):
     """``x1 << x2`` for integer arrays.
 
@@ -491,7 +502,7 @@ def bitwise_left_shift(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=INTEGER_OR_BOOLEAN)
 def bitwise_invert(x: Any, /, *, out: Any = None):
     """Bitwise NOT of an integer or bool array (for bool it is the logical NOT); ``~x``.
 
@@ -505,7 +516,7 @@ def bitwise_invert(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=INTEGER_OR_BOOLEAN, shape_rule=broadcasting)
 def bitwise_or(x1: Any, x2: Any, /, *, out: Any = None):
     """Bitwise OR of integer or bool arrays (for bool it is the logical OR); ``x1 | x2``.
 
@@ -517,7 +528,7 @@ def bitwise_or(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=INTEGER, shape_rule=broadcasting)
 def bitwise_right_shift(x1: Any, x2: Any, /, *, out: Any = None):
     """``x1 >> x2`` for integer arrays (arithmetic: the sign is kept).
 
@@ -532,7 +543,7 @@ def bitwise_right_shift(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=INTEGER_OR_BOOLEAN, shape_rule=broadcasting)
 def bitwise_xor(x1: Any, x2: Any, /, *, out: Any = None):
     """Bitwise XOR of integer or bool arrays (for bool it is the logical XOR); ``x1 ^ x2``.
 
@@ -544,7 +555,7 @@ def bitwise_xor(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=REAL)
 def ceil(x: Any, /, *, out: Any = None):
     """Smallest integer value not below ``x``, elementwise; integer inputs are returned as is.
 
@@ -556,7 +567,7 @@ def ceil(x: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x", "min", "max"), family="elementwise")
+@op(arrays=("x", "min", "max"), dtype_category=REAL, shape_rule=broadcasting)
 def clip(
     x: Any,
     /,
@@ -596,7 +607,7 @@ def conj(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=REAL_FLOAT, shape_rule=broadcasting)
 def copysign(x1: Any, x2: Any, /, *, out: Any = None):
     """``|x1|`` with the sign bit of ``x2`` elementwise (``-0.0`` and NaN signs count).
 
@@ -608,7 +619,7 @@ def copysign(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def cosh(x: Any, /, *, out: Any = None):
     """Hyperbolic cosine elementwise.
 
@@ -620,7 +631,7 @@ def cosh(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def expm1(x: Any, /, *, out: Any = None):
     """``exp(x) - 1`` elementwise, accurate for small ``x``.
 
@@ -632,7 +643,7 @@ def expm1(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=REAL)
 def floor(x: Any, /, *, out: Any = None):
     """Largest integer value not above ``x``, elementwise; integer inputs are returned as is.
 
@@ -644,7 +655,7 @@ def floor(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=REAL_FLOAT, shape_rule=broadcasting)
 def hypot(x1: Any, x2: Any, /, *, out: Any = None):
     """``sqrt(x1**2 + x2**2)`` elementwise without undue overflow (``inf`` if either is inf).
 
@@ -668,7 +679,7 @@ def imag(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=NUMERIC)
 def isfinite(x: Any, /, *, out: Any = None):
     """True where ``x`` is neither infinite nor NaN (always for integers and bool).
 
@@ -680,7 +691,7 @@ def isfinite(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=NUMERIC)
 def isinf(x: Any, /, *, out: Any = None):
     """True where ``x`` (or a complex part) is ``±inf``.
 
@@ -692,7 +703,7 @@ def isinf(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=NUMERIC)
 def isnan(x: Any, /, *, out: Any = None):
     """True where ``x`` (or a complex part) is NaN.
 
@@ -704,7 +715,7 @@ def isnan(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def log1p(x: Any, /, *, out: Any = None):
     """``log(1 + x)`` elementwise, accurate for small ``x``.
 
@@ -716,7 +727,7 @@ def log1p(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def log2(x: Any, /, *, out: Any = None):
     """Base-2 logarithm elementwise.
 
@@ -728,7 +739,7 @@ def log2(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def log10(x: Any, /, *, out: Any = None):
     """Base-10 logarithm elementwise.
 
@@ -740,7 +751,7 @@ def log10(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=REAL_FLOAT, shape_rule=broadcasting)
 def logaddexp(x1: Any, x2: Any, /, *, out: Any = None):
     """``log(exp(x1) + exp(x2))`` elementwise without overflow.
 
@@ -752,7 +763,7 @@ def logaddexp(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=BOOLEAN, shape_rule=broadcasting)
 def logical_xor(x1: Any, x2: Any, /, *, out: Any = None):
     """Logical XOR of two bool arrays.
 
@@ -764,7 +775,7 @@ def logical_xor(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(**_binary)
+@op(**_binary, dtype_category=REAL_FLOAT, shape_rule=broadcasting)
 def nextafter(x1: Any, x2: Any, /, *, out: Any = None):
     """The next representable value after ``x1`` towards ``x2``, elementwise (real floats).
 
@@ -788,7 +799,7 @@ def real(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=NUMERIC)
 def round(x: Any, /, *, out: Any = None):  # noqa: A001 - array API name
     """Round to the nearest integer value elementwise; halves go to the even neighbour.
 
@@ -804,7 +815,7 @@ def round(x: Any, /, *, out: Any = None):  # noqa: A001 - array API name
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=NUMERIC)
 def sign(x: Any, /, *, out: Any = None):
     """-1, 0 or 1 by the sign of ``x``; NaN for NaN; ``x / |x|`` for complex (0 at 0).
 
@@ -818,7 +829,7 @@ def sign(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=REAL_FLOAT)
 def signbit(x: Any, /, *, out: Any = None):
     """True where the sign bit of ``x`` is set (also for ``-0.0`` and negative NaN).
 
@@ -830,7 +841,7 @@ def signbit(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def sinh(x: Any, /, *, out: Any = None):
     """Hyperbolic sine elementwise.
 
@@ -842,7 +853,7 @@ def sinh(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=FLOAT)
 def tan(x: Any, /, *, out: Any = None):
     """Tangent elementwise (radians).
 
@@ -854,7 +865,7 @@ def tan(x: Any, /, *, out: Any = None):
     """
 
 
-@op(**_unary)
+@op(**_unary, dtype_category=REAL)
 def trunc(x: Any, /, *, out: Any = None):
     """``x`` rounded towards zero elementwise; integer inputs are returned as is.
 

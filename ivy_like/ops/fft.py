@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._registry import op
+from ..core.registry import op
 
 _FFT = ("fft",)
 
 
-@op(arrays=("x",), family="fft", namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT)
 def fft(
     x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
 ):
@@ -44,7 +44,7 @@ def fft(
     """
 
 
-@op(arrays=("x",), family="fft", namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT)
 def ifft(
     x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
 ):
@@ -58,7 +58,7 @@ def ifft(
     """
 
 
-@op(arrays=("x",), family="fft", namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT)
 def fftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward", out: Any = None):
     """N-dimensional discrete Fourier transform over ``axes``.
 
@@ -71,7 +71,7 @@ def fftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward", 
     """
 
 
-@op(arrays=("x",), family="fft", namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT)
 def ifftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward", out: Any = None):
     """N-dimensional inverse discrete Fourier transform over ``axes``.
 
@@ -84,7 +84,7 @@ def ifftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward",
     """
 
 
-@op(arrays=("x",), family="fft", namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT)
 def rfft(
     x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
 ):
@@ -98,7 +98,7 @@ def rfft(
     """
 
 
-@op(arrays=("x",), family="fft", namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT)
 def irfft(
     x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
 ):
@@ -112,7 +112,7 @@ def irfft(
     """
 
 
-@op(arrays=("x",), family="fft", namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT)
 def rfftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward", out: Any = None):
     """N-dimensional transform of real input; the last of ``axes`` is halved.
 
@@ -124,7 +124,7 @@ def rfftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward",
     """
 
 
-@op(arrays=("x",), family="fft", namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT)
 def irfftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward", out: Any = None):
     """Inverse of :func:`rfftn`; real output, the last of ``axes`` has ``s[-1]`` points.
 
@@ -137,7 +137,7 @@ def irfftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward"
     """
 
 
-@op(arrays=("x",), family="fft", namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT)
 def hfft(
     x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
 ):
@@ -151,7 +151,7 @@ def hfft(
     """
 
 
-@op(arrays=("x",), family="fft", namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT)
 def ihfft(
     x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
 ):
@@ -165,7 +165,7 @@ def ihfft(
     """
 
 
-@op(dtypes=("dtype",), creation=True, family="fft", namespaces=_FFT)
+@op(dtypes=("dtype",), creation=True, namespaces=_FFT)
 def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None):
     """Sample frequencies of :func:`fft` for ``n`` points spaced ``d`` apart (default float32).
 
@@ -177,7 +177,7 @@ def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None)
     """
 
 
-@op(dtypes=("dtype",), creation=True, family="fft", namespaces=_FFT)
+@op(dtypes=("dtype",), creation=True, namespaces=_FFT)
 def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None):
     """Sample frequencies of :func:`rfft` (the ``n // 2 + 1`` non-negative ones).
 
@@ -189,7 +189,7 @@ def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None
     """
 
 
-@op(arrays=("x",), family="fft", namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT)
 def fftshift(x: Any, /, *, axes: Any = None, out: Any = None):
     """Move the zero-frequency term to the centre along ``axes`` (default: all).
 
@@ -201,7 +201,7 @@ def fftshift(x: Any, /, *, axes: Any = None, out: Any = None):
     """
 
 
-@op(arrays=("x",), family="fft", namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT)
 def ifftshift(x: Any, /, *, axes: Any = None, out: Any = None):
     """Inverse of :func:`fftshift` (they differ for odd lengths).
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._registry import op
+from ..core.registry import op
 
 
-@op(arrays=("x",), family="gradients")
+@op(arrays=("x",))
 def stop_gradient(x: Any, /, *, preserve_type: bool = True, out: Any = None):
     """The same values as ``x``, through which no gradient flows.
 
@@ -46,7 +46,7 @@ def stop_gradient(x: Any, /, *, preserve_type: bool = True, out: Any = None):
     """
 
 
-@op(arrays=("x",), family="gradients")
+@op(arrays=("x",))
 def variable(x: Any, /):
     """A trainable variable holding a copy of ``x``, in the backend's own sense.
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._registry import op
+from ..core.registry import op
 
 
-@op(arrays=("x", "indices"), family="indexing")
+@op(arrays=("x", "indices"))
 def take(x: Any, indices: Any, /, *, axis: int | None = None, out: Any = None):
     """Elements of ``x`` at ``indices`` along ``axis`` (None: of the flattened ``x``).
 

@@ -37,7 +37,7 @@ Rules decided once for every backend:
   Frobenius ``matrix_norm`` is 0, torch's subgradient, on every backend (JAX, TensorFlow,
   MLX and MXNet gave NaN: the root's slope is infinite at 0).
   MLX 0.32 has no gradient for inv, solve, cholesky, eigh, eigvalsh, svd or qr: the mlx
-  backend defines them, and pinv's (``backends/mlx/linalg_vjp.py``). The gradient of
+  backend defines them, and pinv's (``backends/mlx/_linalg_vjp.py``). The gradient of
   ``svd(x, full_matrices=True)`` of a non-square ``x`` flows through the first ``min(m, n)``
   columns of ``U`` and rows of ``Vh`` only (the rest are not unique), as in torch and
   TensorFlow; the jax backend adds that derivative (JAX 0.10 raises ``NotImplementedError``).
@@ -61,7 +61,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .._registry import op
+from ..core.decided_errors import NUMERIC, matmul_shapes, tensordot_axes
+from ..core.registry import op
 from ._half import HALF_EPS, _half_in_float32  # noqa: F401  (the backends' linalg uses them)
 
 __all__ = ["EighResult", "QRResult", "SVDResult", "SlogdetResult"]
@@ -101,7 +102,7 @@ _LINALG = ("linalg",)
 
 
 # -- in ivy_like and ivy_like.linalg ------------------------------------------------------------
-@op(arrays=("x1", "x2"), family="linalg", namespaces=_BOTH)
+@op(arrays=("x1", "x2"), namespaces=_BOTH, dtype_category=NUMERIC, shape_rule=matmul_shapes)
 def matmul(x1: Any, x2: Any, /, *, out: Any = None):
     """Matrix product with broadcasting over leading dimensions (``x1 @ x2``).
 
@@ -114,7 +115,7 @@ def matmul(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x",), family="linalg", namespaces=_BOTH)
+@op(arrays=("x",), namespaces=_BOTH)
 def matrix_transpose(x: Any, /, *, out: Any = None):
     """Transpose the last two axes of ``x`` (at least two-dimensional).
 
@@ -128,7 +129,7 @@ def matrix_transpose(x: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x1", "x2"), family="linalg", namespaces=_BOTH)
+@op(arrays=("x1", "x2"), namespaces=_BOTH, dtype_category=NUMERIC, shape_rule=tensordot_axes)
 def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2, out: Any = None):
     """Sum of products over the last ``axes`` axes of ``x1`` and the first of ``x2``.
 
@@ -147,7 +148,7 @@ def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2, out: Any = None):
     """
 
 
-@op(arrays=("x1", "x2"), family="linalg", namespaces=_BOTH)
+@op(arrays=("x1", "x2"), namespaces=_BOTH, dtype_category=NUMERIC)
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1, out: Any = None):
     """Dot product of vectors along ``axis``: ``sum(conj(x1) * x2, axis)``, broadcasting the rest.
 
@@ -163,7 +164,7 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1, out: Any = None):
 
 
 # -- ivy_like.linalg only -------------------------------------------------------------------------
-@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG)
 def cholesky(x: Any, /, *, upper: bool = False, out: Any = None):
     """Cholesky factor of a symmetric (Hermitian) positive-definite matrix (stack).
 
@@ -179,7 +180,7 @@ def cholesky(x: Any, /, *, upper: bool = False, out: Any = None):
     """
 
 
-@op(arrays=("x1", "x2"), family="linalg", namespaces=_LINALG)
+@op(arrays=("x1", "x2"), namespaces=_LINALG)
 def cross(x1: Any, x2: Any, /, *, axis: int = -1, out: Any = None):
     """Cross product of 3-element vectors along ``axis``, broadcasting the other axes.
 
@@ -193,7 +194,7 @@ def cross(x1: Any, x2: Any, /, *, axis: int = -1, out: Any = None):
     """
 
 
-@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG)
 def det(x: Any, /, *, out: Any = None):
     """Determinant of a square matrix (or of each in a stack).
 
@@ -205,7 +206,7 @@ def det(x: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG)
 def diagonal(x: Any, /, *, offset: int = 0, out: Any = None):
     """The ``offset``-th diagonal of the last two axes (above the main one when positive).
 
@@ -220,7 +221,7 @@ def diagonal(x: Any, /, *, offset: int = 0, out: Any = None):
     """
 
 
-@op(arrays=("x",), n_outputs=2, family="linalg", namespaces=_LINALG)
+@op(arrays=("x",), n_outputs=2, namespaces=_LINALG)
 def eigh(x: Any, /):
     """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric/Hermitian matrix.
 
@@ -236,7 +237,7 @@ def eigh(x: Any, /):
     """
 
 
-@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG)
 def eigvalsh(x: Any, /, *, out: Any = None):
     """Eigenvalues (ascending) of a symmetric/Hermitian matrix (stack).
 
@@ -248,7 +249,7 @@ def eigvalsh(x: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG)
 def inv(x: Any, /, *, out: Any = None):
     """Inverse of a square matrix (stack).
 
@@ -261,7 +262,7 @@ def inv(x: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG)
 def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro", out: Any = None):  # noqa: A002
     """Matrix norm over the last two axes.
 
@@ -279,7 +280,7 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro", out: Any
     """
 
 
-@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG)
 def matrix_power(x: Any, n: int, /, *, out: Any = None):
     """``x`` raised to the integer power ``n`` (``n = 0``: identity; negative: of the inverse).
 
@@ -292,7 +293,7 @@ def matrix_power(x: Any, n: int, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x", "rtol"), family="linalg", namespaces=_LINALG)
+@op(arrays=("x", "rtol"), namespaces=_LINALG)
 def matrix_rank(x: Any, /, *, rtol: Any = None, out: Any = None):
     """Number of singular values above ``rtol * largest`` (default ``rtol``: ``max(M, N) * eps``).
 
@@ -307,7 +308,7 @@ def matrix_rank(x: Any, /, *, rtol: Any = None, out: Any = None):
     """
 
 
-@op(arrays=("x1", "x2"), family="linalg", namespaces=_LINALG)
+@op(arrays=("x1", "x2"), namespaces=_LINALG)
 def outer(x1: Any, x2: Any, /, *, out: Any = None):
     """Outer product of two one-dimensional arrays: ``out[i, j] = x1[i] * x2[j]``.
 
@@ -320,7 +321,7 @@ def outer(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x", "rtol"), family="linalg", namespaces=_LINALG)
+@op(arrays=("x", "rtol"), namespaces=_LINALG)
 def pinv(x: Any, /, *, rtol: Any = None, out: Any = None):
     """Moore-Penrose pseudo-inverse; singular values below ``rtol * largest`` count as zero.
 
@@ -335,7 +336,7 @@ def pinv(x: Any, /, *, rtol: Any = None, out: Any = None):
     """
 
 
-@op(arrays=("x",), n_outputs=2, family="linalg", namespaces=_LINALG)
+@op(arrays=("x",), n_outputs=2, namespaces=_LINALG)
 def qr(x: Any, /, *, mode: str = "reduced"):
     """QR decomposition ``x = Q @ R`` of an ``(..., M, N)`` matrix; a :class:`QRResult`.
 
@@ -352,7 +353,7 @@ def qr(x: Any, /, *, mode: str = "reduced"):
     """
 
 
-@op(arrays=("x",), n_outputs=2, family="linalg", namespaces=_LINALG)
+@op(arrays=("x",), n_outputs=2, namespaces=_LINALG)
 def slogdet(x: Any, /):
     """Sign and natural log of the absolute determinant; a :class:`SlogdetResult`.
 
@@ -367,7 +368,7 @@ def slogdet(x: Any, /):
     """
 
 
-@op(arrays=("x1", "x2"), family="linalg", namespaces=_LINALG)
+@op(arrays=("x1", "x2"), namespaces=_LINALG)
 def solve(x1: Any, x2: Any, /, *, out: Any = None):
     """Solve ``x1 @ result = x2`` for square ``x1``, broadcasting batch dimensions.
 
@@ -381,7 +382,7 @@ def solve(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x",), n_outputs=3, family="linalg", namespaces=_LINALG)
+@op(arrays=("x",), n_outputs=3, namespaces=_LINALG)
 def svd(x: Any, /, *, full_matrices: bool = True):
     """Singular value decomposition ``x = U @ diag(S) @ Vh``; an :class:`SVDResult`.
 
@@ -398,7 +399,7 @@ def svd(x: Any, /, *, full_matrices: bool = True):
     """
 
 
-@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG)
 def svdvals(x: Any, /, *, out: Any = None):
     """Singular values of ``x`` (stack), descending.
 
@@ -410,7 +411,7 @@ def svdvals(x: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x",), dtypes=("dtype",), family="linalg", namespaces=_LINALG)
+@op(arrays=("x",), dtypes=("dtype",), namespaces=_LINALG)
 def trace(x: Any, /, *, offset: int = 0, dtype: Any = None, out: Any = None):
     """Sum of the ``offset``-th diagonal of the last two axes.
 
@@ -425,7 +426,7 @@ def trace(x: Any, /, *, offset: int = 0, dtype: Any = None, out: Any = None):
     """
 
 
-@op(arrays=("x",), family="linalg", namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG)
 def vector_norm(
     x: Any,
     /,

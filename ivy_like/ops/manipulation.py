@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._registry import op
+from ..core.axes import _axes, _axis, _axis_error, _check_repeats_array  # noqa: F401
+from ..core.decided_errors import joined_shapes, permute_axes, repeat_counts, reshape_size
+from ..core.registry import op
 
 
-@op(arrays=("x",), family="manipulation")
+@op(arrays=("x",), shape_rule=reshape_size)
 def reshape(x: Any, /, shape: Any, *, copy: bool | None = None, out: Any = None):
     """The same values with a new shape (one dimension may be -1).
 
@@ -20,7 +22,7 @@ def reshape(x: Any, /, shape: Any, *, copy: bool | None = None, out: Any = None)
     """
 
 
-@op(arrays=("x",), family="manipulation")
+@op(arrays=("x",), shape_rule=permute_axes)
 def permute_dims(x: Any, /, axes: Any, *, out: Any = None):
     """Reorder the axes of ``x`` (``axes`` is a permutation of ``range(x.ndim)``).
 
@@ -32,7 +34,7 @@ def permute_dims(x: Any, /, axes: Any, *, out: Any = None):
     """
 
 
-@op(sequences=("arrays",), family="manipulation")
+@op(sequences=("arrays",), shape_rule=joined_shapes)
 def concat(arrays: Any, /, *, axis: int | None = 0, out: Any = None):
     """Join a sequence of arrays along an existing axis (``axis=None`` flattens first).
 
@@ -44,7 +46,7 @@ def concat(arrays: Any, /, *, axis: int | None = 0, out: Any = None):
     """
 
 
-@op(sequences=("arrays",), family="manipulation")
+@op(sequences=("arrays",), shape_rule=joined_shapes)
 def stack(arrays: Any, /, *, axis: int = 0, out: Any = None):
     """Join a sequence of same-shaped arrays along a new axis.
 
@@ -57,7 +59,7 @@ def stack(arrays: Any, /, *, axis: int = 0, out: Any = None):
     """
 
 
-@op(arrays=("x",), dtypes=("dtype",), family="manipulation")
+@op(arrays=("x",), dtypes=("dtype",))
 def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None, out: Any = None):
     """``x`` converted to ``dtype`` (a unified dtype, a string or a native dtype).
 
@@ -78,7 +80,7 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None, out:
 #   raise ValueError; non-integer repeats raise TypeError.
 
 
-@op(sequences=("arrays",), n_outputs=-1, family="manipulation")
+@op(sequences=("arrays",), n_outputs=-1)
 def broadcast_arrays(*arrays: Any):
     """Broadcast arrays against each other; returns a tuple of arrays of one shape.
 
@@ -94,7 +96,7 @@ def broadcast_arrays(*arrays: Any):
     """
 
 
-@op(arrays=("x",), family="manipulation")
+@op(arrays=("x",))
 def broadcast_to(x: Any, /, shape: Any, *, out: Any = None):
     """``x`` broadcast to ``shape`` (NumPy's broadcasting rules; ``ValueError`` otherwise).
 
@@ -107,7 +109,7 @@ def broadcast_to(x: Any, /, shape: Any, *, out: Any = None):
     """
 
 
-@op(arrays=("x",), family="manipulation")
+@op(arrays=("x",))
 def expand_dims(x: Any, /, *, axis: int = 0, out: Any = None):
     """``x`` with a new axis of size 1 inserted at ``axis`` (in ``[-x.ndim - 1, x.ndim]``).
 
@@ -121,7 +123,7 @@ def expand_dims(x: Any, /, *, axis: int = 0, out: Any = None):
     """
 
 
-@op(arrays=("x",), family="manipulation")
+@op(arrays=("x",))
 def flip(x: Any, /, *, axis: Any = None, out: Any = None):
     """``x`` with the order of elements reversed along ``axis`` (None: every axis).
 
@@ -134,7 +136,7 @@ def flip(x: Any, /, *, axis: Any = None, out: Any = None):
     """
 
 
-@op(arrays=("x",), family="manipulation")
+@op(arrays=("x",))
 def moveaxis(x: Any, source: Any, destination: Any, /, *, out: Any = None):
     """``x`` with the axes ``source`` (an int or a tuple) moved to ``destination``.
 
@@ -146,7 +148,7 @@ def moveaxis(x: Any, source: Any, destination: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x", "repeats"), family="manipulation")
+@op(arrays=("x", "repeats"), shape_rule=repeat_counts)
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None, out: Any = None):
     """Each element of ``x`` repeated ``repeats`` times along ``axis`` (None: flattened first).
 
@@ -165,7 +167,7 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None, out: Any = None)
     """
 
 
-@op(arrays=("x",), family="manipulation")
+@op(arrays=("x",))
 def roll(x: Any, /, shift: Any, *, axis: Any = None, out: Any = None):
     """Elements of ``x`` shifted cyclically by ``shift`` along ``axis``.
 
@@ -181,7 +183,7 @@ def roll(x: Any, /, shift: Any, *, axis: Any = None, out: Any = None):
     """
 
 
-@op(arrays=("x",), family="manipulation")
+@op(arrays=("x",))
 def squeeze(x: Any, /, axis: Any, *, out: Any = None):
     """``x`` without the axes ``axis`` (an int or a tuple), each of which must have size 1.
 
@@ -196,7 +198,7 @@ def squeeze(x: Any, /, axis: Any, *, out: Any = None):
     """
 
 
-@op(arrays=("x",), family="manipulation")
+@op(arrays=("x",))
 def tile(x: Any, repetitions: Any, /, *, out: Any = None):
     """``x`` repeated ``repetitions[i]`` times along each axis ``i`` (NumPy's ``tile``).
 
@@ -212,7 +214,7 @@ def tile(x: Any, repetitions: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x",), n_outputs=-1, family="manipulation")
+@op(arrays=("x",), n_outputs=-1)
 def unstack(x: Any, /, *, axis: int = 0):
     """A tuple of the ``x.shape[axis]`` slices of ``x`` along ``axis``.
 
@@ -225,34 +227,6 @@ def unstack(x: Any, /, *, axis: int = 0):
 
 
 # -- shared rules (backends call these; no framework is imported here) ------------------------
-def _axis_error() -> type[Exception]:
-    import numpy as np
-
-    # numpy >= 1.25 moved it to numpy.exceptions; 2.x removed the old name.
-    return np.exceptions.AxisError if hasattr(np, "exceptions") else np.AxisError
-
-
-def _axis(axis: Any, ndim: int, name: str) -> int:
-    """``axis`` as an index in ``range(ndim)``; ``AxisError`` when out of range."""
-    if type(axis) is int and -ndim <= axis < ndim:  # the common case, first and cheap
-        return axis % ndim
-    if isinstance(axis, bool) or not hasattr(axis, "__index__"):
-        raise TypeError(f"{name}: axis must be an int, got {type(axis).__name__}")
-    axis = axis.__index__()
-    if not -ndim <= axis < ndim:
-        raise _axis_error()(f"{name}: axis {axis} is out of bounds for an array of {ndim} dims")
-    return axis % ndim
-
-
-def _axes(axis: Any, ndim: int, name: str) -> tuple[int, ...]:
-    """``axis`` (None: every axis, an int or a sequence of ints) as distinct indices."""
-    if axis is None:
-        return tuple(range(ndim))
-    items = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    out = tuple(_axis(a, ndim, name) for a in items)
-    if len(set(out)) != len(out):
-        raise ValueError(f"{name}: repeated axis in {axis!r}")
-    return out
 
 
 def _squeeze_axes(shape: tuple[int, ...], axis: Any) -> tuple[int, ...]:
@@ -318,16 +292,3 @@ def _repeat_count(repeats: int) -> int:
     if repeats < 0:
         raise ValueError(f"repeat: repeats must be non-negative, got {repeats}")
     return repeats.__index__()
-
-
-def _check_repeats_array(shape: tuple[int, ...], size: int, axis: Any, kind: str) -> None:
-    """Checks of an array of repeats that need only its shape and dtype kind."""
-    if kind not in "iu":
-        raise TypeError("repeat: repeats must be an int or an integer array")
-    if len(shape) > 1:
-        raise ValueError(f"repeat: repeats must be 0-d or 1-d, got shape {shape}")
-    n = shape[0] if shape else 1
-    if n not in (1, size):
-        raise ValueError(
-            f"repeat: {n} repeats for {size} elements along axis {axis} (need 1 or {size})"
-        )

@@ -19,16 +19,15 @@ checks and their error messages are the same everywhere.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from typing import Any
 
-import ivy_like as il
-
-from .. import _backend
-from .._registry import op
+from ..core import backend as _backend
+from ..core.registry import op
 
 _NN = ("nn",)
-_nn = {"family": "nn", "namespaces": _NN}
+_nn: dict[str, Any] = {"namespaces": _NN}  # Any: spread into @op's keywords of several types
 
 
 # -- argument helpers shared with the backends ---------------------------------------------------
@@ -159,7 +158,7 @@ def check_conv(
 
 def pool_geometry(
     who: str, x_shape: Any, kernel_size: Any, stride: Any, padding: Any, data_format: str
-) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], bool]:
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], bool]:
     """``(kernel, strides, pads, channels_last)`` of a 2-D pooling, checked as PyTorch does.
 
     Examples
@@ -212,6 +211,7 @@ def check_axis(who: str, ndim: int, axis: Any) -> None:
 
 
 def _reduction(value: Any, reduction: str, who: str) -> Any:
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     if reduction == "mean":
         return il.mean(value)
     if reduction == "sum":
@@ -238,6 +238,7 @@ def linear(x: Any, weight: Any, bias: Any = None):
     >>> ivy_like.nn.linear(x, w, ivy_like.array([0., 0., 1.]))
     ivy_like.array([[1., 3., 5.]])
     """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     check_linear(_shape(x), _shape(weight), None if bias is None else _shape(bias))
     y = il.matmul(x, il.matrix_transpose(weight))
     return y if bias is None else y + bias
@@ -255,6 +256,7 @@ def embedding(indices: Any, weight: Any):
     ivy_like.array([[[2., 2.],
                      [0., 0.]]])
     """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     shape = _shape(indices)
     if len(_shape(weight)) != 2:
         raise ValueError(
@@ -322,6 +324,7 @@ def conv2d(
 
 def _windows(x: Any, kernel: Any, strides: Any, pads: Any, last: bool, fill: float) -> Any:
     """All pooling windows stacked on a new first axis (NCHW); padding holds ``fill``."""
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     if last:
         x = il.permute_dims(x, (0, 3, 1, 2))
     (ph, pw), (kh, kw), (sh, sw) = pads, kernel, strides
@@ -345,6 +348,7 @@ def _windows(x: Any, kernel: Any, strides: Any, pads: Any, last: bool, fill: flo
 
 
 def _unlast(y: Any, last: bool) -> Any:
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     return il.permute_dims(y, (0, 2, 3, 1)) if last else y
 
 
@@ -363,6 +367,7 @@ def max_pool2d(
     ivy_like.array([[[[ 5.,  7.],
                       [13., 15.]]]])
     """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     kernel, strides, pads, last = pool_geometry(
         "max_pool2d", _shape(x), kernel_size, stride, padding, data_format
     )
@@ -385,6 +390,7 @@ def avg_pool2d(
     ivy_like.array([[[[ 2.5,  4.5],
                       [10.5, 12.5]]]])
     """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     kernel, strides, pads, last = pool_geometry(
         "avg_pool2d", _shape(x), kernel_size, stride, padding, data_format
     )
@@ -407,6 +413,7 @@ def layer_norm(
     >>> [[round(float(v), 4) for v in row] for row in y.to_numpy()]
     [[-1.0, 1.0], [0.0, 0.0]]
     """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     dims = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     if _shape(x)[len(_shape(x)) - len(dims) :] != dims:
         raise ValueError(
@@ -443,6 +450,7 @@ def batch_norm(
     ivy_like.array([[0., 0.],
                     [1., 2.]])
     """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     ndim = len(_shape(x))
     if ndim < 2:
         raise ValueError(f"batch_norm: x must have at least 2 dimensions, got {ndim}")
@@ -484,6 +492,7 @@ def dropout(x: Any, p: float = 0.5, key: Any = None):
     >>> ivy_like.nn.dropout(ivy_like.ones(6), 0.5, key=0)
     ivy_like.array([0., 2., 2., 2., 0., 0.])
     """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     if not isinstance(p, (int, float)) or not 0.0 <= p < 1.0:
         raise ValueError(f"dropout: p must be a probability in [0, 1), got {p!r}")
     if key is None or p == 0:
@@ -507,6 +516,7 @@ def relu(x: Any):
     >>> ivy_like.nn.relu(ivy_like.array([-1., 0., 2.]))
     ivy_like.array([0., 0., 2.])
     """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     return il.where(x <= 0, il.zeros_like(x), x)  # NaN stays NaN
 
 
@@ -534,6 +544,7 @@ def tanh_gelu(x: Any) -> Any:
     >>> np.round(tanh_gelu(np.array([-1.0, 0.0, 1.0])), 4)
     array([-0.1588,  0. ,  0.8412])
     """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)
     return 0.5 * x * (1.0 + il.tanh(inner))
 
@@ -564,6 +575,7 @@ def sigmoid(x: Any):
     >>> [round(float(v), 4) for v in y.to_numpy()]
     [0.5, 0.8808, 1.0, 0.0]
     """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     e = il.exp(-il.abs(x))
     return il.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
@@ -578,6 +590,7 @@ def silu(x: Any):
     >>> [round(float(v), 4) for v in ivy_like.nn.silu(ivy_like.array([0., 1.])).to_numpy()]
     [0.0, 0.7311]
     """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     return x * il.nn.sigmoid(x)
 
 
@@ -591,6 +604,7 @@ def softmax(x: Any, axis: int = -1):
     >>> ivy_like.nn.softmax(ivy_like.array([0., 0., 1000.]))
     ivy_like.array([0., 0., 1.])
     """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     check_axis("softmax", len(_shape(x)), axis)
     e = il.exp(x - il.stop_gradient(il.max(x, axis=axis, keepdims=True)))
     return e / il.sum(e, axis=axis, keepdims=True)
@@ -606,6 +620,7 @@ def log_softmax(x: Any, axis: int = -1):
     >>> ivy_like.nn.log_softmax(ivy_like.array([0., 0.]))
     ivy_like.array([-0.6931472, -0.6931472])
     """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     check_axis("log_softmax", len(_shape(x)), axis)
     shifted = x - il.stop_gradient(il.max(x, axis=axis, keepdims=True))
     return shifted - il.log(il.sum(il.exp(shifted), axis=axis, keepdims=True))
@@ -634,6 +649,7 @@ def scaled_dot_product_attention(
     >>> ivy_like.nn.scaled_dot_product_attention(q, kv, kv, is_causal=True)
     ivy_like.array([[1., 0.]])
     """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     check_attention(
         _shape(query),
         _shape(key),
@@ -697,6 +713,7 @@ def cross_entropy(logits: Any, labels: Any, reduction: str = "mean"):
     >>> ivy_like.nn.cross_entropy(logits, ivy_like.array([0, 1]))
     ivy_like.array(0.6931472)
     """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     logp = il.nn.log_softmax(logits, axis=-1)
     lshape, tshape = _shape(logits), _shape(labels)
     if tshape == lshape and _is_float(labels):

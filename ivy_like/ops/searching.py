@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._registry import op
+from ..core.decided_errors import REAL, axis_in_range
+from ..core.registry import op
 
 
-@op(arrays=("x",), family="searching")
+@op(arrays=("x",), dtype_category=REAL, shape_rule=axis_in_range)
 def argmax(x: Any, /, *, axis: int | None = None, keepdims: bool = False, out: Any = None):
     """Index of the largest value along ``axis`` (of the flattened array when None).
 
@@ -30,7 +31,7 @@ def argmax(x: Any, /, *, axis: int | None = None, keepdims: bool = False, out: A
     """
 
 
-@op(arrays=("x",), family="searching")
+@op(arrays=("x",), dtype_category=REAL, shape_rule=axis_in_range)
 def argmin(x: Any, /, *, axis: int | None = None, keepdims: bool = False, out: Any = None):
     """Index of the smallest value along ``axis`` (of the flattened array when None).
 
@@ -47,7 +48,7 @@ def argmin(x: Any, /, *, axis: int | None = None, keepdims: bool = False, out: A
 
 # nonzero returns one index array per dimension of x: a tuple whose length depends on the input
 # (n_outputs=-1); the Container variant gives a Container whose leaves are those tuples.
-@op(arrays=("x",), n_outputs=-1, family="searching")
+@op(arrays=("x",), n_outputs=-1)
 def nonzero(x: Any, /):
     """Indices of the non-zero (True, NaN counts as non-zero) elements, one array per axis.
 
@@ -61,7 +62,7 @@ def nonzero(x: Any, /):
     """
 
 
-@op(arrays=("x1", "x2", "sorter"), family="searching")
+@op(arrays=("x1", "x2", "sorter"))
 def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None, out: Any = None):
     """Indices where the values of ``x2`` would be inserted into the sorted 1-D ``x1``.
 

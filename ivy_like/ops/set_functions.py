@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .._registry import op
+from ..core.registry import op
 
 __all__ = ["UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
 
@@ -42,7 +42,7 @@ class UniqueInverseResult(NamedTuple):
     inverse_indices: Any
 
 
-@op(arrays=("x",), n_outputs=4, family="set")
+@op(arrays=("x",), n_outputs=4)
 def unique_all(x: Any, /):
     """Sorted unique values of ``x`` with first indices, inverse indices and counts.
 
@@ -58,7 +58,7 @@ def unique_all(x: Any, /):
     """
 
 
-@op(arrays=("x",), n_outputs=2, family="set")
+@op(arrays=("x",), n_outputs=2)
 def unique_counts(x: Any, /):
     """Sorted unique values of ``x`` and how often each occurs (each NaN once).
 
@@ -70,7 +70,7 @@ def unique_counts(x: Any, /):
     """
 
 
-@op(arrays=("x",), n_outputs=2, family="set")
+@op(arrays=("x",), n_outputs=2)
 def unique_inverse(x: Any, /):
     """Sorted unique values of ``x`` and, in the shape of ``x``, each element's index in them.
 
@@ -84,7 +84,7 @@ def unique_inverse(x: Any, /):
     """
 
 
-@op(arrays=("x",), family="set")
+@op(arrays=("x",))
 def unique_values(x: Any, /):
     """Sorted unique values of ``x`` (every NaN kept: NaNs are distinct).
 

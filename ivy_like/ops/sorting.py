@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._registry import op
+from ..core.decided_errors import REAL, axis_in_range
+from ..core.registry import op
 
 
-@op(arrays=("x",), family="sorting")
+@op(arrays=("x",), dtype_category=REAL, shape_rule=axis_in_range)
 def argsort(
     x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True, out: Any = None
 ):
@@ -32,7 +33,7 @@ def argsort(
     """
 
 
-@op(arrays=("x",), family="sorting")
+@op(arrays=("x",), dtype_category=REAL, shape_rule=axis_in_range)
 def sort(
     x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True, out: Any = None
 ):

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._registry import op
+from ..core.decided_errors import FLOAT, NUMERIC, REAL, REAL_FLOAT, axis_in_range
+from ..core.registry import op
 
 
-@op(arrays=("x",), dtypes=("dtype",), family="reduction")
+@op(arrays=("x",), dtypes=("dtype",), dtype_category=NUMERIC, shape_rule=axis_in_range)
 def sum(  # noqa: A001 - array API name
     x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False, out: Any = None
 ):
@@ -22,7 +23,7 @@ def sum(  # noqa: A001 - array API name
     """
 
 
-@op(arrays=("x",), family="reduction")
+@op(arrays=("x",), dtype_category=FLOAT, shape_rule=axis_in_range)
 def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False, out: Any = None):
     """Arithmetic mean over ``axis`` (floating-point inputs).
 
@@ -34,7 +35,7 @@ def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False, out: Any = None
     """
 
 
-@op(arrays=("x",), family="reduction")
+@op(arrays=("x",), dtype_category=REAL, shape_rule=axis_in_range)
 def max(x: Any, /, *, axis: Any = None, keepdims: bool = False, out: Any = None):  # noqa: A001
     """Maximum over ``axis``; NaN if any reduced value is NaN.
 
@@ -46,7 +47,7 @@ def max(x: Any, /, *, axis: Any = None, keepdims: bool = False, out: Any = None)
     """
 
 
-@op(arrays=("x",), family="reduction")
+@op(arrays=("x",), dtype_category=REAL, shape_rule=axis_in_range)
 def min(x: Any, /, *, axis: Any = None, keepdims: bool = False, out: Any = None):  # noqa: A001
     """Minimum over ``axis``; NaN if any reduced value is NaN.
 
@@ -58,7 +59,7 @@ def min(x: Any, /, *, axis: Any = None, keepdims: bool = False, out: Any = None)
     """
 
 
-@op(arrays=("x",), dtypes=("dtype",), family="reduction")
+@op(arrays=("x",), dtypes=("dtype",), dtype_category=NUMERIC, shape_rule=axis_in_range)
 def cumulative_sum(
     x: Any,
     /,
@@ -84,7 +85,7 @@ def cumulative_sum(
     """
 
 
-@op(arrays=("x",), dtypes=("dtype",), family="reduction")
+@op(arrays=("x",), dtypes=("dtype",), dtype_category=NUMERIC, shape_rule=axis_in_range)
 def prod(
     x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False, out: Any = None
 ):
@@ -101,7 +102,7 @@ def prod(
     """
 
 
-@op(arrays=("x",), family="reduction")
+@op(arrays=("x",), dtype_category=REAL_FLOAT, shape_rule=axis_in_range)
 def std(
     x: Any,
     /,
@@ -125,7 +126,7 @@ def std(
     """
 
 
-@op(arrays=("x",), family="reduction")
+@op(arrays=("x",), dtype_category=REAL_FLOAT, shape_rule=axis_in_range)
 def var(
     x: Any,
     /,

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._registry import op
+from ..core.decided_errors import axis_in_range
+from ..core.registry import op
 
 
-@op(arrays=("x",), family="utility")
+@op(arrays=("x",), shape_rule=axis_in_range)
 def all(  # noqa: A001 - array API name
     x: Any, /, *, axis: Any = None, keepdims: bool = False, out: Any = None
 ):
@@ -21,7 +22,7 @@ def all(  # noqa: A001 - array API name
     """
 
 
-@op(arrays=("x",), family="utility")
+@op(arrays=("x",), shape_rule=axis_in_range)
 def any(  # noqa: A001 - array API name
     x: Any, /, *, axis: Any = None, keepdims: bool = False, out: Any = None
 ):

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import _backend
-from .._array import Array
+from ..core import backend as _backend
+from ..core.array import Array
 
 # (rtol, atol) per floating width: loose enough for different kernels, tight enough to catch
 # real disagreements (float32 transcendental functions differ by a few ulp across frameworks).

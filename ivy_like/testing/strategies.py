@@ -13,8 +13,9 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from .. import _backend, _dtypes
-from .._array import Array
+from ..core import backend as _backend
+from ..core import dtypes as _dtypes
+from ..core.array import Array
 
 __all__ = ["dtypes", "shapes", "arrays"]
 

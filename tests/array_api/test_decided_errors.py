@@ -1,6 +1,6 @@
 """Dtypes, shapes and axes that do not fit: one error type and message on every backend.
 
-Decided in ``ivy_like._decided_errors``: a TypeError for a dtype outside the op's dtypes in the
+Decided in ``ivy_like.core.decided_errors``: a TypeError for a dtype outside the op's dtypes in the
 array API standard, a ValueError naming the arguments for shapes, NumPy's AxisError for an
 axis out of range, each raised from the framework's own error (which differs: ValueError,
 TypeError, RuntimeError, NotImplementedError, InvalidArgumentError, IndexError).

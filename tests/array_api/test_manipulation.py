@@ -16,7 +16,7 @@ AxisError = getattr(np, "exceptions", np).AxisError
 
 # unstack, meshgrid and broadcast_arrays return a tuple whose length depends on the data
 # (n_outputs=-1). Wrapping such tuples for ivy_like.Array inputs needs the core change
-# described in the issue-5 report (n_outputs != 1 in _registry.py / _dispatch.py); set this
+# described in the issue-5 report (n_outputs != 1 in core/codegen.py / core/dispatch.py); set this
 # to True when it is merged.
 TUPLE_CORE_MERGED = True
 needs_tuple_core = pytest.mark.xfail(

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import ivy_like
-from ivy_like._registry import OPS
+from ivy_like.core.registry import OPS
 
 BACKENDS = ["jax", "mlx"]
 
@@ -494,6 +494,7 @@ def test_dlpack_round_trip(bname: str) -> None:
 def test_mlx_keeps_numpy_float64() -> None:
     pytest.importorskip("mlx")
     from ivy_like.backends import mlx as B
+    from ivy_like.backends.mlx import creation
 
     if ivy_like.float64 not in B.DTYPES:
         pytest.skip("float64 does not run on this MLX device")
@@ -501,7 +502,7 @@ def test_mlx_keeps_numpy_float64() -> None:
         x = ivy_like.asarray(np.array([0.1]))
         assert x.dtype == ivy_like.float64
         assert _np(x)[0] == 0.1  # not rounded through float32
-        assert B.from_dlpack(np.array([0.1])).dtype == B.DTYPES[ivy_like.float64]
+        assert creation.from_dlpack(np.array([0.1])).dtype == B.DTYPES[ivy_like.float64]
         with pytest.raises(TypeError, match="complex128"):
             ivy_like.asarray(np.array([1j]))
 
@@ -509,6 +510,7 @@ def test_mlx_keeps_numpy_float64() -> None:
 def test_jax_without_x64_refuses_64_bit_numpy() -> None:
     pytest.importorskip("jax")
     from ivy_like.backends import jax as B
+    from ivy_like.backends.jax import creation
 
     if B.X64:
         pytest.skip("64-bit mode is on in this process")
@@ -517,7 +519,7 @@ def test_jax_without_x64_refuses_64_bit_numpy() -> None:
             ivy_like.asarray(np.ones(2))
         assert ivy_like.asarray(np.ones(2), dtype="float32").dtype == ivy_like.float32
     with pytest.raises(TypeError, match="float64"):
-        B.from_dlpack(np.ones(2))
+        creation.from_dlpack(np.ones(2))
 
 
 _X64_SCRIPT = """

@@ -9,20 +9,22 @@ asking for one raises ``TypeError`` instead of JAX silently truncating to 32 bit
 Defaults: float32 for Python floats (in both modes), int32 for Python ints (int64 in 64-bit
 mode). Tracers inside ``jax.jit`` / ``jax.grad`` / ``jax.vmap`` are native arrays of this
 backend, so ivy_like ops can be traced and differentiated.
+
+This module holds what the backend is (its facts and the hooks the core calls); the ops are
+in one file per family (``creation.py``, ``elementwise.py``, ...), the gradient primitives in
+``gradients.py``.
 """
 
 from __future__ import annotations
 
 import builtins
-import inspect
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ... import _dtypes as D
-from ...ops._half import _half_in_float32
+from ...core import dtypes as D
 from ...ops.indexing import _check_bounds, _host_bounds, _in_range_basic
 
 NAME = "jax"
@@ -58,10 +60,6 @@ if X64:
     )
 DEFAULT_FLOAT = jnp.dtype("float32")
 DEFAULT_INT = jnp.dtype("int64") if X64 else jnp.dtype("int32")
-_DEFAULT_COMPLEX = jnp.dtype("complex64")
-# Python data that JAX infers as 64-bit floats (64-bit mode only) gets the 32-bit defaults.
-_PY_DEFAULTS = {jnp.dtype("float64"): DEFAULT_FLOAT, jnp.dtype("complex128"): _DEFAULT_COMPLEX}
-_INEXACT = frozenset(v for k, v in DTYPES.items() if k.kind in "fc")
 _X64_HINT = (
     'call jax.config.update("jax_enable_x64", True) before importing ivy_like.backends.jax, '
     "or pass dtype= to convert"
@@ -299,221 +297,3 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
 
 def is_variable(x: Any) -> bool:
     return False
-
-
-def _is_python_data(obj: Any) -> bool:
-    return not isinstance(obj, (np.ndarray, np.generic)) and not hasattr(obj, "__array__")
-
-
-# -- creation -------------------------------------------------------------------------------------
-def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = None) -> Any:
-    """``jnp.asarray`` with ivy_like's defaults, refusing silent 64-bit truncation.
-
-    Python floats become float32 and ints ``DEFAULT_INT``. Without 64-bit mode a NumPy (or
-    other) input of a 64-bit dtype raises ``TypeError`` naming the dtype and the fix, where
-    ``jnp.asarray`` would truncate it; pass ``dtype=`` to convert explicitly.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from ivy_like.backends import jax as B
-    >>> B.asarray([1., 2.])
-    Array([1., 2.], dtype=float32)
-    >>> B.asarray(np.ones(2), dtype=B.DEFAULT_FLOAT)
-    Array([1., 1.], dtype=float32)
-    """
-    device = _device(device)
-    if dtype is None:
-        if _is_python_data(obj):
-            arr = jnp.asarray(obj, copy=copy, device=device)
-            default = _PY_DEFAULTS.get(arr.dtype)
-            return arr if default is None else arr.astype(default)
-        _check_representable(obj, "asarray")
-    return jnp.asarray(obj, dtype=dtype, copy=copy, device=device)
-
-
-def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    return jnp.zeros(shape, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
-
-
-def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    return jnp.ones(shape, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
-
-
-def _scalar_default(value: Any) -> Any:
-    if isinstance(value, bool):
-        return jnp.dtype("bool")
-    if isinstance(value, int):
-        return DEFAULT_INT
-    if isinstance(value, float):
-        return DEFAULT_FLOAT
-    if isinstance(value, complex):
-        return _DEFAULT_COMPLEX
-    return None
-
-
-def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    if dtype is None:
-        dtype = _scalar_default(fill_value)
-    return jnp.full(shape, fill_value, dtype=dtype, device=_device(device))
-
-
-def arange(
-    start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
-) -> Any:
-    if dtype is None:
-        is_float = builtins.any(isinstance(v, float) for v in (start, stop, step))
-        dtype = DEFAULT_FLOAT if is_float else DEFAULT_INT
-    return jnp.arange(start, stop, step, dtype=dtype, device=_device(device))
-
-
-def linspace(
-    start: Any,
-    stop: Any,
-    /,
-    num: int,
-    *,
-    dtype: Any = None,
-    device: Any = None,
-    endpoint: bool = True,
-) -> Any:
-    return jnp.linspace(
-        start, stop, num, endpoint=endpoint, dtype=dtype or DEFAULT_FLOAT, device=_device(device)
-    )
-
-
-def eye(
-    n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None
-) -> Any:
-    return jnp.eye(n_rows, n_cols, k=k, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
-
-
-def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
-    return jnp.zeros_like(x, dtype=dtype, device=_device(device))
-
-
-def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
-    return jnp.ones_like(x, dtype=dtype, device=_device(device))
-
-
-# -- elementwise ----------------------------------------------------------------------------------
-# jax.numpy already follows NumPy here: Python's sign rules for // and %, NaN-propagating
-# maximum/minimum, weak Python scalars (float32 array + 2.0 stays float32).
-add = jnp.add
-subtract = jnp.subtract
-multiply = jnp.multiply
-divide = jnp.divide
-floor_divide = jnp.floor_divide
-remainder = jnp.remainder
-
-
-pow = jnp.power  # noqa: A001  (elementwise.py: with the integer rule)
-maximum = jnp.maximum
-minimum = jnp.minimum
-equal = jnp.equal
-not_equal = jnp.not_equal
-less = jnp.less
-less_equal = jnp.less_equal
-greater = jnp.greater
-greater_equal = jnp.greater_equal
-logical_and = jnp.logical_and
-logical_or = jnp.logical_or
-logical_not = jnp.logical_not
-negative = jnp.negative
-positive = jnp.positive
-abs = jnp.abs  # noqa: A001
-exp = jnp.exp
-log = jnp.log
-sqrt = jnp.sqrt
-square = jnp.square
-sin = jnp.sin
-cos = jnp.cos
-tanh = jnp.tanh
-where = jnp.where
-
-
-# -- reductions -----------------------------------------------------------------------------------
-sum = jnp.sum  # noqa: A001  (same keywords: axis, dtype, keepdims)
-max = jnp.max  # noqa: A001  (NaN-propagating, like NumPy)
-min = jnp.min  # noqa: A001
-
-
-# Half precision computed in float32 (ivy_like.ops._half): mean here, var/std/
-# cumulative_sum in statistical.py, the decompositions in linalg.py.
-_in_float32 = _half_in_float32(
-    {"float16": np.dtype("float16"), "bfloat16": jnp.dtype(jnp.bfloat16)}, np.dtype("float32")
-)
-
-
-@_in_float32
-def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
-    """``jnp.mean`` for floating-point arrays; other dtypes raise ``TypeError``.
-
-    Examples
-    --------
-    >>> import jax.numpy as jnp
-    >>> from ivy_like.backends import jax as B
-    >>> B.mean(jnp.array([1., 2.]))
-    Array(1.5, dtype=float32)
-    """
-    if x.dtype not in _INEXACT:
-        raise TypeError(f"mean: expected a floating-point array, got dtype {x.dtype}")
-    return jnp.mean(x, axis=axis, keepdims=keepdims)
-
-
-# -- linalg and manipulation ----------------------------------------------------------------------
-matmul = jnp.matmul  # 1-D operands are promoted and squeezed, as in NumPy
-
-
-# Immutable arrays: a copy and a view cannot be told apart, so ``copy`` changes nothing.
-if "copy" in inspect.signature(jnp.reshape).parameters:
-    # Newer JAX takes (and likewise ignores) copy=: the alias saves a Python frame, which
-    # beside JAX's dispatch measured ~0.3 µs a call.
-    reshape = jnp.reshape
-else:
-
-    def reshape(x: Any, /, shape: Any, *, copy: Any = None) -> Any:
-        return jnp.reshape(x, shape)
-
-
-permute_dims = jnp.transpose
-concat = jnp.concatenate  # axis=None flattens first, as in NumPy
-stack = jnp.stack
-
-
-def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
-    out = jnp.astype(x, dtype, copy=copy)
-    return out if device is None else jax.device_put(out, _device(device))
-
-
-# -- gradients ------------------------------------------------------------------------------------
-_lax_stop_gradient = jax.lax.stop_gradient
-
-
-def stop_gradient(x: Any, /, *, preserve_type: bool = True) -> Any:
-    """``jax.lax.stop_gradient``; ``preserve_type`` has no effect (jax has no variables).
-
-    Examples
-    --------
-    >>> import jax
-    >>> import jax.numpy as jnp
-    >>> from ivy_like.backends import jax as B
-    >>> jax.grad(lambda a: (B.stop_gradient(a) * a).sum())(jnp.array([2., 3.]))
-    Array([2., 3.], dtype=float32)
-    """
-    return _lax_stop_gradient(x)
-
-
-def variable(x: Any, /) -> Any:
-    # Under jax.grad every array is differentiable: there is no variable type.
-    return x
-
-
-# Array API families beyond the first set, one file each (same names in every backend).
-from .elementwise import *  # noqa: E402,F403
-from .fft import *  # noqa: E402,F403
-from .gradients import *  # noqa: E402,F403
-from .linalg import *  # noqa: E402,F403
-from .manipulation import *  # noqa: E402,F403
-from .nn import *  # noqa: E402,F403
-from .statistical import *  # noqa: E402,F403

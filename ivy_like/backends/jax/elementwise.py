@@ -1,7 +1,6 @@
-"""jax backend: array API elementwise functions beyond the first set (issue 5).
+"""jax backend: the array API elementwise functions.
 
-Mostly aliases of ``jax.numpy``. Changed from plain aliases, here and for some functions of
-the first set (defined again under the same names; this module is imported last):
+Mostly aliases of ``jax.numpy``. Changed from plain aliases:
 
 * integer ``floor_divide``/``remainder`` by zero give 0 (``jnp.floor_divide`` gives -1 or -2);
 * without 64-bit mode, integer promotions that the standard sends to int64 (int8/16/32 with
@@ -16,63 +15,8 @@ import jax
 import jax.numpy as jnp
 
 from ...ops.elementwise import _clip, _has_nan_bits, _int_pow, _nextafter_bits
-from . import _X64_HINT, DTYPES, X64, astype
-
-__all__ = [
-    "acos",
-    "acosh",
-    "add",
-    "asin",
-    "asinh",
-    "atan",
-    "atan2",
-    "atanh",
-    "bitwise_and",
-    "bitwise_invert",
-    "bitwise_left_shift",
-    "bitwise_or",
-    "bitwise_right_shift",
-    "bitwise_xor",
-    "ceil",
-    "clip",
-    "conj",
-    "copysign",
-    "cosh",
-    "equal",
-    "expm1",
-    "floor",
-    "floor_divide",
-    "greater",
-    "greater_equal",
-    "hypot",
-    "imag",
-    "isfinite",
-    "isinf",
-    "isnan",
-    "less",
-    "less_equal",
-    "log10",
-    "log1p",
-    "log2",
-    "logaddexp",
-    "logical_xor",
-    "maximum",
-    "minimum",
-    "multiply",
-    "nextafter",
-    "not_equal",
-    "pow",
-    "real",
-    "remainder",
-    "round",
-    "sign",
-    "signbit",
-    "sinh",
-    "subtract",
-    "tan",
-    "trunc",
-    "where",
-]
+from . import _X64_HINT, DTYPES, X64
+from .manipulation import astype
 
 _INTEGER = frozenset(v for k, v in DTYPES.items() if k.kind in "iu")
 _UINT32 = jnp.dtype("uint32")
@@ -187,7 +131,7 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
     Examples
     --------
     >>> import jax.numpy as jnp
-    >>> from ivy_like.backends import jax as B
+    >>> from ivy_like.backends.jax import elementwise as B
     >>> B.floor_divide(jnp.array([7, -7]), jnp.array([2, 0]))
     Array([3, 0], dtype=int32)
     """
@@ -203,7 +147,7 @@ def remainder(x1: Any, x2: Any, /) -> Any:
     Examples
     --------
     >>> import jax.numpy as jnp
-    >>> from ivy_like.backends import jax as B
+    >>> from ivy_like.backends.jax import elementwise as B
     >>> B.remainder(jnp.array([7, -7]), jnp.array([3, 0]))
     Array([1, 0], dtype=int32)
     """
@@ -213,6 +157,22 @@ def remainder(x1: Any, x2: Any, /) -> Any:
     return jnp.where(jnp.equal(x2, 0), 0, out) if out.dtype in _INTEGER else out
 
 
+# jax.numpy already follows NumPy here: Python's sign rules for // and %, NaN-propagating
+# maximum/minimum, weak Python scalars (float32 array + 2.0 stays float32).
+divide = jnp.divide
+logical_and = jnp.logical_and
+logical_or = jnp.logical_or
+logical_not = jnp.logical_not
+negative = jnp.negative
+positive = jnp.positive
+abs = jnp.abs  # noqa: A001
+exp = jnp.exp
+log = jnp.log
+sqrt = jnp.sqrt
+square = jnp.square
+sin = jnp.sin
+cos = jnp.cos
+tanh = jnp.tanh
 acos = jnp.arccos
 acosh = jnp.arccosh
 asin = jnp.arcsin

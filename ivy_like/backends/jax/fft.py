@@ -14,23 +14,6 @@ from ivy_like.ops.fft import _check_kind, _check_norm, _length, _n_d, _one_d, _s
 
 from . import DEFAULT_FLOAT, _device
 
-__all__ = [
-    "fft_fft",
-    "fft_fftfreq",
-    "fft_fftn",
-    "fft_fftshift",
-    "fft_hfft",
-    "fft_ifft",
-    "fft_ifftn",
-    "fft_ifftshift",
-    "fft_ihfft",
-    "fft_irfft",
-    "fft_irfftn",
-    "fft_rfft",
-    "fft_rfftfreq",
-    "fft_rfftn",
-]
-
 
 def _one(fn: Any, name: str, real_only: bool = False, inverse_real: bool = False) -> Any:
     def transform(

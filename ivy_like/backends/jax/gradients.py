@@ -11,8 +11,6 @@ from typing import Any, Callable
 
 import jax
 
-__all__ = ["jacobian", "value_and_grad_leaves"]
-
 
 def _apply(leaves: list[Any], f: Callable[[list[Any]], tuple[Any, Any]]) -> tuple[Any, Any]:
     return f(leaves)

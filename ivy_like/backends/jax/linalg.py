@@ -37,33 +37,8 @@ from ivy_like.ops.linalg import (
     _vector_axis,
 )
 
-from . import DEFAULT_INT, _ArrayImpl, _in_float32
-
-__all__ = [
-    "linalg_cholesky",
-    "linalg_cross",
-    "linalg_det",
-    "linalg_diagonal",
-    "linalg_eigh",
-    "linalg_eigvalsh",
-    "linalg_inv",
-    "linalg_matrix_norm",
-    "linalg_matrix_power",
-    "linalg_matrix_rank",
-    "linalg_outer",
-    "linalg_pinv",
-    "linalg_qr",
-    "linalg_slogdet",
-    "linalg_solve",
-    "linalg_svd",
-    "linalg_svdvals",
-    "linalg_trace",
-    "linalg_vector_norm",
-    "matrix_transpose",
-    "tensordot",
-    "vecdot",
-]
-
+from . import DEFAULT_INT, _ArrayImpl
+from ._helpers import _in_float32
 
 _BFLOAT16 = jnp.dtype(jnp.bfloat16)
 
@@ -126,6 +101,9 @@ def _default_rtol(x: Any) -> float:
 
 
 # -- in both namespaces ---------------------------------------------------------------------------
+matmul = jnp.matmul  # 1-D operands are promoted and squeezed, as in NumPy
+
+
 def matrix_transpose(x: Any, /) -> Any:
     x = jnp.asarray(x)
     _check_matrix("matrix_transpose", x.shape)

@@ -15,19 +15,6 @@ from jax import lax
 
 from ivy_like.ops.nn import check_axis, check_conv, check_gelu, conv_geometry, pool_geometry
 
-__all__ = [
-    "nn_avg_pool2d",
-    "nn_conv1d",
-    "nn_conv2d",
-    "nn_gelu",
-    "nn_log_softmax",
-    "nn_max_pool2d",
-    "nn_relu",
-    "nn_sigmoid",
-    "nn_silu",
-    "nn_softmax",
-]
-
 nn_relu = jax.nn.relu
 nn_sigmoid = jax.nn.sigmoid
 nn_silu = jax.nn.silu

@@ -1,16 +1,16 @@
-"""mlx backend: array API elementwise functions beyond the first set (issue 5).
+"""mlx backend: the array API elementwise functions.
 
 Aliases of ``mlx.core``, with wrappers where MLX differs from the rules of
 ``ivy_like.ops.elementwise``:
 
-* integer ``floor_divide``/``remainder`` (these two replace the first set's aliases): ``x % 0``
-  gives ``x`` in MLX and ``INT_MIN // -1`` or ``INT_MIN % -1`` kill the process with SIGFPE;
-  here divisors 0 and -1 are never passed to MLX's kernel (``x // -1`` is ``-x``, wrapping);
+* integer ``floor_divide``/``remainder``: ``x % 0`` gives ``x`` in MLX and ``INT_MIN // -1``
+  or ``INT_MIN % -1`` kill the process with SIGFPE; here divisors 0 and -1 are never passed to
+  MLX's kernel (``x // -1`` is ``-x``, wrapping);
 * shifts by the bit width or more (MLX wraps the count for 32/64-bit integers);
 * ``sign`` of NaN (MLX gives 0);
 * ``complex64`` with ``float64`` promotes to ``complex128``, which MLX lacks: ``add``,
-  ``subtract``, ``multiply``, ``divide``, ``pow``, ``where``, ``equal`` and ``not_equal`` raise ``TypeError`` instead of
-  MLX's silent ``complex64`` (these replace the first set's aliases);
+  ``subtract``, ``multiply``, ``divide``, ``pow``, ``where``, ``equal`` and ``not_equal`` raise
+  ``TypeError`` instead of MLX's silent ``complex64``;
 * ``copysign``, ``hypot``, ``nextafter``, ``signbit`` (missing) and complex ``expm1``
   (no kernel), composed from MLX ops.
 """
@@ -22,58 +22,8 @@ from typing import Any, Callable
 import mlx.core as mx
 
 from ...ops.elementwise import _clip, _int_pow, _nextafter_bits
-from . import DTYPES, astype, maximum, minimum
-
-__all__ = [
-    "acos",
-    "add",
-    "acosh",
-    "asin",
-    "asinh",
-    "atan",
-    "atan2",
-    "atanh",
-    "bitwise_and",
-    "bitwise_invert",
-    "bitwise_left_shift",
-    "bitwise_or",
-    "bitwise_right_shift",
-    "bitwise_xor",
-    "ceil",
-    "clip",
-    "conj",
-    "copysign",
-    "cosh",
-    "divide",
-    "equal",
-    "expm1",
-    "floor",
-    "floor_divide",
-    "hypot",
-    "imag",
-    "isfinite",
-    "isinf",
-    "isnan",
-    "log10",
-    "log1p",
-    "log2",
-    "logaddexp",
-    "logical_xor",
-    "multiply",
-    "nextafter",
-    "not_equal",
-    "pow",
-    "real",
-    "remainder",
-    "round",
-    "sign",
-    "signbit",
-    "sinh",
-    "subtract",
-    "tan",
-    "trunc",
-    "where",
-]
+from . import DTYPES
+from .manipulation import astype
 
 _INTEGER = frozenset(v for k, v in DTYPES.items() if k.kind in "iu")
 _SIGNED = frozenset(v for k, v in DTYPES.items() if k.kind == "i")
@@ -110,6 +60,29 @@ def _integers(x1: Any, x2: Any) -> bool:
     return True
 
 
+# mlx.core follows NumPy here (checked): Python's sign rules for // and %, NaN-propagating
+# maximum/minimum, weak Python scalars.
+maximum = mx.maximum
+minimum = mx.minimum
+less = mx.less
+less_equal = mx.less_equal
+greater = mx.greater
+greater_equal = mx.greater_equal
+logical_and = mx.logical_and
+logical_or = mx.logical_or
+logical_not = mx.logical_not
+negative = mx.negative
+positive = mx.positive
+abs = mx.abs  # noqa: A001
+exp = mx.exp
+log = mx.log
+sqrt = mx.sqrt
+square = mx.square
+sin = mx.sin
+cos = mx.cos
+tanh = mx.tanh
+
+
 # -- promotion beyond MLX's dtypes ----------------------------------------------------------------
 _C64 = mx.complex64
 _HAS_F64 = mx.float64 in DTYPES.values()
@@ -126,7 +99,9 @@ def _no_complex128(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
 
     def check(out: Any, x1: Any, x2: Any) -> Any:
         if out.dtype == _C64:
-            if mx.float64 in (getattr(x1, "dtype", None), getattr(x2, "dtype", None)):
+            # Only arrays have a dtype to compare: MLX's dtype == None raises TypeError, and a
+            # Python scalar beside a complex64 array never makes complex128 (it stays weak).
+            if any(isinstance(v, mx.array) and v.dtype == mx.float64 for v in (x1, x2)):
                 raise TypeError(
                     f"{name}: complex64 with float64 promotes to complex128, which the mlx "
                     "backend does not support; convert one operand first"
@@ -207,7 +182,7 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
     Examples
     --------
     >>> import mlx.core as mx
-    >>> from ivy_like.backends import mlx as B
+    >>> from ivy_like.backends.mlx import elementwise as B
     >>> B.floor_divide(mx.array([7, -7, 5]), mx.array([2, 0, -1]))
     array([3, 0, -5], dtype=int32)
     """
@@ -228,7 +203,7 @@ def remainder(x1: Any, x2: Any, /) -> Any:
     Examples
     --------
     >>> import mlx.core as mx
-    >>> from ivy_like.backends import mlx as B
+    >>> from ivy_like.backends.mlx import elementwise as B
     >>> B.remainder(mx.array([7, -7, 5]), mx.array([3, 0, -1]))
     array([1, 0, 0], dtype=int32)
     """

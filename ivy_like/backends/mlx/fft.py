@@ -22,24 +22,8 @@ from ivy_like.ops.fft import (
     _swap_norm,
 )
 
-from . import _INEXACT, DEFAULT_FLOAT, _stream
-
-__all__ = [
-    "fft_fft",
-    "fft_fftfreq",
-    "fft_fftn",
-    "fft_fftshift",
-    "fft_hfft",
-    "fft_ifft",
-    "fft_ifftn",
-    "fft_ifftshift",
-    "fft_ihfft",
-    "fft_irfft",
-    "fft_irfftn",
-    "fft_rfft",
-    "fft_rfftfreq",
-    "fft_rfftn",
-]
+from . import _INEXACT, DEFAULT_FLOAT
+from ._helpers import _stream
 
 
 def _input(name: str, x: Any, real_only: bool = False) -> Any:

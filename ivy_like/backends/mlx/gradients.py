@@ -9,8 +9,6 @@ from typing import Any, Callable
 
 import mlx.core as mx
 
-__all__ = ["jacobian", "value_and_grad_leaves"]
-
 
 def _scalar_only(xs: list[Any], f: Callable[[list[Any]], tuple[Any, Any]], box: list[Any]) -> Any:
     value, aux = f(xs)

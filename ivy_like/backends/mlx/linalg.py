@@ -10,11 +10,11 @@ Composed from MLX ops where MLX lacks the array API form: ``pinv`` with ``rtol``
 has no cutoff), ``matrix_rank``, ``svd(full_matrices=False)`` (MLX returns full matrices),
 ``qr(mode="complete")`` (MLX returns the reduced form: the complete Q comes from the QR of
 ``[x | I]``, whose first columns are those of ``x``'s Householder QR), ``solve`` with
-broadcast batch dimensions, ``vector_norm``, ``matrix_power``, ``tensordot`` and ``vecdot``
-of integers (``mx.matmul`` rejects them).
+broadcast batch dimensions, ``vector_norm``, ``matrix_power``, and ``matmul``, ``tensordot``
+and ``vecdot`` of integers (``mx.matmul`` rejects them).
 
 Gradients: MLX 0.32 cannot differentiate ``inv``, ``solve``, ``cholesky``, ``eigh``,
-``eigvalsh``, ``svd`` or ``qr``; ``linalg_vjp`` gives them and ``pinv`` VJPs (so
+``eigvalsh``, ``svd`` or ``qr``; ``_linalg_vjp`` gives them and ``pinv`` VJPs (so
 ``matrix_power`` with n < 0, ``svdvals`` and ``matrix_norm`` of ord 2, -2 and 'nuc' too).
 """
 
@@ -44,38 +44,12 @@ from ivy_like.ops.linalg import (
     _vector_axis,
 )
 
-from . import _INEXACT, DEFAULT_INT, _float_sum, _in_float32
-from . import linalg_vjp as _vjp
-from . import matmul as _matmul
-from . import sum as _sum
+from . import _INEXACT, DEFAULT_INT
+from . import _linalg_vjp as _vjp
+from ._helpers import _float_sum, _in_float32
+from .statistical import sum as _sum
 
-__all__ = [
-    "linalg_cholesky",
-    "linalg_cross",
-    "linalg_det",
-    "linalg_diagonal",
-    "linalg_eigh",
-    "linalg_eigvalsh",
-    "linalg_inv",
-    "linalg_matrix_norm",
-    "linalg_matrix_power",
-    "linalg_matrix_rank",
-    "linalg_outer",
-    "linalg_pinv",
-    "linalg_qr",
-    "linalg_slogdet",
-    "linalg_solve",
-    "linalg_svd",
-    "linalg_svdvals",
-    "linalg_trace",
-    "linalg_vector_norm",
-    "matrix_transpose",
-    "tensordot",
-    "vecdot",
-]
-
-
-# _in_float32 (from the backend's __init__): float16/bfloat16 computed in float32, the
+# _in_float32 (from _helpers): float16/bfloat16 computed in float32, the
 # rule of ivy_like.ops._half.
 
 _CPU = mx.cpu
@@ -120,6 +94,41 @@ def _cutoff(x: Any, s: Any, rtol: Any) -> Any:
 
 
 # -- in both namespaces ---------------------------------------------------------------------------
+def matmul(x1: Any, x2: Any, /) -> Any:
+    """``mx.matmul``; integer and bool operands (which it rejects) via exact multiply-and-sum.
+
+    Examples
+    --------
+    >>> import mlx.core as mx
+    >>> from ivy_like.backends.mlx import linalg as B
+    >>> B.matmul(mx.array([[1, 2], [3, 4]]), mx.array([1, 1]))
+    array([3, 7], dtype=int32)
+    """
+    try:
+        # Floating operands (the common call) pass; MLX raises ValueError for integer and
+        # bool ones, handled below, and for shapes NumPy refuses too (raised again below).
+        return mx.matmul(x1, x2)
+    except ValueError:
+        pass
+    if not (isinstance(x1, mx.array) and isinstance(x2, mx.array)):
+        return mx.matmul(x1, x2)  # a scalar operand: MLX raises, as NumPy does
+    if x1.dtype in _INEXACT or x2.dtype in _INEXACT:
+        return mx.matmul(x1, x2)
+    if x1.ndim == 0 or x2.ndim == 0:
+        raise ValueError("matmul: operands must have at least one dimension")
+    a = x1[None] if x1.ndim == 1 else x1  # NumPy: a 1-D left operand is a row vector...
+    b = x2[:, None] if x2.ndim == 1 else x2  # ...and a 1-D right operand a column vector
+    if a.shape[-1] != b.shape[-2]:
+        raise ValueError(f"matmul: inner dimensions differ ({a.shape[-1]} and {b.shape[-2]})")
+    products = mx.expand_dims(a, -1) * mx.expand_dims(b, -3)  # (..., n, k, m)
+    out = mx.sum(products, axis=-2).astype(products.dtype)
+    if x2.ndim == 1:
+        out = out.squeeze(-1)
+    if x1.ndim == 1:
+        out = out.squeeze(-2 if x2.ndim > 1 else -1)
+    return out
+
+
 def matrix_transpose(x: Any, /) -> Any:
     _check_matrix("matrix_transpose", tuple(x.shape))
     return _mT(x)
@@ -136,7 +145,7 @@ def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     left = mx.transpose(x1, [*free1, *a1]).reshape(-1, k)
     right = mx.transpose(x2, [*a2, *free2]).reshape(k, -1)
     shape = [x1.shape[i] for i in free1] + [x2.shape[i] for i in free2]
-    return _matmul(left, right).reshape(shape)
+    return matmul(left, right).reshape(shape)
 
 
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
@@ -202,7 +211,7 @@ def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -
         return _root_zero_grad(_float_sum(a * a, [-2, -1], keepdims), mx.sqrt, mx.where)
     if reduce is None:  # 1, -1, inf, -inf: MLX's own, differentiable
         return mx.linalg.norm(x, ord=ord, axis=[-2, -1], keepdims=keepdims, stream=_CPU)
-    # 2, -2 and "nuc" from the singular values, whose VJP linalg_vjp gives.
+    # 2, -2 and "nuc" from the singular values, whose VJP _linalg_vjp gives.
     out = reduce(_vjp.svdvals(x), axis=-1)
     return mx.expand_dims(out, (-2, -1)) if keepdims else out
 

@@ -15,16 +15,6 @@ import mlx.core as mx
 
 from ivy_like.ops.nn import check_axis, check_conv, check_gelu, conv_geometry
 
-__all__ = [
-    "nn_conv1d",
-    "nn_conv2d",
-    "nn_gelu",
-    "nn_log_softmax",
-    "nn_sigmoid",
-    "nn_silu",
-    "nn_softmax",
-]
-
 nn_sigmoid = mx.sigmoid
 
 

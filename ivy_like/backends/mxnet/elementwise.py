@@ -1,14 +1,19 @@
-"""mxnet backend: array API elementwise functions beyond the first set (issue 5).
+"""mxnet backend: array API elementwise functions.
 
 ``mx.nd`` operators where legacy MXNet has them; ``arctan2``, ``hypot`` and the bitwise
 operators come from MXNet's NumPy-compatible operators (``mx.np``), run
 on zero-copy ``as_np_ndarray()`` views of the same buffers (recorded by autograd like any other
-operator). Wrappers where MXNet differs from the rules of ``ivy_like.ops.elementwise``:
+operator). Operands are promoted first (``_operands``, NumPy's table, weak Python scalars);
+comparisons and logical functions compute in the operands' dtype and cast the 0/1 result to
+bool. Wrappers where MXNet differs from the rules of ``ivy_like.ops.elementwise``:
 
+* integer ``divide`` computes in float32 (MXNet would truncate); ``floor_divide`` and
+  ``remainder`` of integers follow Python's sign rules from MXNet's exact truncating division,
+  with divisors 0 and -1 kept away from its CPU kernels (SIGFPE); float ``remainder`` by 0 is
+  NaN (MXNet gives 0); integer 0 to a negative ``pow`` is 0 (MXNet gives INT_MIN).
 * ``sign`` of NaN is NaN (MXNet gives 0); ``copysign`` and ``signbit`` read the sign of -0.0
   from ``1 / x`` (MXNet's ``copysign`` treats -0.0 as positive). MXNet has no bit-level view of
   float arrays, so the sign bit of a NaN is not seen (a NaN counts as positive).
-* float ``remainder`` by 0 is NaN (MXNet gives 0): in ``remainder`` of the first set.
 * shifts are multiplications and floor divisions by powers of two computed in int64 (MXNet has
   no shift operators); shifts by the bit width or more give 0 (or -1).
 * ``round`` goes half to even from ``mx.nd.round`` (half away from zero), keeping -0.0.
@@ -28,66 +33,230 @@ import mxnet as mx
 import numpy as np
 
 from ...ops.elementwise import _clip
-from . import (
-    _BOOL,
-    DEFAULT_FLOAT,
-    DEFAULT_INT,
-    _broadcast,
-    _float_unary,
-    _no_bool,
-    _operands,
-    _truth,
-    astype,
-    maximum,
-    minimum,
-    numpy_shapes,
-)
+from . import _BOOL, DEFAULT_FLOAT, DEFAULT_INT, NDArray, numpy_shapes
+from ._helpers import _broadcast, _no_bool, _operands, _truth
+from .creation import asarray
+from .manipulation import astype
 
 nd = mx.nd
 
-__all__ = [
-    "UNSUPPORTED_ELEMENTWISE",
-    "acos",
-    "acosh",
-    "asin",
-    "asinh",
-    "atan",
-    "atan2",
-    "atanh",
-    "bitwise_and",
-    "bitwise_invert",
-    "bitwise_left_shift",
-    "bitwise_or",
-    "bitwise_right_shift",
-    "bitwise_xor",
-    "ceil",
-    "clip",
-    "conj",
-    "copysign",
-    "cosh",
-    "expm1",
-    "floor",
-    "hypot",
-    "imag",
-    "isfinite",
-    "isinf",
-    "isnan",
-    "log10",
-    "log1p",
-    "log2",
-    "logaddexp",
-    "logical_xor",
-    "nextafter",
-    "real",
-    "round",
-    "sign",
-    "signbit",
-    "sinh",
-    "tan",
-    "trunc",
-]
 
-UNSUPPORTED_ELEMENTWISE: dict[str, str] = {}
+UNSUPPORTED: dict[str, str] = {}
+
+
+def _binary(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:
+    @numpy_shapes
+    def op(x1: Any, x2: Any, /) -> Any:
+        (a, b), dt = _operands(name, x1, x2)
+        if dt == _BOOL:
+            return mx_op(_no_bool(a), _no_bool(b)).astype(_BOOL)
+        return mx_op(a, b)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``mx.nd.{mx_op.__name__}`` on promoted operands (NumPy broadcasting)."
+    return op
+
+
+def _comparison(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:
+    @numpy_shapes
+    def op(x1: Any, x2: Any, /) -> Any:
+        (a, b), _ = _operands(name, x1, x2)
+        return mx_op(_no_bool(a), _no_bool(b)).astype(_BOOL)  # MXNet returns 0/1 numbers
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``mx.nd.{mx_op.__name__}`` as a bool array."
+    return op
+
+
+def _float_unary(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:
+    @numpy_shapes
+    def op(x: Any, /) -> Any:
+        if x.dtype == np.bool_ or np.dtype(x.dtype).kind in "iu":
+            x = x.astype(DEFAULT_FLOAT)  # MXNet would keep the integer dtype and truncate
+        return mx_op(x)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``mx.nd.{mx_op.__name__}``; integer and bool inputs become float32."
+    return op
+
+
+def _same_unary(mx_op: Callable[..., Any], name: str, bools: bool = True) -> Callable[..., Any]:
+    @numpy_shapes
+    def op(x: Any, /) -> Any:
+        if not bools and x.dtype == _BOOL:
+            # MXNet has no boolean kernel: it would fail only when the result is read. The
+            # generated function turns this into ivy_like's error (ivy_like.core.decided_errors).
+            raise TypeError(f"{name}: MXNet has no {name} of booleans")
+        return mx_op(x)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``mx.nd.{mx_op.__name__}``."
+    return op
+
+
+add = _binary(nd.broadcast_add, "add")
+subtract = _binary(nd.broadcast_sub, "subtract")
+multiply = _binary(nd.broadcast_mul, "multiply")
+_power = _binary(nd.broadcast_power, "pow")
+
+
+@numpy_shapes
+def pow(x1: Any, x2: Any, /) -> Any:  # noqa: A001
+    """``broadcast_power``, with 0 for integer 0 to a negative power (MXNet gives INT_MIN).
+
+    MXNet already truncates the other integer results toward zero, ivy_like's rule
+    (``ops.elementwise.pow``).
+    """
+    out = _power(x1, x2)
+    if np.dtype(out.dtype).kind not in "iu":
+        return out
+    (a, b), _ = _operands("pow", x1, x2)
+    zero_base = nd.broadcast_mul(
+        nd.broadcast_equal(a, nd.zeros_like(a)), nd.broadcast_lesser(b, nd.zeros_like(b))
+    )
+    return nd.where(nd.broadcast_to(zero_base, out.shape), nd.zeros_like(out), out)
+
+
+maximum = _binary(nd.broadcast_maximum, "maximum")  # NaN-propagating, like NumPy
+minimum = _binary(nd.broadcast_minimum, "minimum")
+equal = _comparison(nd.broadcast_equal, "equal")
+not_equal = _comparison(nd.broadcast_not_equal, "not_equal")
+less = _comparison(nd.broadcast_lesser, "less")
+less_equal = _comparison(nd.broadcast_lesser_equal, "less_equal")
+greater = _comparison(nd.broadcast_greater, "greater")
+greater_equal = _comparison(nd.broadcast_greater_equal, "greater_equal")
+exp = _float_unary(nd.exp, "exp")
+log = _float_unary(nd.log, "log")
+sqrt = _float_unary(nd.sqrt, "sqrt")
+sin = _float_unary(nd.sin, "sin")
+cos = _float_unary(nd.cos, "cos")
+tanh = _float_unary(nd.tanh, "tanh")
+negative = _same_unary(nd.negative, "negative", bools=False)
+abs = _same_unary(nd.abs, "abs", bools=False)  # noqa: A001
+square = _same_unary(nd.square, "square", bools=False)
+positive = _same_unary(nd.identity, "positive")  # a copy, as NumPy makes
+
+
+@numpy_shapes
+def divide(x1: Any, x2: Any, /) -> Any:
+    """True division; integer operands divide in float32 (MXNet would truncate).
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> from ivy_like.backends import mxnet as B
+    >>> from ivy_like.backends.mxnet import elementwise
+    >>> B.to_numpy(elementwise.divide(mx.nd.array([3], dtype="int32"), 2))
+    array([1.5], dtype=float32)
+    """
+    (a, b), dt = _operands("divide", x1, x2)
+    if dt.kind != "f":
+        a, b = a.astype(DEFAULT_FLOAT), b.astype(DEFAULT_FLOAT)
+    return nd.broadcast_div(a, b)
+
+
+@numpy_shapes
+def floor_divide(x1: Any, x2: Any, /) -> Any:
+    """Floor division with Python's sign rules (MXNet's integer division truncates).
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> from ivy_like.backends import mxnet as B
+    >>> from ivy_like.backends.mxnet import elementwise
+    >>> B.to_numpy(elementwise.floor_divide(mx.nd.array([-3, 3], dtype="int64"), 2))
+    array([-2,  1])
+    """
+    (a, b), dt = _operands("floor_divide", x1, x2)
+    if dt.kind == "f":
+        return nd.floor(nd.broadcast_div(a, b))
+    return _int_divmod(a, b, dt)[0]
+
+
+@numpy_shapes
+def remainder(x1: Any, x2: Any, /) -> Any:
+    """``mx.nd.broadcast_mod`` for floats (Python's sign rule, like NumPy); integers are
+    computed from the truncating division (MXNet's integer ``mod`` goes through float64 and
+    is wrong beyond 2**53); integer ``x % 0`` is 0.
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> from ivy_like.backends import mxnet as B
+    >>> from ivy_like.backends.mxnet import elementwise
+    >>> B.to_numpy(elementwise.remainder(mx.nd.array([-3, 3], dtype="int64"), mx.nd.array([2, 0], dtype="int64")))
+    array([1, 0])
+    """
+    (a, b), dt = _operands("remainder", x1, x2)
+    if dt.kind == "f":  # x % 0.0 is NaN (MXNet gives 0)
+        a, b = _broadcast([a, b])
+        nan = nd.full(b.shape, np.nan, ctx=b.context, dtype=dt)
+        return nd.where(nd.broadcast_equal(b, nd.zeros_like(b)), nan, nd.broadcast_mod(a, b))
+    return _int_divmod(a, b, dt)[1]
+
+
+def _int_divmod(a: Any, b: Any, dt: np.dtype) -> tuple[Any, Any]:
+    """Python's ``divmod`` for integer arrays from MXNet's exact truncating division."""
+    a, b, zero, minus_one = _safe_divisor(a, b)
+    q = nd.broadcast_div(a, b)  # truncates toward zero
+    r = nd.broadcast_sub(a, nd.broadcast_mul(q, b))
+    if dt.kind == "i" or dt == _BOOL:
+        zeros = nd.zeros_like(r)
+        # r and b of opposite signs: floor is one below the truncation, r moves by b.
+        fix = nd.broadcast_not_equal(nd.broadcast_lesser(r, zeros), nd.broadcast_lesser(b, zeros))
+        fix = fix * nd.broadcast_not_equal(r, zeros)
+        q = nd.where(fix, q - 1, q)
+        r = nd.where(fix, r + b, r)
+    q = nd.where(minus_one, nd.negative(a), q)  # x // -1 is -x (INT_MIN wraps, as in NumPy)
+    q = nd.where(zero, nd.zeros_like(q), q)
+    r = nd.where(zero + minus_one, nd.zeros_like(r), r)
+    return q.astype(dt), r.astype(dt)
+
+
+def _safe_divisor(a: Any, b: Any) -> tuple[Any, Any, Any, Any]:
+    """Integer operands broadcast, with divisors 0 and -1 replaced by 1 (MXNet's CPU kernels
+    die with SIGFPE on ``x / 0`` and on ``INT_MIN / -1``), and masks of where they were."""
+    a, b = _broadcast([_no_bool(a), _no_bool(b)])
+    zero = nd.broadcast_equal(b, nd.zeros_like(b))
+    minus_one = nd.broadcast_equal(b, -nd.ones_like(b)) if b.dtype != np.uint8 else zero * 0
+    return a, nd.where(zero + minus_one, nd.ones_like(b), b), zero, minus_one
+
+
+@numpy_shapes
+def logical_and(x1: Any, x2: Any, /) -> Any:
+    (a, b), _ = _operands("logical_and", x1, x2)
+    return nd.broadcast_logical_and(_truth(a), _truth(b)).astype(_BOOL)
+
+
+@numpy_shapes
+def logical_or(x1: Any, x2: Any, /) -> Any:
+    (a, b), _ = _operands("logical_or", x1, x2)
+    return nd.broadcast_logical_or(_truth(a), _truth(b)).astype(_BOOL)
+
+
+@numpy_shapes
+def logical_not(x: Any, /) -> Any:
+    return nd.logical_not(_truth(x)).astype(_BOOL)
+
+
+@numpy_shapes
+def where(condition: Any, x1: Any, x2: Any, /) -> Any:
+    """``mx.nd.where`` with NumPy broadcasting and promotion (MXNet needs equal shapes).
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> from ivy_like.backends import mxnet as B
+    >>> from ivy_like.backends.mxnet import elementwise
+    >>> x = mx.nd.array([1., -2.])
+    >>> B.to_numpy(elementwise.where(elementwise.greater(x, 0), x, 0.0))
+    array([1., 0.], dtype=float32)
+    """
+    (a, b), dt = _operands("where", x1, x2)
+    cond = condition if isinstance(condition, NDArray) else asarray(condition)
+    cond, a, b = _broadcast([cond, _no_bool(a), _no_bool(b)])
+    out = nd.where(_truth(cond).astype(a.dtype), a, b)
+    return out.astype(_BOOL) if dt == _BOOL else out
 
 
 def _npx(x: Any) -> Any:
@@ -166,7 +335,8 @@ def sign(x: Any, /) -> Any:
     --------
     >>> import mxnet as mx
     >>> from ivy_like.backends import mxnet as B
-    >>> B.to_numpy(B.sign(mx.nd.array([-2.0, 0.0, float("nan")])))
+    >>> from ivy_like.backends.mxnet import elementwise
+    >>> B.to_numpy(elementwise.sign(mx.nd.array([-2.0, 0.0, float("nan")])))
     array([-1.,  0., nan], dtype=float32)
     """
     if x.dtype == np.bool_:
@@ -276,7 +446,8 @@ def logaddexp(x1: Any, x2: Any, /) -> Any:
     --------
     >>> import mxnet as mx
     >>> from ivy_like.backends import mxnet as B
-    >>> B.to_numpy(B.logaddexp(mx.nd.array([0.0, float("-inf")]), mx.nd.array([0.0, float("-inf")])))
+    >>> from ivy_like.backends.mxnet import elementwise
+    >>> B.to_numpy(elementwise.logaddexp(mx.nd.array([0.0, float("-inf")]), mx.nd.array([0.0, float("-inf")])))
     array([0.6931472,      -inf], dtype=float32)
     """
     (a, b), dt = _operands("logaddexp", x1, x2)
@@ -357,8 +528,9 @@ def bitwise_left_shift(x1: Any, x2: Any, /) -> Any:
     --------
     >>> import mxnet as mx
     >>> from ivy_like.backends import mxnet as B
+    >>> from ivy_like.backends.mxnet import elementwise
     >>> x = mx.nd.array([1, -3], dtype="int32")
-    >>> B.to_numpy(B.bitwise_left_shift(x, mx.nd.array([4, 40], dtype="int32")))
+    >>> B.to_numpy(elementwise.bitwise_left_shift(x, mx.nd.array([4, 40], dtype="int32")))
     array([16,  0], dtype=int32)
     """
     a, count, dt, bits = _shift_operands("bitwise_left_shift", x1, x2)
@@ -375,11 +547,10 @@ def bitwise_right_shift(x1: Any, x2: Any, /) -> Any:
     --------
     >>> import mxnet as mx
     >>> from ivy_like.backends import mxnet as B
-    >>> B.to_numpy(B.bitwise_right_shift(mx.nd.array([-10, 12], dtype="int32"), 1))
+    >>> from ivy_like.backends.mxnet import elementwise
+    >>> B.to_numpy(elementwise.bitwise_right_shift(mx.nd.array([-10, 12], dtype="int32"), 1))
     array([-5,  6], dtype=int32)
     """
-    from . import floor_divide
-
     a, count, dt, bits = _shift_operands("bitwise_right_shift", x1, x2)
     out = floor_divide(a, _pow2(nd.minimum(count, nd.full(count.shape, 62, dtype=DEFAULT_INT))))
     # Shifts by the width - 1 or more leave the sign: 0 or -1 (0 for unsigned types).

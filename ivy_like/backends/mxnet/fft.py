@@ -16,23 +16,17 @@ import numpy as np
 
 from ivy_like.ops.fft import _length, _shift_axes
 
-from . import DEFAULT_FLOAT, _context, _supported, numpy_shapes
+from . import DEFAULT_FLOAT, _context, numpy_shapes
+from ._helpers import _supported
 
 nd = mx.nd
 
-__all__ = [
-    "UNSUPPORTED_FFT",
-    "fft_fftfreq",
-    "fft_fftshift",
-    "fft_ifftshift",
-    "fft_rfftfreq",
-]
 
 _REASON = (
     "MXNet 1.9 has no complex dtype and its only FFT operators (mx.nd.contrib.fft/ifft) run "
     "on GPUs only"
 )
-UNSUPPORTED_FFT = {
+UNSUPPORTED = {
     f"fft_{name}": _REASON
     for name in (
         "fft",

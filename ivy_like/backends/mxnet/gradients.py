@@ -18,8 +18,6 @@ from mxnet import autograd
 
 from . import NDArray, numpy_shapes
 
-__all__ = ["jacobian", "value_and_grad_leaves"]
-
 _NOT_IN_GRAPH = "not in a computational graph"
 
 

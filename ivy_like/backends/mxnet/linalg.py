@@ -1,4 +1,8 @@
-"""mxnet backend: the array API linalg extension beyond ``matmul``.
+"""mxnet backend: ``matmul`` and the array API linalg extension.
+
+``matmul`` is NumPy's from ``mx.nd.dot``/``batch_dot``: ``dot`` handles only float32/float64
+on the CPU and crashes the process (SIGFPE) on zero-size operands, so float16 is multiplied in
+float32, integers exactly by multiply-and-sum, and zero-size products are built directly.
 
 Mapped onto ``mx.nd``: ``matrix_transpose``, ``tensordot`` and ``vecdot`` (through this
 backend's ``matmul``/``multiply``/``sum``, so integers stay exact), ``cholesky``
@@ -45,54 +49,20 @@ from ivy_like.ops.linalg import (
     _vector_axis,
 )
 
-from . import (
-    DEFAULT_INT,
-    NDArray,
-    _broadcast,
-    _cast,
-    _in_float32,
-    _operands,
-    matmul,
-    numpy_shapes,
-    permute_dims,
-    reshape,
-)
-from . import abs as _abs
-from . import max as _max
-from . import min as _min
-from . import multiply as _multiply
-from . import subtract as _subtract
-from . import sum as _sum
+from . import _BOOL, DEFAULT_INT, NDArray, numpy_shapes
+from ._helpers import _broadcast, _broadcast_to, _cast, _in_float32, _no_bool, _operands
+from .elementwise import abs as _abs
+from .elementwise import multiply as _multiply
+from .elementwise import subtract as _subtract
+from .manipulation import permute_dims, reshape
+from .statistical import max as _max
+from .statistical import min as _min
+from .statistical import sum as _sum
 
 nd = mx.nd
 
-__all__ = [
-    "UNSUPPORTED_LINALG",
-    "linalg_cholesky",
-    "linalg_cross",
-    "linalg_det",
-    "linalg_diagonal",
-    "linalg_eigh",
-    "linalg_eigvalsh",
-    "linalg_inv",
-    "linalg_matrix_norm",
-    "linalg_matrix_power",
-    "linalg_matrix_rank",
-    "linalg_outer",
-    "linalg_pinv",
-    "linalg_qr",
-    "linalg_slogdet",
-    "linalg_solve",
-    "linalg_svd",
-    "linalg_svdvals",
-    "linalg_trace",
-    "linalg_vector_norm",
-    "matrix_transpose",
-    "tensordot",
-    "vecdot",
-]
 
-UNSUPPORTED_LINALG: dict[str, str] = {}
+UNSUPPORTED: dict[str, str] = {}
 _F16, _F32 = np.dtype("float16"), np.dtype("float32")
 # vector_norm and solve: float16 computed in float32 (_in_float32, ivy_like.ops._half); the
 # functions that go through _float do the same there. MXNet gives dtypes as NumPy types.
@@ -113,6 +83,56 @@ def _swap_last(x: Any) -> Any:
 
 
 # -- in both namespaces ---------------------------------------------------------------------------
+def _matmul_2d_batched(a: Any, b: Any, dt: np.dtype) -> Any:
+    """(..., n, k) @ (..., k, m) with broadcast batch dimensions."""
+    batch = np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+    n, k, m = a.shape[-2], a.shape[-1], b.shape[-1]
+    if 0 in (n, k, m) or 0 in batch:  # MXNet's dot dies with SIGFPE on zero-size operands
+        return nd.zeros(batch + (n, m), dtype=dt)
+    if dt.kind != "f":  # exact integer products: multiply and sum (dot is float-only)
+        prod = nd.broadcast_mul(a.expand_dims(-1), b.expand_dims(-3))
+        return _cast(nd.sum(prod, axis=-2), dt)
+    work = np.dtype("float32") if dt == np.float16 else dt  # CPU dot: float32/float64 only
+    a, b = _cast(a, work), _cast(b, work)
+    if not batch:
+        return _cast(nd.dot(a, b), dt)
+    a = _broadcast_to(a, batch + (n, k)).reshape((-1, n, k))
+    b = _broadcast_to(b, batch + (k, m)).reshape((-1, k, m))
+    return _cast(nd.batch_dot(a, b).reshape(batch + (n, m)), dt)
+
+
+@numpy_shapes
+def matmul(x1: Any, x2: Any, /) -> Any:
+    """NumPy's ``matmul`` from ``mx.nd.dot``/``batch_dot``.
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> from ivy_like.backends import mxnet as B
+    >>> from ivy_like.backends.mxnet import linalg
+    >>> B.to_numpy(linalg.matmul(mx.nd.array([[1, 2], [3, 4]], dtype="int64"), mx.nd.array([1, 1], dtype="int64")))
+    array([3, 7])
+    """
+    if not (isinstance(x1, NDArray) and isinstance(x2, NDArray)):
+        raise TypeError("matmul: both operands must be arrays (no Python scalars)")
+    if x1.ndim == 0 or x2.ndim == 0:
+        raise ValueError("matmul: operands must have at least one dimension")
+    (a, b), dt = _operands("matmul", x1, x2)
+    a, b = _no_bool(a), _no_bool(b)
+    a = a.reshape((1,) + tuple(a.shape)) if x1.ndim == 1 else a  # a row vector...
+    b = b.reshape(tuple(b.shape) + (1,)) if x2.ndim == 1 else b  # ...and a column vector
+    if a.shape[-1] != b.shape[-2]:
+        raise ValueError(f"matmul: inner dimensions differ ({a.shape[-1]} and {b.shape[-2]})")
+    out = _matmul_2d_batched(a, b, np.dtype(a.dtype))
+    shp = tuple(out.shape)
+    if x2.ndim == 1:
+        shp = shp[:-1]
+    if x1.ndim == 1:
+        shp = shp[:-2] + shp[-1:] if x2.ndim > 1 else shp[:-1]
+    out = out.reshape(shp) if shp != tuple(out.shape) else out
+    return out.astype(_BOOL) if dt == _BOOL else out
+
+
 @numpy_shapes
 def matrix_transpose(x: Any, /) -> Any:
     _check_matrix("matrix_transpose", tuple(x.shape))

@@ -1,26 +1,28 @@
-"""mxnet backend: array API creation, manipulation and indexing functions (issue 5).
+"""mxnet backend: array API manipulation functions and ``astype``.
 
-``mx.nd`` operators (``broadcast_to``, ``expand_dims``, ``flip``, ``transpose``, ``repeat``,
-``tile``, ``take``, ``split``), ``mx.np.roll`` on zero-copy ``as_np_ndarray()`` views, and the
-shared rules of ``ivy_like.ops`` applied first so every backend raises the same errors.
-Differences handled here:
+``mx.nd`` operators (``reshape``, ``transpose``, ``concat``, ``stack``, ``broadcast_to``,
+``flip``, ``repeat``, ``take``), ``mx.np.roll`` on zero-copy ``as_np_ndarray()`` views, and the
+shared rules of ``ivy_like.ops.manipulation`` applied first so every backend raises the same
+errors. Differences handled here:
 
-* ``take`` checks the bounds itself (MXNet only clips or wraps) and then wraps negative indices.
-* ``tril``/``triu``: legacy MXNet has neither; a mask from ``arange`` and ``where``.
+* ``reshape`` uses NumPy's rules (MXNet's special codes 0, -2, -3, -4 are not used) and builds
+  zero-size results directly; ``stack`` checks the shapes itself (``nd.stack`` would fail only
+  when the result is read: MXNet runs asynchronously).
 * ``repeat`` with an array of repeats gathers with ``take`` (``mx.nd.repeat`` takes one int);
   the index array is computed from the repeats on the host, as the output shape depends on them.
+* ``tile`` is one ``concat`` per repeated axis (MXNet 1.9.1's ``nd.tile`` is wrong for some 4-D
+  inputs).
 * bools go through uint8 where MXNet's kernels reject them.
 """
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import mxnet as mx
 import numpy as np
 
-from ...ops.creation import _check_matrix, _check_meshgrid
-from ...ops.indexing import _take_axis
 from ...ops.manipulation import (
     _axes,
     _axis,
@@ -31,148 +33,107 @@ from ...ops.manipulation import (
     _squeeze_axes,
     _tile_shapes,
 )
-from . import (
-    _BOOL,
-    DEFAULT_FLOAT,
-    NDArray,
+from . import _BOOL, NDArray, _context, numpy_shapes, to_numpy
+from ._helpers import (
     _broadcast,
     _broadcast_to,
-    _context,
+    _gather,
+    _keep_bool,
     _no_bool,
+    _operands,
     _shape,
     _supported,
-    asarray,
-    numpy_shapes,
-    permute_dims,
-    reshape,
-    to_numpy,
 )
 
 nd = mx.nd
 
-__all__ = [
-    "broadcast_arrays",
-    "broadcast_to",
-    "empty",
-    "empty_like",
-    "expand_dims",
-    "flip",
-    "from_dlpack",
-    "full_like",
-    "meshgrid",
-    "moveaxis",
-    "repeat",
-    "roll",
-    "squeeze",
-    "take",
-    "tile",
-    "tril",
-    "triu",
-    "unstack",
-]
-
-
-def _keep_bool(x: Any, out: Any) -> Any:
-    return out.astype(_BOOL) if x.dtype == np.bool_ and out.dtype != np.bool_ else out
-
-
-# -- creation -------------------------------------------------------------------------------------
-@numpy_shapes
-def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    return nd.empty(_shape(shape), ctx=_context(device), dtype=dtype or DEFAULT_FLOAT)
-
 
 @numpy_shapes
-def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
-    ctx = x.context if device is None else _context(device)
-    return nd.empty(x.shape, ctx=ctx, dtype=dtype or x.dtype)
-
-
-@numpy_shapes
-def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    ctx = x.context if device is None else _context(device)
-    dt = np.dtype(dtype or x.dtype)
-    if dt.kind in "iub" and isinstance(fill_value, float):
-        fill_value = int(fill_value)  # as astype would convert it (2.5 -> 2)
-    return nd.full(x.shape, fill_value, ctx=ctx, dtype=dt)
-
-
-@numpy_shapes
-def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
-    """``mx.nd.from_dlpack`` of the producer's capsule (shares its memory); ``copy=True``
-    copies. A producer MXNet cannot read (not on the CPU) is copied through NumPy unless
-    ``copy=False``, which then raises ``BufferError``.
+def reshape(x: Any, /, shape: Any, *, copy: Any = None) -> Any:
+    """NumPy's reshape (MXNet's special codes 0, -2, -3, -4 are not used).
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from ivy_like.backends import mxnet as B
-    >>> B.to_numpy(B.from_dlpack(np.arange(2.0, dtype=np.float32), copy=True))
-    array([0., 1.], dtype=float32)
+    >>> import mxnet as mx
+    >>> from ivy_like.backends.mxnet import manipulation
+    >>> manipulation.reshape(mx.nd.zeros((2, 3)), (-1,)).shape
+    (6,)
     """
-    if device not in (None, "cpu") and not isinstance(device, mx.Context):
-        raise ValueError(f"from_dlpack: expected device 'cpu', got {device!r}")
-    if isinstance(x, NDArray):
-        return x.copy() if copy else x  # (a copy of an NDArray is ordered by MXNet's engine)
-    try:
-        out = nd.from_dlpack(x.__dlpack__())
-    except Exception as err:  # noqa: BLE001 - any producer MXNet cannot import
-        if copy is False:
-            raise BufferError(f"from_dlpack: copy=False but MXNet cannot share it ({err})") from err
-        return asarray(np.from_dlpack(x), copy=True)
-    if copy:
-        out = out.copy()
-        out.wait_to_read()  # MXNet copies asynchronously: done before the producer changes
-    return out
+    target = list(_shape(shape))
+    if target.count(-1) > 1 or builtins.any(n < -1 for n in target):
+        raise ValueError(f"reshape: invalid shape {tuple(target)}")
+    size = int(np.prod(x.shape))
+    known = int(np.prod([n for n in target if n != -1]))
+    if -1 in target:
+        if known == 0 or size % known:
+            raise ValueError(f"reshape: cannot reshape {tuple(x.shape)} into {tuple(target)}")
+        target[target.index(-1)] = size // known
+    elif known != size:
+        raise ValueError(f"reshape: cannot reshape {tuple(x.shape)} into {tuple(target)}")
+    target_t = tuple(target)
+    if size == 0:  # MXNet's shape inference rejects some zero-size targets; no data to move
+        return nd.zeros(target_t, ctx=x.context, dtype=x.dtype)
+    out = x.reshape(target_t)  # a view, recorded by autograd
+    return nd.identity(out) if copy else out
 
 
 @numpy_shapes
-def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
-    _check_meshgrid(arrays, indexing)
-    n = len(arrays)
-    lengths = [int(a.shape[0]) for a in arrays]
-    if indexing == "xy" and n >= 2:
-        lengths[0], lengths[1] = lengths[1], lengths[0]
-    out = []
-    for i, a in enumerate(arrays):
-        where = i if indexing == "ij" or n < 2 or i > 1 else 1 - i
-        shape = [1] * n
-        shape[where] = a.shape[0]
-        if 0 in lengths:  # nothing to broadcast (MXNet cannot broadcast zero-size arrays)
-            out.append(nd.zeros(tuple(lengths), ctx=a.context, dtype=a.dtype))
-            continue
-        b = _no_bool(a).reshape(tuple(shape))
-        out.append(_keep_bool(a, _broadcast_to(b, tuple(lengths))))
-    return tuple(out)
-
-
-def _triangle(x: Any, k: int, lower: bool, name: str) -> Any:
-    _check_matrix(x, name)
-    n, m = x.shape[-2], x.shape[-1]
-    if x.size == 0:
+def permute_dims(x: Any, /, axes: Any) -> Any:
+    axes = tuple(axes)
+    if sorted(a % builtins.max(x.ndim, 1) for a in axes) != list(range(x.ndim)):
+        raise ValueError(f"permute_dims: axes {axes} are not a permutation of {x.ndim} axes")
+    if x.ndim == 0:
         return nd.identity(x)
-    rows = nd.arange(n, dtype="int64").reshape((n, 1))
-    cols = nd.arange(m, dtype="int64").reshape((1, m))
-    diff = nd.broadcast_sub(cols, rows)  # column - row: 0 on the diagonal
-    limit = nd.full((1, 1), k, dtype="int64")
-    keep = (
-        nd.broadcast_lesser_equal(diff, limit) if lower else nd.broadcast_greater_equal(diff, limit)
-    )
-    keep, xx = _broadcast([keep.astype(x.dtype if x.dtype != np.bool_ else "uint8"), _no_bool(x)])
-    return _keep_bool(x, nd.where(keep, xx, nd.zeros_like(xx)))
+    out = nd.transpose(_no_bool(x), axes=axes)
+    return out.astype(_BOOL) if x.dtype == np.bool_ else out
+
+
+def _sequence(arrays: Any, who: str) -> tuple[list[Any], np.dtype]:
+    if not arrays:
+        raise ValueError(f"{who}: need at least one array")
+    arrays, dt = _operands(who, *arrays)
+    return [_no_bool(a) for a in arrays], dt
 
 
 @numpy_shapes
-def tril(x: Any, /, *, k: int = 0) -> Any:
-    return _triangle(x, k, True, "tril")
+def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
+    arrays, dt = _sequence(arrays, "concat")
+    if axis is None:
+        arrays = [a.reshape((-1,)) for a in arrays]
+        axis = 0
+    if builtins.any(a.ndim == 0 for a in arrays):
+        raise ValueError("concat: zero-dimensional arrays cannot be concatenated")
+    ndim = arrays[0].ndim
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"concat: axis {axis} is out of bounds for {ndim} dimensions")
+    out = nd.concat(*arrays, dim=axis % ndim)
+    return out.astype(_BOOL) if dt == _BOOL else out
 
 
 @numpy_shapes
-def triu(x: Any, /, *, k: int = 0) -> Any:
-    return _triangle(x, k, False, "triu")
+def stack(arrays: Any, /, *, axis: int = 0) -> Any:
+    arrays, dt = _sequence(arrays, "stack")
+    ndim = arrays[0].ndim + 1
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"stack: axis {axis} is out of bounds for {ndim} dimensions")
+    if len({a.shape for a in arrays}) > 1:
+        # nd.stack would fail only when the result is read (MXNet runs asynchronously); the
+        # generated function turns this into ivy_like's message (ivy_like.core.decided_errors).
+        raise ValueError("stack: the arrays' shapes differ")
+    out = nd.stack(*arrays, axis=axis % ndim)
+    return out.astype(_BOOL) if dt == _BOOL else out
 
 
-# -- manipulation ---------------------------------------------------------------------------------
+@numpy_shapes
+def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
+    dt = _supported(np.dtype(dtype), "astype")
+    if device is not None and _context(device) != x.context:
+        x = x.as_in_context(_context(device))
+    if np.dtype(x.dtype) == dt:
+        return nd.identity(x) if copy else x
+    return x.astype(dt)
+
+
 @numpy_shapes
 def broadcast_arrays(*arrays: Any) -> tuple[Any, ...]:
     return tuple(_broadcast(list(arrays)))
@@ -217,8 +178,9 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     --------
     >>> import mxnet as mx
     >>> from ivy_like.backends import mxnet as B
+    >>> from ivy_like.backends.mxnet import manipulation
     >>> x = mx.nd.array([1, 2], dtype="int64")
-    >>> B.to_numpy(B.repeat(x, 2)), B.to_numpy(B.repeat(x, mx.nd.array([0, 3], dtype="int64")))
+    >>> B.to_numpy(manipulation.repeat(x, 2)), B.to_numpy(manipulation.repeat(x, mx.nd.array([0, 3], dtype="int64")))
     (array([1, 1, 2, 2]), array([2, 2, 2]))
     """
     if axis is not None:
@@ -284,38 +246,3 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
         index = nd.full((1,), i, ctx=x.context, dtype="int64")
         out.append(_gather(x, index, axis).reshape(rest))
     return tuple(out)
-
-
-# -- indexing -------------------------------------------------------------------------------------
-def _gather(x: Any, index: Any, axis: int) -> Any:
-    if x.size == 0 or index.size == 0:
-        shape = tuple(x.shape[:axis]) + tuple(index.shape) + tuple(x.shape[axis + 1 :])
-        return nd.zeros(shape, ctx=x.context, dtype=x.dtype)
-    return _keep_bool(x, nd.take(_no_bool(x), index, axis=axis, mode="wrap"))
-
-
-@numpy_shapes
-def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
-    """``mx.nd.take``; out-of-range indices raise ``IndexError`` (MXNet would clip or wrap).
-
-    Examples
-    --------
-    >>> import mxnet as mx
-    >>> from ivy_like.backends import mxnet as B
-    >>> B.to_numpy(B.take(mx.nd.array([1., 2., 3.]), mx.nd.array([2, -1], dtype="int64")))
-    array([3., 3.], dtype=float32)
-    """
-    kind = np.dtype(indices.dtype).kind if hasattr(indices, "dtype") else None
-    axis = _take_axis(x.ndim, indices, axis, kind)
-    if axis is None:
-        x, axis = x.reshape((-1,)), 0
-    if not isinstance(indices, NDArray):
-        indices = asarray(indices)
-    n = x.shape[axis]
-    if indices.size:
-        host = to_numpy(indices)
-        lo, hi = int(host.min()), int(host.max())
-        if lo < -n or hi >= n:
-            raise IndexError(f"take: index {hi if hi >= n else lo} is out of bounds for size {n}")
-    _supported(np.dtype(indices.dtype), "take")
-    return _gather(x, indices.astype("int64"), axis)

@@ -19,13 +19,13 @@ import numpy as np
 
 from ivy_like.ops.nn import check_conv, check_gelu, conv_geometry, tanh_gelu
 
-from . import _cast, _operands, numpy_shapes
+from . import numpy_shapes
+from ._helpers import _cast, _operands
 
 nd = mx.nd
 
-__all__ = ["UNSUPPORTED_NN", "nn_conv1d", "nn_conv2d", "nn_gelu"]
 
-UNSUPPORTED_NN: dict[str, str] = {}
+UNSUPPORTED: dict[str, str] = {}
 _F16, _F32 = np.dtype("float16"), np.dtype("float32")
 # channels-last weight (spatial..., I, O) -> channels-first (O, I, spatial...)
 _TO_OI = {1: (2, 1, 0), 2: (3, 2, 0, 1)}

@@ -1,7 +1,8 @@
-"""numpy backend: array API elementwise functions beyond the first set (issue 5).
+"""numpy backend: array API elementwise functions.
 
-NumPy is the reference: these are aliases, except ``clip`` (the shared rules of
-``ivy_like.ops.elementwise``).
+NumPy is the reference: these are aliases, except ``pow`` (integers to negative integer powers)
+and ``clip`` (the shared rules of ``ivy_like.ops.elementwise``), ``nextafter`` on float16, and
+on NumPy 1.x weak Python scalars (NEP 50) and integer-keeping rounding.
 """
 
 from __future__ import annotations
@@ -10,49 +11,106 @@ from typing import Any
 
 import numpy as np
 
-from ...ops.elementwise import _clip
-from . import astype, maximum, minimum
+from ...ops.elementwise import _clip, _int_pow
+from . import DEFAULT_INT
+from .manipulation import astype
 
-__all__ = [
-    "acos",
-    "acosh",
-    "asin",
-    "asinh",
-    "atan",
-    "atan2",
-    "atanh",
-    "bitwise_and",
-    "bitwise_invert",
-    "bitwise_left_shift",
-    "bitwise_or",
-    "bitwise_right_shift",
-    "bitwise_xor",
-    "ceil",
-    "clip",
-    "conj",
-    "copysign",
-    "cosh",
-    "expm1",
-    "floor",
-    "hypot",
-    "imag",
-    "isfinite",
-    "isinf",
-    "isnan",
-    "log10",
-    "log1p",
-    "log2",
-    "logaddexp",
-    "logical_xor",
-    "nextafter",
-    "real",
-    "round",
-    "sign",
-    "signbit",
-    "sinh",
-    "tan",
-    "trunc",
-]
+add = np.add
+subtract = np.subtract
+multiply = np.multiply
+divide = np.divide
+floor_divide = np.floor_divide
+remainder = np.remainder
+
+
+def pow(x1: Any, x2: Any, /) -> Any:  # noqa: A001
+    try:
+        return _np_power(x1, x2)
+    except ValueError as err:
+        # NumPy refuses integers to negative integer powers: ivy_like's rule (ops.elementwise).
+        if "negative integer powers" not in str(err):
+            raise
+        x1, x2 = _int_operands(x1, x2)
+        return _int_pow(
+            x1, x2, np.power, np.where, np.maximum, lambda a, like: a.astype(like.dtype)
+        )
+
+
+def _int_operands(x1: Any, x2: Any) -> tuple[Any, Any]:
+    """Integer operands as arrays, a Python int taking the other's dtype (the standard's rule)."""
+    if isinstance(x1, int):
+        x1 = np.asarray(x1, dtype=np.asarray(x2).dtype)
+    if isinstance(x2, int):
+        x2 = np.asarray(x2, dtype=x1.dtype)
+    x1, x2 = np.broadcast_arrays(x1, x2)
+    return x1, x2
+
+
+_np_power = np.power
+maximum = np.maximum
+minimum = np.minimum
+equal = np.equal
+not_equal = np.not_equal
+less = np.less
+less_equal = np.less_equal
+greater = np.greater
+greater_equal = np.greater_equal
+logical_and = np.logical_and
+logical_or = np.logical_or
+logical_not = np.logical_not
+negative = np.negative
+positive = np.positive
+abs = np.abs  # noqa: A001
+exp = np.exp
+log = np.log
+sqrt = np.sqrt
+square = np.square
+sin = np.sin
+cos = np.cos
+tanh = np.tanh
+where = np.where
+
+
+if np.__version__ < "2":
+    # NumPy 1.x casts by value: a 0-d float32 array plus a Python float gives float64. Python
+    # scalars beside an array are made weak here (NEP 50, NumPy 2's rule): they take the
+    # array's dtype unless their kind is wider.
+    _PY_KIND = {bool: "b", int: "i", float: "f", complex: "c"}
+    _KIND_ORDER = "biufc"
+
+    def _weak_pair(x1: Any, x2: Any) -> tuple[Any, Any]:
+        k1, k2 = _PY_KIND.get(type(x1)), _PY_KIND.get(type(x2))
+        if (k1 is None) == (k2 is None):
+            return x1, x2
+        arr, value, kind = (np.asarray(x2), x1, k1) if k1 else (np.asarray(x1), x2, k2)
+        dt = arr.dtype
+        if _KIND_ORDER.index(kind) > _KIND_ORDER.index(dt.kind.replace("u", "i")):
+            dt = {"i": DEFAULT_INT, "f": np.dtype("float64"), "c": np.dtype("complex128")}[kind]
+            if kind == "c" and arr.dtype == np.float32:
+                dt = np.dtype("complex64")
+        scalar = (
+            np.asarray(value).astype(dt) if kind != "i" or dt.kind != "u" or value >= 0 else value
+        )
+        return (scalar, arr) if k1 else (arr, scalar)
+
+    def _weak(fn: Any) -> Any:
+        def op(x1: Any, x2: Any, /) -> Any:
+            return fn(*_weak_pair(x1, x2))
+
+        op.__name__ = op.__qualname__ = fn.__name__
+        return op
+
+    add, subtract, multiply, divide = _weak(add), _weak(subtract), _weak(multiply), _weak(divide)
+    floor_divide, remainder, pow = _weak(floor_divide), _weak(remainder), _weak(pow)  # noqa: A001
+    maximum, minimum = _weak(maximum), _weak(minimum)
+    equal, not_equal, less, less_equal = (
+        _weak(equal),
+        _weak(not_equal),
+        _weak(less),
+        _weak(less_equal),
+    )
+    greater, greater_equal = _weak(greater), _weak(greater_equal)
+
 
 acos = np.arccos
 acosh = np.arccosh

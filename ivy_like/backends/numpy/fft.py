@@ -19,23 +19,6 @@ from . import DEFAULT_FLOAT
 
 _NP2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
 
-__all__ = [
-    "fft_fft",
-    "fft_fftfreq",
-    "fft_fftn",
-    "fft_fftshift",
-    "fft_hfft",
-    "fft_ifft",
-    "fft_ifftn",
-    "fft_ifftshift",
-    "fft_ihfft",
-    "fft_irfft",
-    "fft_irfftn",
-    "fft_rfft",
-    "fft_rfftfreq",
-    "fft_rfftn",
-]
-
 
 def _keep_precision(x: np.ndarray, out: np.ndarray) -> np.ndarray:
     """NumPy 1's double-precision ``out`` in NumPy 2's result dtype for input ``x``."""

@@ -1,3 +1,1 @@
 """NumPy has no autodiff; the gradient frontend raises before reaching a backend."""
-
-__all__: list[str] = []

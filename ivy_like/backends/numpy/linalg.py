@@ -1,4 +1,6 @@
-"""numpy backend: the array API linalg extension (``numpy.linalg`` of NumPy 2 is conforming).
+"""numpy backend: the array API linalg extension (``numpy.linalg`` of NumPy 2 is conforming),
+and the linear algebra functions of the main namespace (``matmul``, ``matrix_transpose``,
+``tensordot``, ``vecdot``).
 
 Wrappers only add the rules of ``ivy_like.ops.linalg``: floating-point input for the
 decompositions, the standard's default ``rtol`` for ``pinv``, named-tuple results.
@@ -33,37 +35,10 @@ from ivy_like.ops.linalg import (
     _vector_axis,
 )
 
-from . import _in_float32, _wide_accumulator
+from ._helpers import _in_float32, _wide_accumulator
 
-__all__ = [
-    "linalg_cholesky",
-    "linalg_cross",
-    "linalg_det",
-    "linalg_diagonal",
-    "linalg_eigh",
-    "linalg_eigvalsh",
-    "linalg_inv",
-    "linalg_matrix_norm",
-    "linalg_matrix_power",
-    "linalg_matrix_rank",
-    "linalg_outer",
-    "linalg_pinv",
-    "linalg_qr",
-    "linalg_slogdet",
-    "linalg_solve",
-    "linalg_svd",
-    "linalg_svdvals",
-    "linalg_trace",
-    "linalg_vector_norm",
-    "matrix_transpose",
-    "tensordot",
-    "vecdot",
-]
-
-
-# _in_float32 (from the backend's __init__): float16/bfloat16 computed in float32, the
-# rule of ivy_like.ops._half.
-
+# _in_float32 (from _helpers.py): float16/bfloat16 computed in float32, the rule of
+# ivy_like.ops._half.
 
 _NP2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
 
@@ -81,6 +56,9 @@ def _default_rtol(x: np.ndarray) -> float:
 
 
 # -- in both namespaces ---------------------------------------------------------------------------
+matmul = np.matmul
+
+
 def matrix_transpose(x: Any, /) -> Any:
     x = np.asarray(x)
     _check_matrix("matrix_transpose", x.shape)

@@ -1,7 +1,8 @@
-"""numpy backend: array API creation, manipulation and indexing functions (issue 5).
+"""numpy backend: array API manipulation functions.
 
-Mostly aliases; the shared rules of ``ivy_like.ops`` (axis checks, squeeze of a non-1 axis,
-repeats) are applied first so every backend raises the same errors.
+Mostly aliases; the shared rules of ``ivy_like.ops.manipulation`` (axis checks, squeeze of a
+non-1 axis, repeats) are applied first so every backend raises the same errors, and ``copy=``
+of ``reshape``/``astype`` follows the standard.
 """
 
 from __future__ import annotations
@@ -10,8 +11,6 @@ from typing import Any
 
 import numpy as np
 
-from ...ops.creation import _check_matrix, _check_meshgrid
-from ...ops.indexing import _check_bounds, _take_axis
 from ...ops.manipulation import (
     _axes,
     _axis,
@@ -22,86 +21,33 @@ from ...ops.manipulation import (
     _squeeze_axes,
     _tile_shapes,
 )
-from . import DEFAULT_FLOAT
-
-__all__ = [
-    "broadcast_arrays",
-    "broadcast_to",
-    "empty",
-    "empty_like",
-    "expand_dims",
-    "flip",
-    "from_dlpack",
-    "full_like",
-    "meshgrid",
-    "moveaxis",
-    "repeat",
-    "roll",
-    "squeeze",
-    "take",
-    "tile",
-    "tril",
-    "triu",
-    "unstack",
-]
 
 
-# -- creation -------------------------------------------------------------------------------------
-def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    return np.empty(shape, dtype=dtype or DEFAULT_FLOAT)
+def reshape(x: Any, /, shape: Any, *, copy: Any = None) -> Any:
+    if copy:
+        return np.array(np.reshape(x, shape), copy=True)
+    out = np.reshape(x, shape)
+    if copy is False and not np.shares_memory(out, x):
+        raise ValueError("reshape: copy=False but the reshape needs a copy")
+    return out
 
 
-def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
-    return np.empty_like(x, dtype=dtype)
+def permute_dims(x: Any, /, axes: Any) -> Any:
+    return np.transpose(x, axes)
 
 
-def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    return np.full_like(x, fill_value, dtype=dtype)
+def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
+    return np.concatenate(arrays, axis)  # positional: NumPy parses it faster
 
 
-def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
-    """``np.from_dlpack`` with the standard's ``copy`` (also the core's import helper).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from ivy_like.backends import numpy as B
-    >>> B.from_dlpack(np.arange(2.0), copy=True)
-    array([0., 1.])
-    """
-    if device not in (None, "cpu"):
-        raise ValueError(
-            f"from_dlpack: the numpy backend has only the 'cpu' device, got {device!r}"
-        )
-    if np.__version__ < "2":  # NumPy 1.x: no copy argument; from_dlpack always shares
-        # ...and marks every import read-only, and cannot export a read-only array: NumPy
-        # arrays (also inside an Array of this backend) are shared directly, as writable as
-        # their source.
-        if getattr(getattr(x, "backend", None), "name", None) == "numpy":
-            x = x.data
-        shared = x.view() if isinstance(x, np.ndarray) else np.from_dlpack(x)
-        return shared.copy() if copy else shared
-    if copy is None:
-        return np.from_dlpack(x)
-    return np.from_dlpack(x, copy=copy)
+def stack(arrays: Any, /, *, axis: int = 0) -> Any:
+    return np.stack(arrays, axis=axis)
 
 
-def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
-    _check_meshgrid(arrays, indexing)
-    return tuple(np.meshgrid(*arrays, indexing=indexing))
+def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
+    return np.asarray(x).astype(dtype, copy=copy)
 
 
-def tril(x: Any, /, *, k: int = 0) -> Any:
-    _check_matrix(x, "tril")
-    return np.tril(x, k=k)
-
-
-def triu(x: Any, /, *, k: int = 0) -> Any:
-    _check_matrix(x, "triu")
-    return np.triu(x, k=k)
-
-
-# -- manipulation ---------------------------------------------------------------------------------
 def broadcast_arrays(*arrays: Any) -> tuple[Any, ...]:
     return tuple(np.broadcast_arrays(*arrays))
 
@@ -153,39 +99,3 @@ def tile(x: Any, repetitions: Any, /) -> Any:
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
     axis = _axis(axis, np.ndim(x), "unstack")
     return tuple(np.moveaxis(np.asarray(x), axis, 0))
-
-
-# -- indexing -------------------------------------------------------------------------------------
-def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
-    if (
-        type(indices) is np.ndarray
-        and indices.dtype in _DIRECT_INDEX_DTYPES
-        and (axis is None or type(axis) is int)
-    ):
-        # np.take already has the semantics (negatives from the end, IndexError out of range,
-        # axis=None flattens); any error is re-raised below by the checked path's own call.
-        try:
-            if type(x) is np.ndarray:  # the method: np.take is a Python wrapper around it
-                return x.take(indices, axis)
-            return np.take(x, indices, axis=axis)
-        except (IndexError, TypeError, ValueError):
-            pass
-    kind = indices.dtype.kind if isinstance(indices, (np.ndarray, np.generic)) else None
-    axis = _take_axis(np.ndim(x), indices, axis, kind)
-    if kind == "u" and indices.dtype.itemsize == 8:
-        # NumPy 1 refuses uint64 indices (no 'safe' cast to intp). Any index that fits the
-        # axis fits intp, so only values beyond intp need their own IndexError.
-        indices = np.asarray(indices)
-        if indices.size and indices.max() > _INTP_MAX:
-            size = np.size(x) if axis is None else np.shape(x)[axis]
-            _check_bounds(0, int(indices.max()), size, 0 if axis is None else axis)
-        indices = indices.astype(np.intp)
-    return np.take(x, indices, axis=axis)
-
-
-_INTP_MAX = np.iinfo(np.intp).max
-# Index dtypes np.take reads as they are. Not uint64: NumPy 2 casts it to intp, so 2**64 - 1
-# becomes -1 (the last element, no error), and NumPy 1 refuses it.
-_DIRECT_INDEX_DTYPES = frozenset(
-    np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32)
-)

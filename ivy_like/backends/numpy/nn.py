@@ -17,8 +17,6 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from ivy_like.ops.nn import check_conv, check_gelu, conv_geometry, tanh_gelu
 
-__all__ = ["nn_conv1d", "nn_conv2d", "nn_gelu"]
-
 # channels-last weight (spatial..., I, O) -> channels-first (O, I, spatial...)
 _TO_OI = {1: (2, 1, 0), 2: (3, 2, 0, 1)}
 

@@ -1,7 +1,9 @@
-"""numpy backend: statistical, searching, sorting, set and utility functions (array API).
+"""numpy backend: array API statistical functions.
 
 The reference semantics: NumPy's own functions, with the rules of ``ivy_like.ops`` applied
-where NumPy differs (NaN variance when ``N - correction <= 0``, stable descending sorts).
+where NumPy differs (floating-point ``mean``, NaN variance when ``N - correction <= 0``), long
+float32 reductions along leading axes accumulated in float64, and half precision computed in
+float32.
 """
 
 from __future__ import annotations
@@ -10,32 +12,41 @@ from typing import Any
 
 import numpy as np
 
-from ivy_like.ops.set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ivy_like.ops.statistical import _check_correction, _count, _cumulative_axis
 
-from . import _in_float32, _wide_accumulator
-
-__all__ = [
-    "all",
-    "any",
-    "argmax",
-    "argmin",
-    "argsort",
-    "cumulative_sum",
-    "nonzero",
-    "prod",
-    "searchsorted",
-    "sort",
-    "std",
-    "unique_all",
-    "unique_counts",
-    "unique_inverse",
-    "unique_values",
-    "var",
-]
+from ._helpers import _in_float32, _wide_accumulator
 
 
-# -- statistical ----------------------------------------------------------------------------------
+def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
+    if type(x) is np.ndarray:  # the method skips np.sum's dispatch layer (~1 µs)
+        if axis is not None and dtype is None:
+            wide = _wide_accumulator(x, axis)
+            if wide is not None:
+                return x.sum(axis=axis, dtype=wide, keepdims=keepdims).astype(x.dtype)
+        return x.sum(axis=axis, dtype=dtype, keepdims=keepdims)
+    return np.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+@_in_float32
+def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    if np.asarray(x).dtype.kind not in "fc":
+        # The same rule on every backend: mean is for floating-point inputs.
+        raise TypeError(f"mean: expected a floating-point array, got {np.asarray(x).dtype}")
+    if axis is not None and type(x) is np.ndarray:
+        wide = _wide_accumulator(x, axis)
+        if wide is not None:
+            return np.mean(x, axis=axis, dtype=wide, keepdims=keepdims).astype(x.dtype)
+    return np.mean(x, axis=axis, keepdims=keepdims)
+
+
+def max(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
+    return np.max(x, axis=axis, keepdims=keepdims)
+
+
+def min(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
+    return np.min(x, axis=axis, keepdims=keepdims)
+
+
 @_in_float32(dtype_arg=True)
 def cumulative_sum(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
@@ -78,79 +89,3 @@ def var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = 
 @_in_float32
 def std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
     return np.sqrt(_var("std", x, axis, correction, keepdims))
-
-
-# -- searching ------------------------------------------------------------------------------------
-def argmax(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:
-    return np.argmax(x, axis=axis, keepdims=keepdims)  # NaN first, ties first: our rule
-
-
-def argmin(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:
-    return np.argmin(x, axis=axis, keepdims=keepdims)
-
-
-def nonzero(x: Any, /) -> tuple[Any, ...]:
-    x = np.asarray(x)
-    if x.ndim == 0:
-        raise ValueError("nonzero: x must have at least one dimension, got a 0-d array")
-    return np.nonzero(x)
-
-
-def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
-    if np.ndim(x1) != 1:
-        raise ValueError(f"searchsorted: x1 must be one-dimensional, got {np.ndim(x1)}-d")
-    if side not in ("left", "right"):
-        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
-    return np.searchsorted(x1, x2, side=side, sorter=sorter)
-
-
-# -- sorting --------------------------------------------------------------------------------------
-def argsort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Any:
-    x = np.asarray(x)
-    if not descending:
-        return np.argsort(x, axis=axis, kind="stable")
-    # Descending and stable: sort the reversed array stably, reverse back and map the
-    # positions; equal elements keep their original order and NaN (last ascending) comes first.
-    n = x.shape[axis]
-    return n - 1 - np.flip(np.argsort(np.flip(x, axis), axis=axis, kind="stable"), axis)
-
-
-def sort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Any:
-    out = np.sort(x, axis=axis, kind="stable")
-    return np.flip(out, axis) if descending else out
-
-
-# -- set functions --------------------------------------------------------------------------------
-def _unique(x: Any) -> tuple[Any, Any, Any, Any]:
-    x = np.asarray(x)
-    values, indices, inverse, counts = np.unique(
-        x, return_index=True, return_inverse=True, return_counts=True, equal_nan=False
-    )
-    return values, indices, inverse.reshape(x.shape), counts
-
-
-def unique_all(x: Any, /) -> UniqueAllResult:
-    return UniqueAllResult(*_unique(x))
-
-
-def unique_counts(x: Any, /) -> UniqueCountsResult:
-    values, _, _, counts = _unique(x)
-    return UniqueCountsResult(values, counts)
-
-
-def unique_inverse(x: Any, /) -> UniqueInverseResult:
-    values, _, inverse, _ = _unique(x)
-    return UniqueInverseResult(values, inverse)
-
-
-def unique_values(x: Any, /) -> Any:
-    return np.unique(np.asarray(x), equal_nan=False)
-
-
-# -- utility --------------------------------------------------------------------------------------
-def all(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
-    return np.all(x, axis=axis, keepdims=keepdims)
-
-
-def any(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
-    return np.any(x, axis=axis, keepdims=keepdims)

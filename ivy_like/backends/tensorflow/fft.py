@@ -23,24 +23,8 @@ from ivy_like.ops.fft import (
     _swap_norm,
 )
 
-from . import DEFAULT_FLOAT, _on
-
-__all__ = [
-    "fft_fft",
-    "fft_fftfreq",
-    "fft_fftn",
-    "fft_fftshift",
-    "fft_hfft",
-    "fft_ifft",
-    "fft_ifftn",
-    "fft_ifftshift",
-    "fft_ihfft",
-    "fft_irfft",
-    "fft_irfftn",
-    "fft_rfft",
-    "fft_rfftfreq",
-    "fft_rfftn",
-]
+from . import DEFAULT_FLOAT
+from ._helpers import _on
 
 _WIDE = (tf.float64, tf.complex128)
 

@@ -13,8 +13,6 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-__all__ = ["jacobian", "value_and_grad_leaves"]
-
 _ZERO = tf.UnconnectedGradients.ZERO
 # The raw op: tf.identity's Python dispatch layers cost ~20 µs a call in eager mode.
 _identity = tf.raw_ops.Identity

@@ -17,19 +17,6 @@ import tensorflow as tf
 
 from ivy_like.ops.nn import check_axis, check_conv, check_gelu, conv_geometry, pool_geometry
 
-__all__ = [
-    "nn_avg_pool2d",
-    "nn_conv1d",
-    "nn_conv2d",
-    "nn_gelu",
-    "nn_log_softmax",
-    "nn_max_pool2d",
-    "nn_relu",
-    "nn_sigmoid",
-    "nn_silu",
-    "nn_softmax",
-]
-
 nn_relu = tf.nn.relu
 nn_sigmoid = tf.math.sigmoid
 nn_silu = tf.nn.silu

@@ -1,10 +1,11 @@
-"""torch backend: array API elementwise functions beyond the first set (issue 5).
+"""torch backend: array API elementwise functions.
 
 Aliases of torch functions, with wrappers where torch differs from the rules of
-``ivy_like.ops.elementwise``: Python scalars where torch wants tensors, integer
-``floor_divide``/``remainder`` by zero (torch raises; here 0, NumPy's result; these two
-replace the first set's aliases), ``sign`` of NaN (torch gives 0) and of complex numbers
-(``torch.sgn``), ``round`` of complex numbers, ``imag`` of real arrays.
+``ivy_like.ops.elementwise``: Python scalars where torch wants tensors (they stay weak:
+``float32 tensor + 2.0`` is float32, as in torch itself), a negative Python int exponent of an
+integer ``pow``, integer ``floor_divide``/``remainder`` by zero (torch raises; here 0, NumPy's
+result), ``sign`` of NaN (torch gives 0) and of complex numbers (``torch.sgn``), ``round`` of
+complex numbers, ``imag`` of real arrays.
 """
 
 from __future__ import annotations
@@ -14,50 +15,76 @@ from typing import Any, Callable
 import torch
 
 from ...ops.elementwise import _clip
-from . import _SCALARS, _scalars_as_tensors, astype, maximum, minimum
+from . import _SCALARS
+from .manipulation import astype
 
-__all__ = [
-    "acos",
-    "acosh",
-    "asin",
-    "asinh",
-    "atan",
-    "atan2",
-    "atanh",
-    "bitwise_and",
-    "bitwise_invert",
-    "bitwise_left_shift",
-    "bitwise_or",
-    "bitwise_right_shift",
-    "bitwise_xor",
-    "ceil",
-    "clip",
-    "conj",
-    "copysign",
-    "cosh",
-    "expm1",
-    "floor",
-    "floor_divide",
-    "hypot",
-    "imag",
-    "isfinite",
-    "isinf",
-    "isnan",
-    "log10",
-    "log1p",
-    "log2",
-    "logaddexp",
-    "logical_xor",
-    "nextafter",
-    "real",
-    "remainder",
-    "round",
-    "sign",
-    "signbit",
-    "sinh",
-    "tan",
-    "trunc",
-]
+
+def _scalars_as_tensors(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` accepting Python scalars in every position.
+
+    Some torch functions take tensors only. A Python scalar becomes a 0-d tensor, which torch
+    promotes exactly like a Python scalar (the dimensioned operand keeps its dtype unless the
+    scalar is of a higher kind). The common all-tensor call pays only the ``try``.
+    """
+
+    def op(x1: Any, x2: Any, /) -> Any:
+        try:
+            return fn(x1, x2)
+        except TypeError:
+            if isinstance(x1, _SCALARS):
+                x1 = torch.as_tensor(x1, device=getattr(x2, "device", None))
+            elif isinstance(x2, _SCALARS):
+                x2 = torch.as_tensor(x2, device=x1.device)
+            else:
+                raise
+            return fn(x1, x2)
+
+    op.__name__ = op.__qualname__ = fn.__name__
+    return op
+
+
+# Accept Python scalars on either side natively.
+add = torch.add
+subtract = torch.subtract
+multiply = torch.multiply
+divide = torch.divide  # true division: integers give the default float
+
+
+def pow(x1: Any, x2: Any, /) -> Any:  # noqa: A001
+    try:
+        return _torch_pow(x1, x2)
+    except RuntimeError as err:
+        # A negative Python int exponent of an integer tensor: as a tensor, torch.pow follows
+        # ivy_like's rule (ops.elementwise.pow), the exact value truncated toward zero.
+        if "negative integer powers" not in str(err) or not isinstance(x2, int):
+            raise
+        return _torch_pow(x1, torch.tensor(x2, dtype=x1.dtype, device=x1.device))
+
+
+_torch_pow = torch.pow
+# Tensors only (or a scalar second only) in torch.
+maximum = _scalars_as_tensors(torch.maximum)  # propagates NaN
+minimum = _scalars_as_tensors(torch.minimum)
+equal = _scalars_as_tensors(torch.eq)
+not_equal = _scalars_as_tensors(torch.ne)
+less = _scalars_as_tensors(torch.lt)
+less_equal = _scalars_as_tensors(torch.le)
+greater = _scalars_as_tensors(torch.gt)
+greater_equal = _scalars_as_tensors(torch.ge)
+logical_and = _scalars_as_tensors(torch.logical_and)
+logical_or = _scalars_as_tensors(torch.logical_or)
+logical_not = torch.logical_not
+negative = torch.negative
+positive = torch.positive
+abs = torch.abs  # noqa: A001
+exp = torch.exp
+log = torch.log
+sqrt = torch.sqrt
+square = torch.square
+sin = torch.sin
+cos = torch.cos
+tanh = torch.tanh
+where = torch.where  # accepts scalars and promotes
 
 
 def _zero_divisor_gives_zero(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -84,8 +111,8 @@ def _zero_divisor_gives_zero(fn: Callable[..., Any]) -> Callable[..., Any]:
     return op
 
 
-floor_divide = _zero_divisor_gives_zero(torch.floor_divide)
-remainder = _zero_divisor_gives_zero(torch.remainder)
+floor_divide = _zero_divisor_gives_zero(torch.floor_divide)  # rounds towards -inf (torch >= 1.13)
+remainder = _zero_divisor_gives_zero(torch.remainder)  # sign of the divisor, like Python
 
 acos = torch.acos
 acosh = torch.acosh

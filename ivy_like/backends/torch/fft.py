@@ -15,23 +15,6 @@ from ivy_like.ops.fft import _check_kind, _check_norm, _length, _n_d, _one_d, _s
 
 from . import DEFAULT_FLOAT
 
-__all__ = [
-    "fft_fft",
-    "fft_fftfreq",
-    "fft_fftn",
-    "fft_fftshift",
-    "fft_hfft",
-    "fft_ifft",
-    "fft_ifftn",
-    "fft_ifftshift",
-    "fft_ihfft",
-    "fft_irfft",
-    "fft_irfftn",
-    "fft_rfft",
-    "fft_rfftfreq",
-    "fft_rfftn",
-]
-
 _HALF = {
     torch.float16: torch.float32,
     torch.bfloat16: torch.float32,

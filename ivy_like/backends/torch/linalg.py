@@ -1,7 +1,7 @@
 """torch backend: the array API linalg extension on ``torch.linalg``.
 
 Wrappers exist where torch differs from the rules of ``ivy_like.ops.linalg``: floating-point
-input for the decompositions, ``solve`` (torch guesses vector-vs-matrix from the shapes; here
+input for the decompositions, mixed-dtype ``matmul``, ``solve`` (torch guesses vector-vs-matrix from the shapes; here
 ``x2`` is a vector only when 1-D), operands of different dtypes (promoted by
 ``torch.result_type`` as NumPy would, where torch refuses them), ``trace`` of a stack, and the
 named-tuple results.
@@ -33,37 +33,13 @@ from ivy_like.ops.linalg import (
 )
 from ivy_like.ops.statistical import _ACCURATE_SUM_FROM
 
-from . import _in_float32
+from ._helpers import _in_float32
 
 _is_compiling = torch.compiler.is_compiling  # read once: two attribute lookups a call
 _solve_ex = torch.linalg.solve_ex
 
-__all__ = [
-    "linalg_cholesky",
-    "linalg_cross",
-    "linalg_det",
-    "linalg_diagonal",
-    "linalg_eigh",
-    "linalg_eigvalsh",
-    "linalg_inv",
-    "linalg_matrix_norm",
-    "linalg_matrix_power",
-    "linalg_matrix_rank",
-    "linalg_outer",
-    "linalg_pinv",
-    "linalg_qr",
-    "linalg_slogdet",
-    "linalg_solve",
-    "linalg_svd",
-    "linalg_svdvals",
-    "linalg_trace",
-    "linalg_vector_norm",
-    "matrix_transpose",
-    "tensordot",
-    "vecdot",
-]
 
-# _in_float32 (from the backend's __init__): float16/bfloat16 computed in float32, the
+# _in_float32 (from _helpers.py): float16/bfloat16 computed in float32, the
 # rule of ivy_like.ops._half.
 
 
@@ -95,6 +71,17 @@ def _rtol(x: Any, rtol: Any) -> Any:
 
 
 # -- in both namespaces ---------------------------------------------------------------------------
+def matmul(x1: Any, x2: Any, /) -> Any:
+    try:
+        return torch.matmul(x1, x2)
+    except RuntimeError:
+        # torch.matmul needs one dtype; NumPy promotes.
+        common = torch.result_type(x1, x2)
+        if x1.dtype == common and x2.dtype == common:
+            raise
+        return torch.matmul(x1.to(common), x2.to(common))
+
+
 def matrix_transpose(x: Any, /) -> Any:
     _check_matrix("matrix_transpose", tuple(x.shape))
     return x.mT

@@ -1,8 +1,8 @@
-"""torch backend: array API creation, manipulation and indexing functions (issue 5).
+"""torch backend: array API manipulation functions.
 
-Aliases of torch after the shared rules of ``ivy_like.ops``; torch's own ``RuntimeError`` for
-shapes that do not broadcast becomes NumPy's ``ValueError``. ``take`` uses this backend's
-``getitem`` (which widens uint8 index tensors, read by torch as masks, to int64).
+Aliases of torch after the shared rules of ``ivy_like.ops.manipulation``; torch's own
+``RuntimeError`` for shapes that do not broadcast becomes NumPy's ``ValueError``,
+``reshape(copy=False)`` raises when a copy is needed, ``squeeze`` of no axis keeps every axis.
 """
 
 from __future__ import annotations
@@ -11,9 +11,7 @@ from typing import Any
 
 import torch
 
-from ... import _dtypes as D
-from ...ops.creation import _check_matrix, _check_meshgrid, _meshgrid_shapes
-from ...ops.indexing import _take_axis
+from ...core import dtypes as D
 from ...ops.manipulation import (
     _axes,
     _axis,
@@ -24,81 +22,40 @@ from ...ops.manipulation import (
     _squeeze_axes,
     _tile_shapes,
 )
-from . import DEFAULT_FLOAT, _shape, _sizes, getitem
-
-_is_compiling = torch.compiler.is_compiling
-_index_select = torch.index_select
-_Tensor = torch.Tensor
-
-__all__ = [
-    "broadcast_arrays",
-    "broadcast_to",
-    "empty",
-    "empty_like",
-    "expand_dims",
-    "flip",
-    "from_dlpack",
-    "full_like",
-    "meshgrid",
-    "moveaxis",
-    "repeat",
-    "roll",
-    "squeeze",
-    "take",
-    "tile",
-    "tril",
-    "triu",
-    "unstack",
-]
+from ._helpers import _shape
 
 
-# -- creation -------------------------------------------------------------------------------------
-def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    return torch.empty(*_sizes(shape), dtype=dtype or DEFAULT_FLOAT, device=device)
+def reshape(x: Any, /, shape: Any, *, copy: Any = None) -> Any:
+    shape = _shape(shape)
+    if copy:
+        return torch.reshape(x, shape).clone()
+    if copy is False:
+        try:
+            return x.view(shape)
+        except RuntimeError:
+            raise ValueError("reshape: copy=False but the reshape needs a copy") from None
+    return torch.reshape(x, shape)
 
 
-def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
-    return torch.empty_like(x, dtype=dtype, device=device)
+permute_dims = torch.permute
 
 
-def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    return torch.full_like(x, fill_value, dtype=dtype, device=device)
+def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
+    if axis == 0:
+        return torch.cat(arrays)  # torch's default dim: giving it costs the parser ~0.12 µs
+    if axis is None:
+        return torch.cat([torch.reshape(a, (-1,)) for a in arrays])
+    return torch.cat(arrays, axis)  # positional: cheaper for torch's parser than dim=
 
 
-def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
-    """``torch.from_dlpack`` with the standard's ``device`` and ``copy`` (also the core's
-    import helper).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from ivy_like.backends import torch as B
-    >>> B.from_dlpack(np.arange(2.0), copy=True)
-    tensor([0., 1.], dtype=torch.float64)
-    """
-    return torch.from_dlpack(x, device=device, copy=copy)
+def stack(arrays: Any, /, *, axis: int = 0) -> Any:
+    return torch.stack(arrays, dim=axis)
 
 
-def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
-    _check_meshgrid(arrays, indexing)
-    if len({a.dtype for a in arrays}) == 1:
-        return tuple(torch.meshgrid(*arrays, indexing=indexing))
-    # torch.meshgrid needs one dtype; NumPy keeps each input's.
-    shape, views = _meshgrid_shapes([a.shape[0] for a in arrays], indexing)
-    return tuple(a.reshape(v).expand(shape) for a, v in zip(arrays, views))
+def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
+    return x.to(device=device, dtype=dtype, copy=copy)
 
 
-def tril(x: Any, /, *, k: int = 0) -> Any:
-    _check_matrix(x, "tril")
-    return torch.tril(x, diagonal=k)
-
-
-def triu(x: Any, /, *, k: int = 0) -> Any:
-    _check_matrix(x, "triu")
-    return torch.triu(x, diagonal=k)
-
-
-# -- manipulation ---------------------------------------------------------------------------------
 def broadcast_arrays(*arrays: Any) -> tuple[Any, ...]:
     try:
         return tuple(torch.broadcast_tensors(*arrays))
@@ -161,32 +118,3 @@ def tile(x: Any, repetitions: Any, /) -> Any:
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
     return torch.unbind(x, _axis(axis, x.ndim, "unstack"))
-
-
-# -- indexing -------------------------------------------------------------------------------------
-
-
-def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
-    # The common calls cost one index_select: it checks the bounds and the index dtype itself
-    # (int32 or int64) and raises for negative or out-of-range indices, other dtypes and bad
-    # axes, which the path below then handles with NumPy's meaning (negatives count from the
-    # end) and message. Module-level names and one branch per axis form: ~0.3 µs less.
-    if axis is None:
-        if type(indices) is _Tensor and indices.ndim == 1 and x.ndim == 1 and not _is_compiling():
-            try:
-                return _index_select(x, 0, indices)
-            except (IndexError, RuntimeError):
-                pass
-    elif type(axis) is int and type(indices) is _Tensor and indices.ndim == 1:
-        if not _is_compiling():
-            try:
-                return _index_select(x, axis, indices)
-            except (IndexError, RuntimeError):
-                pass
-    kind = None
-    if isinstance(indices, torch.Tensor):
-        kind = D.as_dtype(indices.dtype).kind
-    axis = _take_axis(x.ndim, indices, axis, kind)
-    if axis is None:
-        x, axis = (x if x.ndim == 1 else torch.reshape(x, (-1,))), 0
-    return getitem(x, (slice(None),) * axis + (indices,))

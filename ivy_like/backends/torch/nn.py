@@ -22,20 +22,6 @@ from ivy_like.ops.nn import (
     pool_geometry,
 )
 
-__all__ = [
-    "nn_avg_pool2d",
-    "nn_conv1d",
-    "nn_conv2d",
-    "nn_gelu",
-    "nn_linear",
-    "nn_log_softmax",
-    "nn_max_pool2d",
-    "nn_relu",
-    "nn_sigmoid",
-    "nn_silu",
-    "nn_softmax",
-]
-
 nn_relu = torch.relu  # gradient 0 at 0, as the composite
 nn_sigmoid = torch.sigmoid
 nn_silu = F.silu

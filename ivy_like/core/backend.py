@@ -18,11 +18,12 @@ import importlib.util
 import os
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import _dtypes
+from . import dtypes as _dtypes
+from .registry import OPS
 
 __all__ = [
     "Backend",
@@ -66,6 +67,36 @@ def _same_device(device: Any) -> Any:
     return device
 
 
+def _family_files(module: ModuleType, specs: list[Any]) -> dict[str, ModuleType]:
+    """The backend's file per op family (``<backend>/elementwise.py``...) and its
+    ``gradients.py``, imported now. A plugin that is one plain module has no files: its ops are
+    read from the module itself."""
+    if not hasattr(module, "__path__"):
+        return {}
+    files: dict[str, ModuleType] = {}
+    for family in sorted({spec.family for spec in specs} | {"gradients"}):
+        qualified = f"{module.__name__}.{family}"
+        if importlib.util.find_spec(qualified) is not None:
+            files[family] = importlib.import_module(qualified)
+    return files
+
+
+def _collect_kernels(
+    module: ModuleType, files: dict[str, ModuleType], specs: list[Any]
+) -> dict[str, Any]:
+    """Every op's native kernel: the name ``spec.backend_name`` in the file of the op's family
+    (or in the module itself, for a one-module plugin). Nothing else is read: a helper or an
+    imported name that happens to share an op's name elsewhere is not taken for the op."""
+    kernels: dict[str, Any] = {}
+    for spec in specs:
+        name = spec.backend_name
+        source = files.get(spec.family) if files else module
+        value = getattr(source, name, None) if source is not None else None
+        if value is not None:
+            kernels[name] = value
+    return kernels
+
+
 class Backend:
     """One loaded backend: the module's functions as attributes, plus facts about it.
 
@@ -74,26 +105,30 @@ class Backend:
     capability flags; ``unsupported``: op name -> reason.
     """
 
-    def __init__(self, name: str, module: ModuleType) -> None:
+    def __init__(self, name: str, module: ModuleType, specs: Iterable[Any] | None = None) -> None:
         self.name = name
         self.module = module
         self.version: str = getattr(module, "VERSION", "unknown")
         self.array_types: tuple[type, ...] = tuple(module.ARRAY_TYPES)
         self.has_autodiff: bool = bool(getattr(module, "HAS_AUTODIFF", False))
         self.mutable_arrays: bool = bool(getattr(module, "MUTABLE_ARRAYS", False))
-        self.unsupported: dict[str, str] = dict(getattr(module, "UNSUPPORTED", {}))
-        # Family files may declare their own gaps as UNSUPPORTED_<FAMILY> dicts.
-        for key, value in vars(module).items():
-            if key.startswith("UNSUPPORTED_") and isinstance(value, dict):
-                self.unsupported.update(value)
-        for key, value in vars(module).items():
-            if not key.startswith("__"):
-                self.__dict__.setdefault(key, value)
+        specs = list(OPS.values() if specs is None else specs)  # every op declared so far
+        files = _family_files(module, specs)
+        self.unsupported: dict[str, str] = {}
+        for file in (module, *files.values()):
+            self.unsupported.update(getattr(file, "UNSUPPORTED", {}))
+        # What the backend is: its facts and the hooks the core calls (shape, dtype, getitem,
+        # the gradient primitives...), read from __init__ and gradients.py.
+        for file in (module, files.get("gradients", module)):
+            for key, value in vars(file).items():
+                if not key.startswith("_") and not isinstance(value, ModuleType):
+                    self.__dict__.setdefault(key, value)
         # A backend without its own device check passes device= through unchanged.
         self.__dict__.setdefault("native_device", _same_device)
-        from ._registry import OPS  # every op registered so far; later ones: _registry.build
-
-        self.complete(OPS.values())
+        # The native kernels: each op is read from its family's file only.
+        self.kernels: dict[str, Any] = _collect_kernels(module, files, specs)
+        self.__dict__.update(self.kernels)
+        self.complete(specs)
         self._dtype_to_native: dict[_dtypes.Dtype, Any] = dict(module.DTYPES)
         self._native_to_dtype: dict[Any, _dtypes.Dtype] = {v: k for k, v in module.DTYPES.items()}
         # The fast-path table while this backend is active: native types of every loaded
@@ -109,9 +144,14 @@ class Backend:
         else:
             self.table = NATIVE
 
+    if TYPE_CHECKING:
+        # For type checkers only: the ops, facts and hooks are attributes set at load time
+        # (a real __getattr__ would cost every attribute read on the hot path ~25 ns).
+        def __getattr__(self, name: str) -> Any: ...
+
     def __setattr__(self, name: str, value: Any) -> None:
         # The generated functions remember one backend function per op (see
-        # ivy_like._registry); replacing a function here (a test's monkeypatch, a user's
+        # ivy_like.core.registry); replacing a function here (a test's monkeypatch, a user's
         # override) must reach the next call, so every remembered function is forgotten.
         object.__setattr__(self, name, value)
         for hook in _change_hooks:
@@ -294,6 +334,12 @@ def get_backend(name: str | Backend) -> Backend:
 
 
 _load_hooks: list[Any] = []
+
+
+def on_load(hook: Any) -> None:
+    """Call ``hook(backend)`` for every backend loaded from now on (Container registers itself
+    as a tree node with each framework this way)."""
+    _load_hooks.append(hook)
 
 
 def _finish_loading(backend: Backend) -> None:

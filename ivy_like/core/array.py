@@ -1,6 +1,6 @@
 """``ivy_like.Array``: one native array and the backend it belongs to.
 
-Methods and operators are installed from the op registry (see ``ivy_like/_build.py``), so the
+Methods and operators are installed from the op registry (see ``ivy_like/core/build.py``), so the
 class body holds only what is not an op: attributes, conversion protocols and ``repr``.
 """
 
@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _dispatch
-from ._backend import ARRAY_KIND, Backend, register_special_kind
-from ._dtypes import Dtype
+from .backend import ARRAY_KIND, Backend, register_special_kind
+from .dtypes import Dtype
 
 # Versions of the array API standard whose functions ivy_like's namespace provides.
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12")
@@ -40,7 +39,7 @@ class Array:
     _backend: Backend
 
     def __init__(self, data: Any, backend: Backend | str | None = None) -> None:
-        from ._backend import backend_of, get_backend
+        from .backend import backend_of, get_backend
 
         if isinstance(data, Array):
             backend, data = data._backend, data._data
@@ -196,7 +195,7 @@ class Array:
         return (self._backend.name, self.to_numpy())
 
     def __setstate__(self, state: Any) -> None:
-        from ._backend import get_backend
+        from .backend import get_backend
 
         name, arr = state
         b = get_backend(name)
@@ -224,5 +223,3 @@ def _wrap(data: Any, backend: Backend) -> Array:
 
 
 register_special_kind(Array, ARRAY_KIND)
-_dispatch.wrap = _wrap
-_dispatch.Array = Array

@@ -31,9 +31,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from . import _dtypes
-from ._registry import OpSpec
-from .ops.manipulation import _axes, _check_repeats_array
+from . import dtypes as _dtypes
+from .axes import _axes, _check_repeats_array
+from .registry import OpSpec
 
 Shape = tuple[Any, ...]
 Rule = Callable[[OpSpec, dict[str, Any]], None]
@@ -69,13 +69,13 @@ def _broadcast_shape(spec: OpSpec, named: list[tuple[str, Shape]]) -> Shape:
     return tuple(out)
 
 
-def _broadcasting(spec: OpSpec, args: dict[str, Any]) -> None:
+def broadcasting(spec: OpSpec, args: dict[str, Any]) -> None:
     named = [(n, _shape(args[n])) for n in spec.arrays if args.get(n) is not None]
     known = [(n, s) for n, s in named if s is not None]
     _broadcast_shape(spec, known)
 
 
-def _matmul(spec: OpSpec, args: dict[str, Any]) -> None:
+def matmul_shapes(spec: OpSpec, args: dict[str, Any]) -> None:
     s1, s2 = _shape(args["x1"]), _shape(args["x2"])
     if s1 is None or s2 is None:
         return
@@ -92,7 +92,7 @@ def _matmul(spec: OpSpec, args: dict[str, Any]) -> None:
     _broadcast_shape(spec, [("x1's batch", s1[:-2]), ("x2's batch", s2[:-2])])
 
 
-def _reshape(spec: OpSpec, args: dict[str, Any]) -> None:
+def reshape_size(spec: OpSpec, args: dict[str, Any]) -> None:
     shape, new = _shape(args["x"]), args["shape"]
     new = (new,) if isinstance(new, int) else tuple(new)
     if shape is None or None in shape or not all(isinstance(d, int) for d in new):
@@ -104,12 +104,13 @@ def _reshape(spec: OpSpec, args: dict[str, Any]) -> None:
         raise ValueError(f"reshape: x of shape {shape} ({size} elements) cannot take shape {new}")
 
 
-def _joined(spec: OpSpec, args: dict[str, Any]) -> None:
+def joined_shapes(spec: OpSpec, args: dict[str, Any]) -> None:
     """concat: equal ranks, equal sizes off the axis; stack: equal shapes."""
     arrays = args["arrays"]
-    shapes = [_shape(a) for a in arrays] if isinstance(arrays, (list, tuple)) else []
-    if not shapes or any(s is None for s in shapes):
-        return
+    read = [_shape(a) for a in arrays] if isinstance(arrays, (list, tuple)) else []
+    shapes = [s for s in read if s is not None]
+    if not shapes or len(shapes) != len(read):
+        return  # nothing to join, or a shape that cannot be read
     axis, first = args["axis"], shapes[0]
     if spec.name == "stack":
         _axes(axis, len(first) + 1, "stack")
@@ -140,7 +141,7 @@ def _joined(spec: OpSpec, args: dict[str, Any]) -> None:
             )
 
 
-def _permute_dims(spec: OpSpec, args: dict[str, Any]) -> None:
+def permute_axes(spec: OpSpec, args: dict[str, Any]) -> None:
     shape, axes = _shape(args["x"]), args["axes"]
     if shape is None or not isinstance(axes, (list, tuple)):
         return
@@ -150,7 +151,7 @@ def _permute_dims(spec: OpSpec, args: dict[str, Any]) -> None:
     _axes(axes, len(shape), "permute_dims")  # in range and distinct
 
 
-def _tensordot(spec: OpSpec, args: dict[str, Any]) -> None:
+def tensordot_axes(spec: OpSpec, args: dict[str, Any]) -> None:
     s1, s2, axes = _shape(args["x1"]), _shape(args["x2"]), args["axes"]
     if s1 is None or s2 is None:
         return
@@ -171,7 +172,7 @@ def _tensordot(spec: OpSpec, args: dict[str, Any]) -> None:
             )
 
 
-def _repeat(spec: OpSpec, args: dict[str, Any]) -> None:
+def repeat_counts(spec: OpSpec, args: dict[str, Any]) -> None:
     shape, repeats, axis = _shape(args["x"]), args["repeats"], args["axis"]
     counts = _shape(repeats) if not isinstance(repeats, int) else ()
     if shape is None or counts is None or None in shape:
@@ -185,68 +186,36 @@ def _repeat(spec: OpSpec, args: dict[str, Any]) -> None:
         _check_repeats_array(counts, length, axis, "i")  # dtypes are the backend's to check
 
 
-def _axis_in_range(spec: OpSpec, args: dict[str, Any]) -> None:
+def axis_in_range(spec: OpSpec, args: dict[str, Any]) -> None:
     shape = _shape(args["x"])
     if shape is not None and args.get("axis") is not None:
         _axes(args["axis"], len(shape), spec.name)
 
 
-RULES: dict[str, Rule] = {
-    "matmul": _matmul,
-    "reshape": _reshape,
-    "concat": _joined,
-    "stack": _joined,
-    "permute_dims": _permute_dims,
-    "tensordot": _tensordot,
-    "repeat": _repeat,
-}
-_AXIS_FAMILIES = ("reduction", "searching", "sorting", "utility")
-
-
 # -- dtypes: the categories of the array API standard (2023.12), as dtype kinds ----------------
-_NUMERIC, _REAL, _FLOAT, _REAL_FLOAT = "iufc", "iuf", "fc", "f"
+# A declaration names its category (``@op(dtype_category=FLOAT)``); each is the dtype kinds
+# it admits (b boolean, i/u integers, f real floating, c complex floating).
+NUMERIC, REAL, FLOAT, REAL_FLOAT = "iufc", "iuf", "fc", "f"
+INTEGER, INTEGER_OR_BOOLEAN, BOOLEAN = "iu", "biu", "b"
 _CATEGORY_NAMES = {  # with their articles, for the messages
-    _NUMERIC: "a numeric",
-    _REAL: "a real numeric",
-    _FLOAT: "a floating-point",
-    _REAL_FLOAT: "a real floating-point",
-    "iu": "an integer",
-    "biu": "an integer or boolean",
-    "b": "a boolean",
+    NUMERIC: "a numeric",
+    REAL: "a real numeric",
+    FLOAT: "a floating-point",
+    REAL_FLOAT: "a real floating-point",
+    INTEGER: "an integer",
+    INTEGER_OR_BOOLEAN: "an integer or boolean",
+    BOOLEAN: "a boolean",
 }
 
 
-def _ops(kinds: str, names: str) -> dict[str, str]:
-    return dict.fromkeys(names.split(), kinds)
-
-
-DTYPES: dict[str, str] = {
-    **_ops(
-        _NUMERIC,
-        "abs add subtract multiply divide negative positive pow square sign round isfinite "
-        "isinf isnan sum prod cumulative_sum matmul tensordot vecdot",
-    ),
-    **_ops(
-        _FLOAT,
-        "acos acosh asin asinh atan atanh cos cosh exp expm1 log log1p log2 log10 sin sinh "
-        "sqrt tan tanh mean reciprocal",
-    ),
-    **_ops(_REAL_FLOAT, "atan2 copysign hypot logaddexp nextafter signbit std var"),
-    **_ops("biu", "bitwise_and bitwise_or bitwise_xor bitwise_invert"),
-    **_ops("iu", "bitwise_left_shift bitwise_right_shift"),
-    **_ops(
-        _REAL,
-        "ceil floor trunc clip greater greater_equal less less_equal floor_divide remainder "
-        "maximum minimum max min argmax argmin sort argsort",
-    ),
-    **_ops("b", "logical_and logical_or logical_xor logical_not"),
-}
 _SCALAR_KINDS = {bool: "b", int: "i", float: "f", complex: "c"}
 
 
 def _dtype_error(spec: OpSpec, args: dict[str, Any]) -> TypeError | None:
     """The TypeError for the first array argument whose dtype is outside the op's category."""
-    kinds = DTYPES[spec.name]
+    kinds = spec.dtype_category
+    if kinds is None:
+        return None
     for name in spec.arrays:
         value = args.get(name)
         kind = _SCALAR_KINDS.get(type(value))
@@ -265,31 +234,20 @@ def _dtype_error(spec: OpSpec, args: dict[str, Any]) -> TypeError | None:
     return None
 
 
-def rule(spec: OpSpec) -> Rule | None:
-    """The shape rule of ``spec``, if ivy_like decides its shape errors."""
-    if spec.name in RULES and "" in spec.namespaces:
-        return RULES[spec.name]
-    if spec.family == "elementwise" and len(spec.arrays) > 1:
-        return _broadcasting
-    if spec.family in _AXIS_FAMILIES and spec.arrays == ("x",) and "axis" in spec.param_names:
-        return _axis_in_range
-    return None
-
-
 def decides(spec: OpSpec) -> bool:
     """Whether ``spec`` has rules (its generated functions then hand failures to translate)."""
-    return rule(spec) is not None or (spec.name in DTYPES and "" in spec.namespaces)
+    return spec.shape_rule is not None or spec.dtype_category is not None
 
 
 def _raised_by_dispatch(error: BaseException) -> bool:
-    """Whether ``error`` is one of ``ivy_like._dispatch``'s own (raised in its frames and not
+    """Whether ``error`` is one of ``ivy_like.core.dispatch``'s own (raised in its frames and not
     marked there as the backend's)."""
     if getattr(error, "_ivy_like_backend", False):
         return False
     tb = error.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
-    return tb is not None and tb.tb_frame.f_globals.get("__name__") == "ivy_like._dispatch"
+    return tb is not None and tb.tb_frame.f_globals.get("__name__") == "ivy_like.core.dispatch"
 
 
 def translate(spec: OpSpec, values: tuple[Any, ...], error: Exception) -> None:
@@ -298,11 +256,11 @@ def translate(spec: OpSpec, values: tuple[Any, ...], error: Exception) -> None:
     if _raised_by_dispatch(error):
         return  # ivy_like's own argument errors (types, mixed frameworks, out=) stand
     args = dict(zip(spec.param_names, values))
-    if spec.name in DTYPES and "" in spec.namespaces:
+    if spec.dtype_category is not None:
         decided = _dtype_error(spec, args)
         if decided is not None:
             raise decided from error
-    check = rule(spec)
+    check = spec.shape_rule
     if check is None:
         return
     try:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _backend, _decided_errors, _dispatch, _registry
-from ._array import Array, _wrap
-from ._registry import OPS, make_dunder
+from . import backend as _backend
+from . import codegen
+from . import decided_errors as _decided_errors
+from . import dispatch as _dispatch
+from .array import Array, _wrap
+from .codegen import make_dunder
+from .registry import OPS
 
 # Operators of Array and the op each one calls; reflected ones swap the operands.
 BINARY_DUNDERS = {
@@ -42,7 +46,7 @@ UNARY_DUNDERS = {
 
 
 def _remember(ns: dict[str, Any], tp: type, backend: Any) -> None:
-    """Fill the call cache of one generated function (see ``_registry._function_source``)."""
+    """Fill the call cache of one generated function (see ``codegen._function_source``)."""
     fn = backend.__dict__.get(ns["_spec"].backend_name)
     if fn is None:
         return  # an op the backend lacks: the attribute path raises its error
@@ -63,7 +67,6 @@ _namespace: dict[str, Any] = {
     "_stack": _backend._stack.get,
     "_current": _backend.current_backend,
     "_native": _backend.NATIVE.get,
-    "_general": _dispatch.general,
     "_wrap": _wrap,
     "_wrap_all": _dispatch.wrap_all,
     "_Array": Array,
@@ -72,16 +75,22 @@ _namespace: dict[str, Any] = {
     "_remember_creation": _remember_creation,
     "_translate": _decided_errors.translate,
 }
-_backend._change_hooks.append(_registry.forget_calls)
+_backend._change_hooks.append(codegen.forget_calls)
 
 
-def build_all(target: dict[str, Any]) -> None:
-    """Build every registered op; put the functions in ``target`` (the package namespace)."""
+def build_all(target: dict[str, Any], container_map: Any) -> None:
+    """Build every registered op; put the functions in ``target`` (the package namespace).
+
+    ``container_map(spec, values)`` is what the general path does with Container arguments.
+    """
+    _namespace["_general"] = _dispatch.make_general(container_map)
     import importlib
 
     for spec in OPS.values():
         if spec.function is None:
-            _registry.build(spec, _namespace)
+            codegen.build(spec, _namespace)
+            for backend in _backend._loaded.values():
+                backend.complete((spec,))  # loaded before this op was declared
         for ns in spec.namespaces:
             if ns:
                 # ivy_like.linalg, ivy_like.fft: real modules, filled here.
@@ -115,7 +124,7 @@ class _LazyMethod:
         self.spec = spec
 
     def __get__(self, obj: Any, cls: Any = None) -> Any:
-        meth = _registry.build_array_method(self.spec, _namespace)
+        meth = codegen.build_array_method(self.spec, _namespace)
         setattr(Array, self.spec.name, meth)
         return meth if obj is None else meth.__get__(obj, cls)
 

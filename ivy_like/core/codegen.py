@@ -1,138 +1,24 @@
-"""The op registry: each op is declared once and its three variants are generated from it.
+"""Code generation: the public function, the ``Array`` method and the operators of each op.
 
-An op is declared in ``ivy_like/ops/`` as a Python function whose signature is the public one
-(array API names, positional-only and keyword-only markers) and whose docstring is the public
-docstring with a runnable example. The :func:`op` decorator records which parameters are arrays,
-sequences of arrays or dtypes. A declaration whose body is more than its docstring is a
-*composite*: the body, written against ``ivy_like`` itself, is used on any backend whose module
-does not define the op.
-
-From each declaration :func:`build` generates, once, at import time (the methods on first use):
-
-* the public function, with a fast path for the common case (native arrays of one framework, no
-  ``out=``) that costs a type lookup and a call, and a general path (:mod:`ivy_like._dispatch`)
-  for everything else;
-* the ``Array`` method (the first array parameter becomes ``self``);
-* the ``Container`` method, through hooks that the container package registers.
-
-Generated code is plain source compiled with ``exec`` so that each op gets a wrapper specialised
-to its arity: no ``*args``/``**kwargs`` packing, no ``inspect`` and no decorator stack per call.
+From one :class:`~ivy_like.core.registry.OpSpec` this writes Python source specialised to the
+op's arity: a fast path for the common case (native arrays of one framework, no ``out=``) that
+costs a type lookup and a call, and the general path (:mod:`ivy_like.core.dispatch`) for
+everything else. No ``*args``/``**kwargs`` packing, no ``inspect`` and no decorator stack per
+call. Each source is compiled under a stable file name (``<ivy_like generated: add>``) and put in
+:mod:`linecache`, so tracebacks show the generated line and ``inspect.getsource`` works.
 """
 
 from __future__ import annotations
 
 import inspect
+import linecache
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from . import _backend
-
-__all__ = ["OpSpec", "op", "OPS", "on_build"]
-
-OPS: dict[str, OpSpec] = {}
+from .decided_errors import decides
+from .registry import OPS, OpSpec
 
 
-@dataclass
-class OpSpec:
-    """Everything the generators need to know about one op."""
-
-    name: str
-    declaration: Callable[..., Any]
-    arrays: tuple[str, ...]
-    sequences: tuple[str, ...] = ()
-    dtypes: tuple[str, ...] = ()
-    creation: bool = False
-    n_outputs: int = 1  # >1: a tuple of that many arrays; -1: a tuple of any length
-    composite: bool = False
-    method: bool = True
-    family: str = "general"
-    # Sub-namespaces the function is published in ("linalg", "fft"); "" is ivy_like itself.
-    namespaces: tuple[str, ...] = ("",)
-    params: tuple[inspect.Parameter, ...] = ()
-    # filled by build()
-    function: Callable[..., Any] | None = None
-    array_method: Callable[..., Any] | None = None
-    # derived positions, filled in __post_init__
-    array_index: tuple[int, ...] = ()
-    sequence_index: tuple[int, ...] = ()
-    dtype_index: tuple[int, ...] = ()
-    out_index: int = -1
-    extras: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def backend_name(self) -> str:
-        """Name of the backend function: ``fft_fft`` for ``ivy_like.fft.fft``."""
-        if "" in self.namespaces:
-            return self.name
-        return f"{self.namespaces[0]}_{self.name}"
-
-    def __post_init__(self) -> None:
-        self.params = tuple(inspect.signature(self.declaration).parameters.values())
-        names = [p.name for p in self.params]
-        for group in (self.arrays, self.sequences, self.dtypes):
-            for name in group:
-                if name not in names:
-                    raise ValueError(f"op {self.name}: {name!r} is not a parameter")
-        self.array_index = tuple(names.index(n) for n in self.arrays)
-        self.sequence_index = tuple(names.index(n) for n in self.sequences)
-        self.dtype_index = tuple(names.index(n) for n in self.dtypes)
-        self.out_index = names.index("out") if "out" in names else -1
-
-    @property
-    def param_names(self) -> list[str]:
-        return [p.name for p in self.params]
-
-
-def _has_body(fn: Callable[..., Any]) -> bool:
-    """True when the declaration does more than hold a docstring (it is a composite)."""
-    code = fn.__code__
-
-    # A docstring-only function compiles to "return None" alone (co_consts holds the doc on
-    # 3.11-3.13, so compare the bytecode shape, not the constants).
-    def _empty() -> None:
-        """doc"""
-
-    return code.co_code != _empty.__code__.co_code
-
-
-def op(
-    *,
-    arrays: tuple[str, ...] = (),
-    sequences: tuple[str, ...] = (),
-    dtypes: tuple[str, ...] = (),
-    creation: bool = False,
-    n_outputs: int = 1,
-    method: bool = True,
-    family: str = "general",
-    namespaces: tuple[str, ...] = ("",),
-) -> Callable[[Callable[..., Any]], OpSpec]:
-    """Declare an op. Used only inside ``ivy_like/ops/``."""
-
-    def register(fn: Callable[..., Any]) -> OpSpec:
-        spec = OpSpec(
-            name=fn.__name__,
-            declaration=fn,
-            arrays=arrays,
-            sequences=sequences,
-            dtypes=dtypes,
-            creation=creation,
-            n_outputs=n_outputs,
-            composite=_has_body(fn),
-            method=method and bool(arrays),
-            family=family,
-            namespaces=namespaces,
-        )
-        key = spec.name if "" in namespaces else f"{namespaces[0]}.{spec.name}"
-        if key in OPS:
-            raise ValueError(f"op {key!r} is declared twice")
-        OPS[key] = spec
-        return spec
-
-    return register
-
-
-# -- code generation ---------------------------------------------------------------------------
 def _signature_source(params: tuple[inspect.Parameter, ...], drop_first: bool = False) -> str:
     """Parameter list source with markers; defaults are placeholders replaced after exec."""
     parts: list[str] = []
@@ -305,13 +191,11 @@ def _sequence_source(spec: OpSpec) -> list[str]:
 
 def _guarded(source: str, spec: OpSpec, values: str) -> str:
     """``source`` (one generated function) with its body inside ``try``, for an op whose dtype,
-    shape or axis errors ivy_like decides (:mod:`ivy_like._decided_errors`): a backend's failure is
+    shape or axis errors ivy_like decides (:mod:`ivy_like.core.decided_errors`): a backend's failure is
     handed to ``_translate`` with ``values`` (source of the arguments' tuple, in the declaration's
     order), which raises ivy_like's error or lets the framework's go on.
     Python 3.11's ``try`` costs nothing until something is raised."""
-    from . import _decided_errors  # the ops it reads are declared by now
-
-    if not _decided_errors.decides(spec):
+    if not decides(spec):
         return source
     head, *body = source.rstrip("\n").split("\n")
     return (
@@ -466,10 +350,24 @@ def _reflected_source(spec: OpSpec, method_name: str) -> str:
     return _guarded(source, spec, values)
 
 
-def _compile(source: str, name: str, namespace: dict[str, Any]) -> Callable[..., Any]:
-    code = compile(source, f"<ivy_like generated: {name}>", "exec")
+def compile_source(
+    source: str, name: str, namespace: dict[str, Any], where: str
+) -> Callable[..., Any]:
+    """Compile one generated function ``name`` under the file name ``<ivy_like generated:
+    where>`` (``where`` is its public name, ``ivy_like.add`` or ``Array.__add__``, so each
+    source has its own) and keep the source in :mod:`linecache`: tracebacks then print the
+    generated line, and ``inspect.getsource`` returns it. The entry has no modification time,
+    so ``linecache.checkcache`` never drops it."""
+    filename = f"<ivy_like generated: {where}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    code = compile(source, filename, "exec")
     exec(code, namespace)  # noqa: S102 - source built above from the op's own signature
     return namespace[name]
+
+
+def public_name(spec: OpSpec) -> str:
+    """``ivy_like.add``, ``ivy_like.linalg.inv``: where the function variant is published."""
+    return ".".join(filter(None, ("ivy_like", spec.namespaces[0], spec.name)))
 
 
 def _copy_metadata(fn: Callable[..., Any], spec: OpSpec, drop_first: bool) -> None:
@@ -523,22 +421,20 @@ def build(spec: OpSpec, namespace: dict[str, Any]) -> None:
         ns["_C"] = EMPTY_CALL_CACHE
         ns["_ns"] = ns
         _CACHING.append(ns)
-    fn = _compile(_function_source(spec), spec.name, ns)
+    fn = compile_source(_function_source(spec), spec.name, ns, public_name(spec))
     _copy_metadata(fn, spec, drop_first=False)
     fn.__qualname__ = spec.name
     spec.function = fn
-    for backend in _backend._loaded.values():
-        backend.complete((spec,))  # backends loaded before this op was registered
     for hook in _build_hooks:
         hook(spec)
 
 
 def build_array_method(spec: OpSpec, namespace: dict[str, Any]) -> Callable[..., Any]:
-    """Generate (once) the Array method of ``spec``; ``ivy_like._build`` calls it lazily."""
+    """Generate (once) the Array method of ``spec``; ``ivy_like.core.build`` calls it lazily."""
     if spec.array_method is None:
         ns = dict(namespace)
         ns["_spec"] = spec
-        meth = _compile(_method_source(spec, spec.name), spec.name, ns)
+        meth = compile_source(_method_source(spec, spec.name), spec.name, ns, f"Array.{spec.name}")
         _copy_metadata(meth, spec, drop_first=True)
         meth.__qualname__ = f"Array.{spec.name}"
         meth.__doc__ = (
@@ -553,8 +449,8 @@ def make_dunder(spec: OpSpec, dunder: str, namespace: dict[str, Any], reflected:
     ns = dict(namespace)
     ns["_spec"] = spec
     if reflected:
-        return _compile(_reflected_source(spec, dunder), dunder, ns)
-    fn = _compile(_method_source(spec, dunder), dunder, ns)
+        return compile_source(_reflected_source(spec, dunder), dunder, ns, f"Array.{dunder}")
+    fn = compile_source(_method_source(spec, dunder), dunder, ns, f"Array.{dunder}")
     _copy_metadata(fn, spec, drop_first=True)
     return fn
 

@@ -10,16 +10,15 @@ composite declaration); rewrap when an ``Array`` came in; write ``out=`` last, a
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
-from . import _backend
-from ._backend import ARRAY_KIND, CONTAINER_KIND, NEUTRAL, OTHER, Backend, kind_of
-from ._registry import OpSpec
+from . import backend as _backend
+from .array import _wrap as wrap
+from .backend import ARRAY_KIND, CONTAINER_KIND, NEUTRAL, OTHER, Backend, kind_of
+from .registry import OpSpec
 
 _KIND = _backend._KIND
-
-# Set by ivy_like.container when it is imported (it imports us, not the other way round).
-container_map: Any = None
 
 
 def _classify(value: Any) -> Any:
@@ -142,61 +141,63 @@ def _plan(spec: OpSpec) -> tuple[tuple[int, int, int, str], ...]:
     return plan
 
 
-def general(spec: OpSpec, values: tuple[Any, ...]) -> Any:
-    backend, saw_array, saw_native, saw_container = resolve(spec, values)
-    if saw_container:
-        return container_map(spec, values)
-    fixed = saw_array or saw_native
-    args: list[Any] = []
-    kwargs: dict[str, Any] = {}
-    out = None
-    for i, role, how, name in _plan(spec):
-        v = values[i]
-        if role == _ARRAY:
-            v = _to_native(backend, v, fixed)
-        elif role == _OUT:
-            out = v
-            continue
-        elif role == _SEQUENCE:
-            v = [_to_native(backend, item, fixed) for item in v]
-        elif role == _DTYPE and v is not None:
-            v = backend.native_dtype(v)
-        elif role == _DEVICE and v is not None:
-            v = backend.native_device(v)
-        if how == 0:
-            args.append(v)
-        elif how == 2:
-            kwargs[name] = v
-        else:
-            args.extend(v)
-    # Every op is an attribute of every Backend (Backend.complete): the module's function, a
-    # composite run with this backend active, or one raising NotImplementedError.
-    try:
-        result = backend.__dict__[spec.backend_name](*args, **kwargs)
-    except Exception as error:
-        # Told apart from this module's own argument errors (ivy_like._decided_errors): a
-        # framework function called from here raises in this frame too.
-        with contextlib.suppress(AttributeError):  # an exception type without a __dict__
-            error._ivy_like_backend = True  # type: ignore[attr-defined]
-        raise
-    if out is not None:
-        return write_out(spec, backend, out, result)
-    if saw_array or (spec.creation and not saw_native):
-        if spec.n_outputs != 1:
-            return wrap_all(result, backend)
-        return wrap(result, backend)
-    return result
+def make_general(container_map: Callable[[OpSpec, tuple[Any, ...]], Any]) -> Callable[..., Any]:
+    """The general path, with ``container_map(spec, values)`` as what it does when a Container
+    is among the arguments (the container package maps the op over its leaves; the core
+    knows nothing of Containers but their kind)."""
+
+    def general(spec: OpSpec, values: tuple[Any, ...]) -> Any:
+        backend, saw_array, saw_native, saw_container = resolve(spec, values)
+        if saw_container:
+            return container_map(spec, values)
+        fixed = saw_array or saw_native
+        args: list[Any] = []
+        kwargs: dict[str, Any] = {}
+        out = None
+        for i, role, how, name in _plan(spec):
+            v = values[i]
+            if role == _ARRAY:
+                v = _to_native(backend, v, fixed)
+            elif role == _OUT:
+                out = v
+                continue
+            elif role == _SEQUENCE:
+                v = [_to_native(backend, item, fixed) for item in v]
+            elif role == _DTYPE and v is not None:
+                v = backend.native_dtype(v)
+            elif role == _DEVICE and v is not None:
+                v = backend.native_device(v)
+            if how == 0:
+                args.append(v)
+            elif how == 2:
+                kwargs[name] = v
+            else:
+                args.extend(v)
+        # Every op is an attribute of every Backend (Backend.complete): the module's function, a
+        # composite run with this backend active, or one raising NotImplementedError.
+        try:
+            result = backend.__dict__[spec.backend_name](*args, **kwargs)
+        except Exception as error:
+            # Told apart from this module's own argument errors (ivy_like.core.decided_errors): a
+            # framework function called from here raises in this frame too.
+            with contextlib.suppress(AttributeError):  # an exception type without a __dict__
+                error._ivy_like_backend = True  # type: ignore[attr-defined]
+            raise
+        if out is not None:
+            return write_out(spec, backend, out, result)
+        if saw_array or (spec.creation and not saw_native):
+            if spec.n_outputs != 1:
+                return wrap_all(result, backend)
+            return wrap(result, backend)
+        return result
+
+    return general
 
 
 def wrap_all(result: Any, backend: Backend) -> Any:
     """Wrap every array of a multi-output result, keeping its type (tuple or namedtuple)."""
     items = [wrap(r, backend) for r in result]
     return tuple(items) if type(result) is tuple else type(result)(*items)
-
-
-# Set by ivy_like._array (the Array class and its fast constructor).
-wrap: Any = None
-Array: Any = None
 
 
 def write_out(spec: OpSpec, backend: Backend, out: Any, result: Any) -> Any:

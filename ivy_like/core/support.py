@@ -1,15 +1,17 @@
 """The support table: every op's status on every backend, computed from the code.
 
 ``python -m ivy_like support-table`` prints it as Markdown; ``docs/support.md`` is that output
-and a test fails when it is stale. Status per backend: ``native`` (the backend module defines
-the op), ``composite`` (the op's declaration, written with ivy_like ops, runs there),
-``unsupported: reason`` (listed in the backend's ``UNSUPPORTED``), or ``missing``.
+and a test fails when it is stale. Status per backend, read from what the backend really
+provides (its kernels, collected from its family files before any fallback is filled in):
+``native`` (the backend has a kernel), ``composite`` (the op's declaration, written with
+ivy_like ops, runs there), ``unsupported: reason`` (listed in the backend's ``UNSUPPORTED``),
+or ``missing`` (none of these: a call raises ``NotImplementedError``; a test fails on it).
 """
 
 from __future__ import annotations
 
-from . import _backend
-from ._registry import OPS, OpSpec
+from . import backend as _backend
+from .registry import OPS, OpSpec
 
 
 def status(spec: OpSpec, backend: _backend.Backend) -> str:
@@ -18,7 +20,7 @@ def status(spec: OpSpec, backend: _backend.Backend) -> str:
     reason = backend.unsupported.get(name)
     if reason is not None:
         return f"unsupported: {reason}"
-    if name in backend.__dict__:
+    if name in backend.kernels:
         return "native"
     if spec.composite:
         return "composite"
@@ -31,7 +33,7 @@ def support_table(backends: list[str] | None = None) -> str:
     Examples
     --------
     >>> import ivy_like
-    >>> from ivy_like._support import support_table
+    >>> from ivy_like.core.support import support_table
     >>> print(support_table(["numpy"]).splitlines()[2])
     | `abs` | elementwise | native |
     """

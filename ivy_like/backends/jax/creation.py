@@ -1,0 +1,170 @@
+"""jax backend: the array API creation functions.
+
+``jax.numpy``'s, with ivy_like's defaults (float32 for Python floats and by default, the
+default integer for Python ints) and ``device=`` resolved to a ``jax.Device``. Without 64-bit
+mode, ``asarray`` and ``from_dlpack`` refuse a 64-bit input (JAX would truncate it silently).
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ...ops.creation import _check_matrix, _check_meshgrid
+from . import DEFAULT_FLOAT, DEFAULT_INT, _check_representable, _device
+
+_DEFAULT_COMPLEX = jnp.dtype("complex64")
+# Python data that JAX infers as 64-bit floats (64-bit mode only) gets the 32-bit defaults.
+_PY_DEFAULTS = {jnp.dtype("float64"): DEFAULT_FLOAT, jnp.dtype("complex128"): _DEFAULT_COMPLEX}
+
+
+def _is_python_data(obj: Any) -> bool:
+    return not isinstance(obj, (np.ndarray, np.generic)) and not hasattr(obj, "__array__")
+
+
+def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = None) -> Any:
+    """``jnp.asarray`` with ivy_like's defaults, refusing silent 64-bit truncation.
+
+    Python floats become float32 and ints ``DEFAULT_INT``. Without 64-bit mode a NumPy (or
+    other) input of a 64-bit dtype raises ``TypeError`` naming the dtype and the fix, where
+    ``jnp.asarray`` would truncate it; pass ``dtype=`` to convert explicitly.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ivy_like.backends.jax import creation as B
+    >>> B.asarray([1., 2.])
+    Array([1., 2.], dtype=float32)
+    >>> B.asarray(np.ones(2), dtype=B.DEFAULT_FLOAT)
+    Array([1., 1.], dtype=float32)
+    """
+    device = _device(device)
+    if dtype is None:
+        if _is_python_data(obj):
+            arr = jnp.asarray(obj, copy=copy, device=device)
+            default = _PY_DEFAULTS.get(arr.dtype)
+            return arr if default is None else arr.astype(default)
+        _check_representable(obj, "asarray")
+    return jnp.asarray(obj, dtype=dtype, copy=copy, device=device)
+
+
+def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return jnp.zeros(shape, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
+
+
+def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return jnp.ones(shape, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
+
+
+def _scalar_default(value: Any) -> Any:
+    if isinstance(value, bool):
+        return jnp.dtype("bool")
+    if isinstance(value, int):
+        return DEFAULT_INT
+    if isinstance(value, float):
+        return DEFAULT_FLOAT
+    if isinstance(value, complex):
+        return _DEFAULT_COMPLEX
+    return None
+
+
+def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    if dtype is None:
+        dtype = _scalar_default(fill_value)
+    return jnp.full(shape, fill_value, dtype=dtype, device=_device(device))
+
+
+def arange(
+    start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
+) -> Any:
+    if dtype is None:
+        is_float = builtins.any(isinstance(v, float) for v in (start, stop, step))
+        dtype = DEFAULT_FLOAT if is_float else DEFAULT_INT
+    return jnp.arange(start, stop, step, dtype=dtype, device=_device(device))
+
+
+def linspace(
+    start: Any,
+    stop: Any,
+    /,
+    num: int,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    endpoint: bool = True,
+) -> Any:
+    return jnp.linspace(
+        start, stop, num, endpoint=endpoint, dtype=dtype or DEFAULT_FLOAT, device=_device(device)
+    )
+
+
+def eye(
+    n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None
+) -> Any:
+    return jnp.eye(n_rows, n_cols, k=k, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
+
+
+def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    return jnp.zeros_like(x, dtype=dtype, device=_device(device))
+
+
+def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    return jnp.ones_like(x, dtype=dtype, device=_device(device))
+
+
+def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return jnp.empty(shape, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
+
+
+def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    return jnp.empty_like(x, dtype=dtype, device=_device(device))
+
+
+def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return jnp.full_like(x, fill_value, dtype=dtype, device=_device(device))
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
+    """``jnp.from_dlpack``; without 64-bit mode a 64-bit input raises ``TypeError``.
+
+    ``copy=False`` raises ``BufferError`` where JAX cannot share the memory (unaligned data).
+
+    Also the core's import helper (``from_dlpack(obj)``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ivy_like.backends.jax import creation as B
+    >>> B.from_dlpack(np.ones(2, dtype=np.float32))
+    Array([1., 1.], dtype=float32)
+    """
+    _check_representable(x, "from_dlpack")
+    try:
+        result = jnp.from_dlpack(x, device=_device(device), copy=copy)
+    except (jax.errors.JaxRuntimeError, ValueError) as err:
+        if copy is False:  # e.g. an unaligned buffer JAX cannot view (it says ValueError)
+            raise BufferError(f"from_dlpack: copy=False, but JAX must copy ({err})") from None
+        raise
+    if copy:
+        # jax 0.10 still shares a 64-byte aligned CPU buffer when asked to copy.
+        result = result.copy()
+    return result
+
+
+def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
+    _check_meshgrid(arrays, indexing)
+    return tuple(jnp.meshgrid(*arrays, indexing=indexing))
+
+
+def tril(x: Any, /, *, k: int = 0) -> Any:
+    _check_matrix(x, "tril")
+    return jnp.tril(x, k=k)
+
+
+def triu(x: Any, /, *, k: int = 0) -> Any:
+    _check_matrix(x, "triu")
+    return jnp.triu(x, k=k)

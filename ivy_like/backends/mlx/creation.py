@@ -1,0 +1,206 @@
+"""mlx backend: array API creation functions.
+
+``asarray`` keeps NumPy input's dtype (``mx.array`` alone would turn float64 into float32);
+``full``/``full_like`` convert the fill value to the requested dtype (MLX keeps the value's
+kind when it is higher); ``linspace(endpoint=False)`` is built from ``num + 1`` points (MLX
+has no ``endpoint=``); ``empty``/``empty_like`` give zeros (MLX has no uninitialised
+allocation); ``from_dlpack`` always copies (MLX cannot import CPU memory without a copy):
+``copy=False`` raises ``BufferError``.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import mlx.core as mx
+import numpy as np
+
+from ...core import dtypes as D
+from ...ops.creation import _check_matrix, _check_meshgrid
+from . import DEFAULT_FLOAT, DEFAULT_INT, DTYPES
+from ._helpers import _stream
+
+_DEFAULT_COMPLEX = mx.complex64
+
+
+def _is_python_data(obj: Any) -> bool:
+    return not isinstance(obj, (np.ndarray, np.generic)) and not hasattr(obj, "__array__")
+
+
+def _native_for(np_dtype: Any, where: str) -> Any:
+    unified = D.as_dtype(np_dtype)
+    native = DTYPES.get(unified)
+    if native is None:
+        raise TypeError(
+            f"{where}: {unified.name} is not supported by the mlx backend; pass dtype= to convert"
+        )
+    return native
+
+
+def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = None) -> Any:
+    """An ``mx.array`` from Python data, an ``mx.array``, or anything NumPy can read.
+
+    Python floats become float32, ints int32 (int64 when too large), complex complex64.
+    NumPy input keeps its dtype (``mx.array`` alone would turn float64 into float32); a dtype
+    MLX lacks raises ``TypeError``. ``copy=False`` raises ``ValueError`` when MLX must copy
+    (anything that is not already an ``mx.array`` of the requested dtype).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ivy_like.backends.mlx import creation as B
+    >>> B.asarray([1., 2.])
+    array([1, 2], dtype=float32)
+    >>> B.asarray(np.array([1.5])).dtype
+    mlx.core.float64
+    """
+    _stream(device)  # validated; MLX arrays have no placement (unified memory)
+    if isinstance(obj, mx.array):
+        if dtype is None or obj.dtype == dtype:
+            return mx.array(obj) if copy else obj
+        if copy is False:
+            raise ValueError("asarray: copy=False but a dtype conversion needs a copy")
+        return obj.astype(dtype)
+    if copy is False:
+        raise ValueError(f"asarray: copy=False but MLX must copy a {type(obj).__name__}")
+    if _is_python_data(obj):
+        try:
+            return mx.array(obj) if dtype is None else mx.array(obj, dtype=dtype)
+        except (TypeError, ValueError):
+            pass  # e.g. a list holding NumPy scalars: read it with NumPy below
+        arr = np.asarray(obj)
+        if dtype is None:
+            dtype = {"f": DEFAULT_FLOAT, "c": _DEFAULT_COMPLEX}.get(arr.dtype.kind)
+    else:
+        arr = np.asarray(obj)
+    if dtype is None:
+        dtype = _native_for(arr.dtype, "asarray")
+    return mx.array(arr, dtype=dtype)
+
+
+def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    if device is None:  # positional and no stream=: the cheapest call of nanobind's parser
+        return mx.zeros(shape, dtype or DEFAULT_FLOAT)
+    return mx.zeros(shape, dtype=dtype or DEFAULT_FLOAT, stream=_stream(device))
+
+
+def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    if device is None:  # positional and no stream=: the cheapest call of nanobind's parser
+        return mx.ones(shape, dtype or DEFAULT_FLOAT)
+    return mx.ones(shape, dtype=dtype or DEFAULT_FLOAT, stream=_stream(device))
+
+
+def _scalar_default(value: Any) -> Any:
+    if isinstance(value, bool):
+        return mx.bool_
+    if isinstance(value, int):
+        return DEFAULT_INT
+    if isinstance(value, float):
+        return DEFAULT_FLOAT
+    if isinstance(value, complex):
+        return _DEFAULT_COMPLEX
+    return None
+
+
+def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    if dtype is None:
+        dtype = _scalar_default(fill_value)
+    out = mx.full(shape, fill_value, dtype=dtype, stream=_stream(device))
+    # mx.full keeps the value's kind when it is higher than dtype's (full((2,), 2.5,
+    # dtype=int32) is float32): convert, as NumPy does (an unsafe cast of the value).
+    return out if dtype is None or out.dtype == dtype else out.astype(dtype)
+
+
+def arange(
+    start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
+) -> Any:
+    if dtype is None:
+        is_float = builtins.any(isinstance(v, float) for v in (start, stop, step))
+        dtype = DEFAULT_FLOAT if is_float else DEFAULT_INT
+    if stop is None:
+        start, stop = 0, start
+    return mx.arange(start, stop, step, dtype=dtype, stream=_stream(device))
+
+
+def linspace(
+    start: Any,
+    stop: Any,
+    /,
+    num: int,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    endpoint: bool = True,
+) -> Any:
+    dtype = dtype or DEFAULT_FLOAT
+    stream = _stream(device)
+    if endpoint:
+        return mx.linspace(start, stop, num, dtype=dtype, stream=stream)
+    # MLX has no endpoint=: num+1 points up to stop, minus the last, is NumPy's definition.
+    return mx.linspace(start, stop, num + 1, dtype=dtype, stream=stream)[:num]
+
+
+def eye(
+    n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None
+) -> Any:
+    return mx.eye(n_rows, n_cols, k=k, dtype=dtype or DEFAULT_FLOAT, stream=_stream(device))
+
+
+def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    return mx.zeros(x.shape, dtype=dtype or x.dtype, stream=_stream(device))
+
+
+def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    return mx.ones(x.shape, dtype=dtype or x.dtype, stream=_stream(device))
+
+
+def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return mx.zeros(shape, dtype=dtype or DEFAULT_FLOAT, stream=_stream(device))
+
+
+def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    return mx.zeros(x.shape, dtype=dtype or x.dtype, stream=_stream(device))
+
+
+def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    # mx.full(shape, 2.5, dtype=int32) keeps float32 (the value's kind wins): convert first.
+    value = mx.array(fill_value, dtype=dtype or x.dtype)
+    return mx.full(x.shape, value, stream=_stream(device))
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
+    """Import a CPU DLPack object as a new ``mx.array`` (always a copy, keeping the dtype).
+
+    ``copy=False`` raises ``BufferError`` (MLX cannot import CPU memory without a copy) unless
+    ``x`` is already an ``mx.array``. Also the core's import helper (``from_dlpack(obj)``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ivy_like.backends.mlx import creation as B
+    >>> B.from_dlpack(np.arange(3))
+    array([0, 1, 2], dtype=int64)
+    """
+    _stream(device)  # validated; MLX arrays have no placement (unified memory)
+    if isinstance(x, mx.array):
+        return mx.array(x) if copy else x
+    if copy is False:
+        raise BufferError("from_dlpack: copy=False, but MLX must copy the data it imports")
+    # Through NumPy (CPU objects, one copy): mx.from_dlpack would turn float64 into float32.
+    return asarray(np.from_dlpack(x))
+
+
+def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
+    _check_meshgrid(arrays, indexing)
+    return tuple(mx.meshgrid(*arrays, indexing=indexing))
+
+
+def tril(x: Any, /, *, k: int = 0) -> Any:
+    _check_matrix(x, "tril")
+    return mx.tril(x, k)
+
+
+def triu(x: Any, /, *, k: int = 0) -> Any:
+    _check_matrix(x, "triu")
+    return mx.triu(x, k)

@@ -1,0 +1,50 @@
+"""mlx backend: array API set functions, on ``mx.unique``.
+
+MLX's ``unique`` follows NumPy (NaNs distinct) but needs the number of unique values as
+``size``: it is counted first, which evaluates ``x``. Its indices are cast to
+``DEFAULT_INT`` (int32).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mlx.core as mx
+
+from ivy_like.ops.set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
+
+from . import DEFAULT_INT
+
+
+def _unique(x: Any) -> tuple[Any, Any, Any, Any]:
+    flat = x.reshape(-1)
+    ordered = mx.sort(flat)
+    # mx.unique needs the number of unique values (NaN != NaN: each NaN counts).
+    size = int(mx.sum(ordered[1:] != ordered[:-1]).item()) + 1 if flat.size else 0
+    values, indices, inverse, counts = mx.unique(
+        x, size=size, return_index=True, return_inverse=True, return_counts=True
+    )
+    return (
+        values,
+        indices.astype(DEFAULT_INT),
+        inverse.astype(DEFAULT_INT).reshape(x.shape),
+        counts.astype(DEFAULT_INT),
+    )
+
+
+def unique_all(x: Any, /) -> UniqueAllResult:
+    return UniqueAllResult(*_unique(x))
+
+
+def unique_counts(x: Any, /) -> UniqueCountsResult:
+    values, _, _, counts = _unique(x)
+    return UniqueCountsResult(values, counts)
+
+
+def unique_inverse(x: Any, /) -> UniqueInverseResult:
+    values, _, inverse, _ = _unique(x)
+    return UniqueInverseResult(values, inverse)
+
+
+def unique_values(x: Any, /) -> Any:
+    return _unique(x)[0]

@@ -1,0 +1,48 @@
+"""mxnet backend: array API indexing functions: ``take``.
+
+``mx.nd.take`` only clips or wraps out-of-range indices: ``take`` checks the bounds itself
+(``IndexError``, as every backend) and then wraps negative indices. Boolean masks and the
+rest of ``x[key]`` are the ``getitem``/``setitem`` hooks of ``__init__.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mxnet as mx
+import numpy as np
+
+from ...ops.indexing import _take_axis
+from . import NDArray, numpy_shapes, to_numpy
+from ._helpers import _gather, _supported
+from .creation import asarray
+
+nd = mx.nd
+
+
+@numpy_shapes
+def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    """``mx.nd.take``; out-of-range indices raise ``IndexError`` (MXNet would clip or wrap).
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> from ivy_like.backends import mxnet as B
+    >>> from ivy_like.backends.mxnet import indexing
+    >>> B.to_numpy(indexing.take(mx.nd.array([1., 2., 3.]), mx.nd.array([2, -1], dtype="int64")))
+    array([3., 3.], dtype=float32)
+    """
+    kind = np.dtype(indices.dtype).kind if hasattr(indices, "dtype") else None
+    axis = _take_axis(x.ndim, indices, axis, kind)
+    if axis is None:
+        x, axis = x.reshape((-1,)), 0
+    if not isinstance(indices, NDArray):
+        indices = asarray(indices)
+    n = x.shape[axis]
+    if indices.size:
+        host = to_numpy(indices)
+        lo, hi = int(host.min()), int(host.max())
+        if lo < -n or hi >= n:
+            raise IndexError(f"take: index {hi if hi >= n else lo} is out of bounds for size {n}")
+    _supported(np.dtype(indices.dtype), "take")
+    return _gather(x, indices.astype("int64"), axis)

@@ -1,0 +1,17 @@
+"""numpy backend: the general ops ``stop_gradient`` and ``variable``.
+
+NumPy has no autodiff: both give the value itself, no copy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def stop_gradient(x: Any, /, *, preserve_type: bool = True) -> Any:
+    # NumPy has no autodiff: the value itself, no copy.
+    return x
+
+
+def variable(x: Any, /) -> Any:
+    return x

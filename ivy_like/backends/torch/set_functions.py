@@ -1,0 +1,51 @@
+"""torch backend: array API set functions.
+
+torch has no ``return_index``: ``unique_all``/``unique_counts``/``unique_inverse`` come from one
+stable sort, with first-occurrence indices and each NaN distinct, as NumPy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from ivy_like.ops.set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
+
+
+def _unique(x: Any) -> tuple[Any, Any, Any, Any]:
+    """Sorted unique values, first indices, inverse (x's shape) and counts; NaNs distinct.
+
+    From one stable sort: a new group starts wherever a value differs from its predecessor
+    (NaN != NaN, so each NaN is its own group); the first element of a group in the stable
+    order is its first occurrence.
+    """
+    flat = x.reshape(-1)
+    perm = torch.argsort(flat, stable=True)
+    ordered = flat[perm]
+    starts = torch.ones_like(ordered, dtype=torch.bool)
+    starts[1:] = ordered[1:] != ordered[:-1]
+    group = torch.cumsum(starts, 0) - 1
+    inverse = torch.empty_like(group)
+    inverse[perm] = group
+    first = torch.nonzero(starts).reshape(-1)
+    counts = torch.diff(first, append=torch.tensor([flat.numel()], device=x.device))
+    return ordered[first], perm[first], inverse.reshape(x.shape), counts
+
+
+def unique_all(x: Any, /) -> UniqueAllResult:
+    return UniqueAllResult(*_unique(x))
+
+
+def unique_counts(x: Any, /) -> UniqueCountsResult:
+    values, _, _, counts = _unique(x)
+    return UniqueCountsResult(values, counts)
+
+
+def unique_inverse(x: Any, /) -> UniqueInverseResult:
+    values, _, inverse, _ = _unique(x)
+    return UniqueInverseResult(values, inverse)
+
+
+def unique_values(x: Any, /) -> Any:
+    return torch.unique(x, sorted=True)  # NaNs distinct (checked), like NumPy's equal_nan=False

@@ -1,0 +1,52 @@
+"""Axis and repeat checks shared by the declarations, the backends and the decided errors.
+
+They raise the errors ivy_like decides (``AxisError`` for an axis out of range, ``ValueError``
+for a repeated axis) and import no framework but NumPy, for its ``AxisError`` type.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _axis_error() -> type[Exception]:
+    import numpy as np
+
+    # numpy >= 1.25 moved it to numpy.exceptions; 2.x removed the old name.
+    return np.exceptions.AxisError if hasattr(np, "exceptions") else np.AxisError  # type: ignore[attr-defined]
+
+
+def _axis(axis: Any, ndim: int, name: str) -> int:
+    """``axis`` as an index in ``range(ndim)``; ``AxisError`` when out of range."""
+    if type(axis) is int and -ndim <= axis < ndim:  # the common case, first and cheap
+        return axis % ndim
+    if isinstance(axis, bool) or not hasattr(axis, "__index__"):
+        raise TypeError(f"{name}: axis must be an int, got {type(axis).__name__}")
+    axis = axis.__index__()
+    if not -ndim <= axis < ndim:
+        raise _axis_error()(f"{name}: axis {axis} is out of bounds for an array of {ndim} dims")
+    return axis % ndim
+
+
+def _axes(axis: Any, ndim: int, name: str) -> tuple[int, ...]:
+    """``axis`` (None: every axis, an int or a sequence of ints) as distinct indices."""
+    if axis is None:
+        return tuple(range(ndim))
+    items = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    out = tuple(_axis(a, ndim, name) for a in items)
+    if len(set(out)) != len(out):
+        raise ValueError(f"{name}: repeated axis in {axis!r}")
+    return out
+
+
+def _check_repeats_array(shape: tuple[int, ...], size: int, axis: Any, kind: str) -> None:
+    """Checks of an array of repeats that need only its shape and dtype kind."""
+    if kind not in "iu":
+        raise TypeError("repeat: repeats must be an int or an integer array")
+    if len(shape) > 1:
+        raise ValueError(f"repeat: repeats must be 0-d or 1-d, got shape {shape}")
+    n = shape[0] if shape else 1
+    if n not in (1, size):
+        raise ValueError(
+            f"repeat: {n} repeats for {size} elements along axis {axis} (need 1 or {size})"
+        )
