@@ -740,6 +740,16 @@ class Container(dict):
         map_sequences: bool = ...,
         out: Container | None = ...,
     ) -> Container: ...
+    def reciprocal(
+        self,
+        /,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Container | None = ...,
+    ) -> Container: ...
     def logaddexp(
         self,
         x2: Any,
@@ -5275,6 +5285,30 @@ class Container(dict):
     @overload
     @staticmethod
     def static_log10(
+        x: _T,
+        /,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: _T | None = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_reciprocal(
+        x: _Plain,
+        /,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Any = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_reciprocal(
         x: _T,
         /,
         *,

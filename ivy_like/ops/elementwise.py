@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from ..core.decided_errors import (
@@ -749,6 +750,22 @@ def log10(x: Any, /, *, out: Any = None):
     >>> ivy_like.log10(ivy_like.array([1., 10.]))
     ivy_like.array([0., 1.])
     """
+
+
+@op(**_unary, dtype_category=FLOAT)
+def reciprocal(x: Any, /, *, out: Any = None):
+    """``1 / x`` elementwise (array API 2024.12).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.reciprocal(ivy_like.array([2., 4., -0.5]))
+    ivy_like.array([ 0.5 ,  0.25, -2.  ])
+    """
+    # The composite, for backends without a kernel: true division by the array, a weak
+    # Python scalar on the left so the result keeps x's floating dtype.
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
+    return il.divide(1.0, x)
 
 
 @op(**_binary, dtype_category=REAL_FLOAT, shape_rule=broadcasting)

@@ -75,6 +75,7 @@ UNARY_FLOAT = {
     "log10": np.log10,
     "log1p": np.log1p,
     "log2": np.log2,
+    "reciprocal": np.reciprocal,
     "round": np.round,
     "sign": np.sign if np.__version__ >= "2" else _sign_numpy2,  # NumPy 1: sign(z) = sign(z.real)
     "signbit": np.signbit,
@@ -205,6 +206,7 @@ UNARY_COMPLEX = [
     "log1p",
     "log2",
     "log10",
+    "reciprocal",
     "sign",
     "round",
     "isfinite",

@@ -145,6 +145,7 @@ logaddexp = _scalars_as_tensors(torch.logaddexp)
 logical_xor = _scalars_as_tensors(torch.logical_xor)
 nextafter = _scalars_as_tensors(torch.nextafter)
 real = torch.real
+reciprocal = torch.reciprocal
 signbit = torch.signbit
 sinh = torch.sinh
 tan = torch.tan
