@@ -42,6 +42,7 @@ def main(argv: list[str]) -> None:
     for module, func, title in [
         ("bench_container", "container_benchmark", "Container methods"),
         ("bench_gradients", "gradients_benchmark", "Gradients"),
+        ("bench_training", "training_benchmark", "Whole program: one training step"),
     ]:
         try:
             mod = __import__(module)

@@ -122,6 +122,29 @@ _NO_NATIVE = {
 }
 
 
+def _floats(
+    who: str,
+    params: tuple[float, float],
+    shape: Any,
+    seed: Any,
+    dtype: Any,
+    backend: Any,
+    source: str,
+) -> Array:
+    """``uniform``/``normal`` after their own parameter check: the same seed, shape and source
+    checks, then NumPy's PCG64 (portable: the same numbers on every backend) or the
+    framework's own generator (native)."""
+    seed = _check_seed(seed, who)
+    shape = _check_shape(shape, who)
+    _check_source(source, who)
+    b = _resolve(backend)
+    unified, np_dtype = _float_dtype(b, dtype, who)
+    if source == "native":
+        return Array(_native(b, who)[who](shape, seed, *params, b.native_dtype(unified)), b)
+    host = getattr(np.random.Generator(np.random.PCG64(seed)), who)(*params, shape)
+    return _finish(b, host.astype(np_dtype), unified)
+
+
 def uniform(
     shape: Any = (),
     *,
@@ -140,19 +163,9 @@ def uniform(
     >>> ivy_like.random.uniform((3,), seed=0)
     ivy_like.array([0.6369617 , 0.26978672, 0.04097353])
     """
-    seed = _check_seed(seed, "uniform")
-    shape = _check_shape(shape, "uniform")
-    _check_source(source, "uniform")
     if not float(high) > float(low):
         raise ValueError(f"uniform: high ({high}) must be greater than low ({low})")
-    b = _resolve(backend)
-    unified, np_dtype = _float_dtype(b, dtype, "uniform")
-    if source == "native":
-        return Array(
-            _native(b, "uniform")["uniform"](shape, seed, low, high, b.native_dtype(unified)), b
-        )
-    host = np.random.Generator(np.random.PCG64(seed)).uniform(low, high, shape)
-    return _finish(b, host.astype(np_dtype), unified)
+    return _floats("uniform", (low, high), shape, seed, dtype, backend, source)
 
 
 def normal(
@@ -173,18 +186,9 @@ def normal(
     >>> ivy_like.random.normal((2,), seed=0)
     ivy_like.array([ 0.12573022, -0.13210486])
     """
-    seed = _check_seed(seed, "normal")
-    shape = _check_shape(shape, "normal")
-    _check_source(source, "normal")
     if not float(std) >= 0:
         raise ValueError(f"normal: std must be non-negative, got {std}")
-    b = _resolve(backend)
-    unified, np_dtype = _float_dtype(b, dtype, "normal")
-    if source == "native":
-        fn = _native(b, "normal")["normal"]
-        return Array(fn(shape, seed, mean, std, b.native_dtype(unified)), b)
-    host = np.random.Generator(np.random.PCG64(seed)).normal(mean, std, shape)
-    return _finish(b, host.astype(np_dtype), unified)
+    return _floats("normal", (mean, std), shape, seed, dtype, backend, source)
 
 
 def randint(

@@ -115,18 +115,14 @@ class Container(dict):
             _dict_setitem(self, key, value)
             return
         chain = split_chain(key)
-        node = self
-        for depth, part in enumerate(chain[:-1]):
-            child = node.get(part) if _dict_contains(node, part) else None
-            if child is None:
-                child = _new()
-                _dict_setitem(node, part, child)
-            elif not isinstance(child, Container):
-                raise KeyError(
-                    f"key chain {'/'.join(chain)!r}: {'/'.join(chain[: depth + 1])!r} is a "
-                    "leaf, not a Container"
-                )
-            node = child
+        node = _parent(
+            self,
+            chain,
+            lambda depth: KeyError(
+                f"key chain {'/'.join(chain)!r}: {'/'.join(chain[: depth + 1])!r} is a "
+                "leaf, not a Container"
+            ),
+        )
         _dict_setitem(node, chain[-1], value)
 
     def __delitem__(self, key: Any) -> None:
@@ -399,18 +395,13 @@ class Container(dict):
         out = _new()
         for kc, leaf in flat.items():
             chain = split_chain(kc)
-            node = out
-            for depth, part in enumerate(chain[:-1]):
-                child = node.get(part) if _dict_contains(node, part) else None
-                if child is None:
-                    child = _new()
-                    _dict_setitem(node, part, child)
-                elif not isinstance(child, Container):
-                    raise ValueError(
-                        f"cont_unflatten: {kc!r} lies under the leaf "
-                        f"{'/'.join(chain[: depth + 1])!r}"
-                    )
-                node = child
+            node = _parent(
+                out,
+                chain,
+                lambda depth, kc=kc, chain=chain: ValueError(
+                    f"cont_unflatten: {kc!r} lies under the leaf {'/'.join(chain[: depth + 1])!r}"
+                ),
+            )
             if _dict_contains(node, chain[-1]):
                 raise ValueError(f"cont_unflatten: key chain {kc!r} is given twice or holds keys")
             _dict_setitem(node, chain[-1], _as_value(leaf))
@@ -612,6 +603,23 @@ class Container(dict):
 # -- helpers ------------------------------------------------------------------------------------
 def _new() -> Container:
     return _dict_new(Container)
+
+
+def _parent(
+    root: Container, chain: Sequence[str], under_leaf: Callable[[int], Exception]
+) -> Container:
+    """The Container that holds the last key of ``chain`` below ``root``, made on the way where
+    missing; ``under_leaf(depth)`` is raised where a leaf stands in the way."""
+    node = root
+    for depth, part in enumerate(chain[:-1]):
+        child = node.get(part) if _dict_contains(node, part) else None
+        if child is None:
+            child = _new()
+            _dict_setitem(node, part, child)
+        elif not isinstance(child, Container):
+            raise under_leaf(depth)
+        node = child
+    return node
 
 
 def make(d: dict[str, Any]) -> Container:

@@ -191,25 +191,7 @@ def _param_source(p: inspect.Parameter, ns: dict[str, Any]) -> str:
 
 def _signature(params: list[inspect.Parameter], ns: dict[str, Any], has_out: bool) -> str:
     """Source of a parameter list: ``params`` then the key-chain keywords and ``out``."""
-    parts: list[str] = []
-    in_posonly = False
-    star = False
-    for p in params:
-        if p.kind is p.POSITIONAL_ONLY:
-            in_posonly = True
-        elif in_posonly:
-            parts.append("/")
-            in_posonly = False
-        if p.kind is p.VAR_POSITIONAL:
-            parts.append(f"*{p.name}")
-            star = True
-            continue
-        if p.kind is p.KEYWORD_ONLY and not star:
-            parts.append("*")
-            star = True
-        parts.append(_param_source(p, ns))
-    if in_posonly:
-        parts.append("/")
+    parts, star = codegen.parameter_list(params, lambda p: _param_source(p, ns))
     if not star:
         parts.append("*")
     parts.append("key_chains=None, to_apply=True, prune_unapplied=False, map_sequences=False")

@@ -19,36 +19,50 @@ from .decided_errors import decides
 from .registry import OPS, OpSpec
 
 
-def _signature_source(params: tuple[inspect.Parameter, ...], drop_first: bool = False) -> str:
-    """Parameter list source with markers; defaults are placeholders replaced after exec."""
+def parameter_list(params: Any, text: Callable[[Any], str]) -> tuple[list[str], bool]:
+    """The source of each parameter, ``text(p)``, with ``/`` after the positional-only ones and
+    ``*`` before the first keyword-only one (``*args`` stands for it), and whether a ``*`` or
+    ``*args`` was written. ``params`` are ``inspect.Parameter``-like (``.kind`` is read).
+    One writer for the generated functions, the Container methods and the stubs."""
+    kind = inspect.Parameter
     parts: list[str] = []
-    seen_kwonly = False
-    seen_posonly = False
+    posonly = star = False
+    for p in params:
+        if p.kind is kind.POSITIONAL_ONLY:
+            posonly = True
+        elif posonly:
+            parts.append("/")
+            posonly = False
+        if p.kind is kind.VAR_POSITIONAL:
+            parts.append(f"*{text(p)}")
+            star = True
+            continue
+        if p.kind is kind.VAR_KEYWORD:
+            parts.append(f"**{text(p)}")
+            continue
+        if p.kind is kind.KEYWORD_ONLY and not star:
+            parts.append("*")
+            star = True
+        parts.append(text(p))
+    if posonly:
+        parts.append("/")
+    return parts, star
+
+
+def _placeholder(p: inspect.Parameter) -> str:
+    # Defaults are placeholders here, replaced by the declaration's own after exec.
+    return p.name if p.default is p.empty or p.kind in _STARRED else f"{p.name}=None"
+
+
+_STARRED = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+
+
+def _signature_source(params: tuple[inspect.Parameter, ...], drop_first: bool = False) -> str:
+    """Parameter list source with markers; ``drop_first`` puts ``self`` in the first's place."""
     items = list(params)
     if drop_first:
-        items = items[1:]
-        parts.append("self")
-        seen_posonly = params[0].kind is params[0].POSITIONAL_ONLY
-    for p in items:
-        if p.kind is p.POSITIONAL_ONLY:
-            seen_posonly = True
-        elif seen_posonly:
-            parts.append("/")
-            seen_posonly = False
-        if p.kind is p.KEYWORD_ONLY and not seen_kwonly:
-            parts.append("*")
-            seen_kwonly = True
-        if p.kind is p.VAR_POSITIONAL:
-            parts.append(f"*{p.name}")
-            seen_kwonly = True
-            continue
-        if p.kind is p.VAR_KEYWORD:
-            parts.append(f"**{p.name}")
-            continue
-        parts.append(p.name if p.default is p.empty else f"{p.name}=None")
-    if seen_posonly:
-        parts.append("/")
-    return ", ".join(parts)
+        items[0] = items[0].replace(name="self", default=inspect.Parameter.empty)
+    return ", ".join(parameter_list(items, _placeholder)[0])
 
 
 def _backend_call(spec: OpSpec, first: str | None = None) -> str:

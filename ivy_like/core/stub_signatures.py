@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .build import BINARY_DUNDERS, COMPARISON_DUNDERS, UNARY_DUNDERS
+from .codegen import parameter_list
 from .registry import OpSpec
 
 LINE_LENGTH = 100  # ruff's line-length in pyproject.toml: the stubs are already formatted
@@ -51,29 +52,13 @@ class Param:
 
 def _params_source(params: list[Param]) -> list[str]:
     """Each parameter's source, with the ``/`` and ``*`` markers where they belong."""
-    parts: list[str] = []
-    posonly = star = False
-    for p in params:
-        if p.kind is KIND.POSITIONAL_ONLY:
-            posonly = True
-        elif posonly:
-            parts.append("/")
-            posonly = False
-        text = p.name if p.annotation is None else f"{p.name}: {p.annotation}"
-        if p.kind is KIND.VAR_POSITIONAL:
-            parts.append(f"*{text}")
-            star = True
-            continue
-        if p.kind is KIND.VAR_KEYWORD:
-            parts.append(f"**{text}")
-            continue
-        if p.kind is KIND.KEYWORD_ONLY and not star:
-            parts.append("*")
-            star = True
-        parts.append(f"{text} = ..." if p.default else text)
-    if posonly:
-        parts.append("/")
-    return parts
+    return parameter_list(params, _param_text)[0]
+
+
+def _param_text(p: Param) -> str:
+    text = p.name if p.annotation is None else f"{p.name}: {p.annotation}"
+    starred = p.kind in (KIND.VAR_POSITIONAL, KIND.VAR_KEYWORD)
+    return f"{text} = ..." if p.default and not starred else text
 
 
 def render_def(

@@ -352,6 +352,26 @@ def _unlast(y: Any, last: bool) -> Any:
     return il.permute_dims(y, (0, 2, 3, 1)) if last else y
 
 
+def _pool(
+    who: str,
+    x: Any,
+    kernel_size: Any,
+    stride: Any,
+    padding: Any,
+    data_format: str,
+    fill: float,
+    reduce: str,
+) -> Any:
+    """The composite of max_pool2d and avg_pool2d: the windows stacked on a new first axis
+    (padding holds ``fill``), reduced over it by ``ivy_like.<reduce>``."""
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
+    kernel, strides, pads, last = pool_geometry(
+        who, _shape(x), kernel_size, stride, padding, data_format
+    )
+    windows = _windows(x, kernel, strides, pads, last, fill)
+    return _unlast(getattr(il, reduce)(windows, axis=0), last)
+
+
 @op(arrays=("x",), **_nn)
 def max_pool2d(
     x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
@@ -367,12 +387,7 @@ def max_pool2d(
     ivy_like.array([[[[ 5.,  7.],
                       [13., 15.]]]])
     """
-    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
-    kernel, strides, pads, last = pool_geometry(
-        "max_pool2d", _shape(x), kernel_size, stride, padding, data_format
-    )
-    windows = _windows(x, kernel, strides, pads, last, -math.inf)
-    return _unlast(il.max(windows, axis=0), last)
+    return _pool("max_pool2d", x, kernel_size, stride, padding, data_format, -math.inf, "max")
 
 
 @op(arrays=("x",), **_nn)
@@ -390,12 +405,7 @@ def avg_pool2d(
     ivy_like.array([[[[ 2.5,  4.5],
                       [10.5, 12.5]]]])
     """
-    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
-    kernel, strides, pads, last = pool_geometry(
-        "avg_pool2d", _shape(x), kernel_size, stride, padding, data_format
-    )
-    windows = _windows(x, kernel, strides, pads, last, 0.0)
-    return _unlast(il.mean(windows, axis=0), last)
+    return _pool("avg_pool2d", x, kernel_size, stride, padding, data_format, 0.0, "mean")
 
 
 # -- normalization and dropout -------------------------------------------------------------------

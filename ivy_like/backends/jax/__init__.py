@@ -25,7 +25,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from ...core import dtypes as D
-from ...ops.indexing import _check_bounds, _host_bounds, _in_range_basic
+from ...ops.indexing import _check_bounds, _host_bounds
+from .._common import hooks as _hooks
 
 NAME = "jax"
 VERSION = jax.__version__
@@ -36,28 +37,11 @@ HAS_AUTODIFF = True
 MUTABLE_ARRAYS = False
 UNSUPPORTED: dict[str, str] = {}
 X64: bool = bool(jax.config.jax_enable_x64)  # read once; see the module docstring
-DTYPES = {
-    D.bool: jnp.dtype("bool"),
-    D.int8: jnp.dtype("int8"),
-    D.int16: jnp.dtype("int16"),
-    D.int32: jnp.dtype("int32"),
-    D.uint8: jnp.dtype("uint8"),
-    D.uint16: jnp.dtype("uint16"),
-    D.uint32: jnp.dtype("uint32"),
-    D.float16: jnp.dtype("float16"),
-    D.bfloat16: jnp.dtype(jnp.bfloat16),
-    D.float32: jnp.dtype("float32"),
-    D.complex64: jnp.dtype("complex64"),
-}
+DTYPES = _hooks.dtype_table(
+    jnp.dtype, "bool int8 int16 int32 uint8 uint16 uint32 float16 bfloat16 float32 complex64"
+)
 if X64:
-    DTYPES.update(
-        {
-            D.int64: jnp.dtype("int64"),
-            D.uint64: jnp.dtype("uint64"),
-            D.float64: jnp.dtype("float64"),
-            D.complex128: jnp.dtype("complex128"),
-        }
-    )
+    DTYPES.update(_hooks.dtype_table(jnp.dtype, "int64 uint64 float64 complex128"))
 DEFAULT_FLOAT = jnp.dtype("float32")
 DEFAULT_INT = jnp.dtype("int64") if X64 else jnp.dtype("int32")
 _X64_HINT = (
@@ -67,12 +51,8 @@ _X64_HINT = (
 
 
 # -- helpers for the core ------------------------------------------------------------------------
-def shape(x: Any) -> tuple[int, ...]:
-    return tuple(x.shape)
-
-
-def dtype(x: Any) -> Any:
-    return x.dtype
+shape = _hooks.shape
+dtype = _hooks.dtype
 
 
 def device(x: Any) -> str:
@@ -116,12 +96,8 @@ def to_numpy(x: Any) -> np.ndarray:
     return np.asarray(x)
 
 
-def dlpack(x: Any, *args: Any, **kwargs: Any) -> Any:
-    return x.__dlpack__(*args, **kwargs)
-
-
-def dlpack_device(x: Any) -> tuple[int, int]:
-    return x.__dlpack_device__()
+dlpack = _hooks.dlpack
+dlpack_device = _hooks.dlpack_device
 
 
 def _check_representable(obj: Any, where: str) -> None:
@@ -140,21 +116,7 @@ def _check_representable(obj: Any, where: str) -> None:
         )
 
 
-def write_inplace(target: Any, value: Any) -> None:
-    """Always raises: jax arrays cannot be written in place.
-
-    Examples
-    --------
-    >>> import jax.numpy as jnp
-    >>> from ivy_like.backends import jax as B
-    >>> B.write_inplace(jnp.zeros(2), jnp.ones(2))
-    Traceback (most recent call last):
-    TypeError: out=: jax arrays are immutable; pass an ivy_like.Array (it is rebound) or use the return value
-    """
-    raise TypeError(
-        "out=: jax arrays are immutable; pass an ivy_like.Array (it is rebound) or use the "
-        "return value"
-    )
+write_inplace = _hooks.immutable_write_inplace("jax")  # always raises: arrays are immutable
 
 
 _BOOL = np.dtype("bool")
@@ -267,19 +229,8 @@ def _key(x: Any, key: Any) -> Any:
     return key
 
 
-def getitem(x: Any, key: Any) -> Any:
-    """``x[key]`` with NumPy's rules (lists are index arrays, out-of-range is an IndexError).
-
-    Examples
-    --------
-    >>> import jax.numpy as jnp
-    >>> from ivy_like.backends import jax as B
-    >>> B.getitem(jnp.arange(4), [0, 2])
-    Array([0, 2], dtype=int32)
-    """
-    if _in_range_basic(x.shape, key):  # nothing to translate or check
-        return x[key]
-    return x[_key(x, key)]
+# ``x[key]`` with NumPy's rules (lists are index arrays, out-of-range is an IndexError).
+getitem = _hooks.getitem_for(_key)
 
 
 def setitem(x: Any, key: Any, value: Any) -> Any:
@@ -295,5 +246,4 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
     return x.at[_key(x, key)].set(value)
 
 
-def is_variable(x: Any) -> bool:
-    return False
+is_variable = _hooks.is_variable

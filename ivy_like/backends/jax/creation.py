@@ -7,23 +7,22 @@ mode, ``asarray`` and ``from_dlpack`` refuse a 64-bit input (JAX would truncate 
 
 from __future__ import annotations
 
-import builtins
 from typing import Any
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
-from ...ops.creation import _check_matrix, _check_meshgrid
+from .._common import creation as _creation
 from . import DEFAULT_FLOAT, DEFAULT_INT, _check_representable, _device
 
 _DEFAULT_COMPLEX = jnp.dtype("complex64")
 # Python data that JAX infers as 64-bit floats (64-bit mode only) gets the 32-bit defaults.
 _PY_DEFAULTS = {jnp.dtype("float64"): DEFAULT_FLOAT, jnp.dtype("complex128"): _DEFAULT_COMPLEX}
-
-
-def _is_python_data(obj: Any) -> bool:
-    return not isinstance(obj, (np.ndarray, np.generic)) and not hasattr(obj, "__array__")
+_is_python_data = _creation.is_python_data
+_arange_dtype = _creation.arange_dtype_for(DEFAULT_FLOAT, DEFAULT_INT)
+_scalar_default = _creation.scalar_default_for(
+    jnp.dtype("bool"), DEFAULT_INT, DEFAULT_FLOAT, _DEFAULT_COMPLEX
+)
 
 
 def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = None) -> Any:
@@ -60,43 +59,19 @@ def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
     return jnp.ones(shape, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
 
 
-def _scalar_default(value: Any) -> Any:
-    if isinstance(value, bool):
-        return jnp.dtype("bool")
-    if isinstance(value, int):
-        return DEFAULT_INT
-    if isinstance(value, float):
-        return DEFAULT_FLOAT
-    if isinstance(value, complex):
-        return _DEFAULT_COMPLEX
-    return None
-
-
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
     if dtype is None:
         dtype = _scalar_default(fill_value)
     return jnp.full(shape, fill_value, dtype=dtype, device=_device(device))
 
 
-def arange(
-    start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
-) -> Any:
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
     if dtype is None:
-        is_float = builtins.any(isinstance(v, float) for v in (start, stop, step))
-        dtype = DEFAULT_FLOAT if is_float else DEFAULT_INT
+        dtype = _arange_dtype(start, stop, step)
     return jnp.arange(start, stop, step, dtype=dtype, device=_device(device))
 
 
-def linspace(
-    start: Any,
-    stop: Any,
-    /,
-    num: int,
-    *,
-    dtype: Any = None,
-    device: Any = None,
-    endpoint: bool = True,
-) -> Any:
+def linspace(start, stop, /, num: int, *, dtype=None, device=None, endpoint: bool = True) -> Any:
     return jnp.linspace(
         start, stop, num, endpoint=endpoint, dtype=dtype or DEFAULT_FLOAT, device=_device(device)
     )
@@ -155,16 +130,6 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
     return result
 
 
-def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
-    _check_meshgrid(arrays, indexing)
-    return tuple(jnp.meshgrid(*arrays, indexing=indexing))
-
-
-def tril(x: Any, /, *, k: int = 0) -> Any:
-    _check_matrix(x, "tril")
-    return jnp.tril(x, k=k)
-
-
-def triu(x: Any, /, *, k: int = 0) -> Any:
-    _check_matrix(x, "triu")
-    return jnp.triu(x, k=k)
+meshgrid = _creation.meshgrid_for(jnp)
+tril = _creation.tril_for(jnp)
+triu = _creation.triu_for(jnp)

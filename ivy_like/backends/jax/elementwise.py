@@ -14,7 +14,9 @@ from typing import Any, Callable
 import jax
 import jax.numpy as jnp
 
-from ...ops.elementwise import _clip, _has_nan_bits, _int_pow, _nextafter_bits
+from ...ops.elementwise import _has_nan_bits, _int_pow, _nextafter_bits
+from .._common import elementwise as _elementwise
+from .._common.helpers import named
 from . import _X64_HINT, DTYPES, X64
 from .manipulation import astype
 
@@ -55,8 +57,7 @@ def _checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
             _check_pair(name, x1, x2)
         return out
 
-    op.__name__ = op.__qualname__ = name
-    return op
+    return named(op, name)
 
 
 def _checked_comparison(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
@@ -68,8 +69,7 @@ def _checked_comparison(fn: Callable[..., Any], name: str) -> Callable[..., Any]
         _check_pair(name, x1, x2)
         return fn(x1, x2)
 
-    op.__name__ = op.__qualname__ = name
-    return op
+    return named(op, name)
 
 
 def _traced_power(x1: Any, x2: Any) -> Any:
@@ -125,8 +125,9 @@ def where(condition: Any, x1: Any, x2: Any, /) -> Any:
     return out
 
 
-def floor_divide(x1: Any, x2: Any, /) -> Any:
-    """``jnp.floor_divide``; integer division by zero gives 0 (NumPy's result).
+def _zero_divisor_gives_zero(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``fn`` (``jnp.floor_divide``/``jnp.remainder``) where integer division by zero gives 0,
+    NumPy's result (``jnp`` gives -1 or -2); the 32-bit promotion check of :func:`_checked`.
 
     Examples
     --------
@@ -134,27 +135,22 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
     >>> from ivy_like.backends.jax import elementwise as B
     >>> B.floor_divide(jnp.array([7, -7]), jnp.array([2, 0]))
     Array([3, 0], dtype=int32)
-    """
-    out = jnp.floor_divide(x1, x2)
-    if not X64 and out.dtype is _INT32:
-        _check_pair("floor_divide", x1, x2)
-    return jnp.where(jnp.equal(x2, 0), 0, out) if out.dtype in _INTEGER else out
-
-
-def remainder(x1: Any, x2: Any, /) -> Any:
-    """``jnp.remainder``; integer remainder by zero gives 0 (NumPy's result).
-
-    Examples
-    --------
-    >>> import jax.numpy as jnp
-    >>> from ivy_like.backends.jax import elementwise as B
     >>> B.remainder(jnp.array([7, -7]), jnp.array([3, 0]))
     Array([1, 0], dtype=int32)
     """
-    out = jnp.remainder(x1, x2)
-    if not X64 and out.dtype is _INT32:
-        _check_pair("remainder", x1, x2)
-    return jnp.where(jnp.equal(x2, 0), 0, out) if out.dtype in _INTEGER else out
+
+    def op(x1: Any, x2: Any, /) -> Any:
+        out = fn(x1, x2)
+        if not X64 and out.dtype is _INT32:
+            _check_pair(name, x1, x2)
+        return jnp.where(jnp.equal(x2, 0), 0, out) if out.dtype in _INTEGER else out
+
+    doc = f"``jnp.{name}``; integer division by zero gives 0 (NumPy's result)."
+    return named(op, name, doc)
+
+
+floor_divide = _zero_divisor_gives_zero(jnp.floor_divide, "floor_divide")
+remainder = _zero_divisor_gives_zero(jnp.remainder, "remainder")
 
 
 # jax.numpy already follows NumPy here: Python's sign rules for // and %, NaN-propagating
@@ -206,8 +202,7 @@ tan = jnp.tan
 trunc = jnp.trunc
 
 
-def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
-    return _clip(x, min, max, maximum, minimum, astype)
+clip = _elementwise.clip_for(maximum, minimum, astype)
 
 
 _INT_VIEW = {jnp.dtype(f"float{w}"): (jnp.dtype(f"int{w}"), w) for w in (16, 32, 64)}

@@ -10,45 +10,22 @@ from typing import Any
 
 import jax.numpy as jnp
 
-from ivy_like.ops.fft import _check_kind, _check_norm, _length, _n_d, _one_d, _shift_axes
+from ivy_like.ops.fft import _length
 
+from .._common import fft as _fft
 from . import DEFAULT_FLOAT, _device
 
-
-def _one(fn: Any, name: str, real_only: bool = False, inverse_real: bool = False) -> Any:
-    def transform(
-        x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward"
-    ) -> Any:
-        x = jnp.asarray(x)
-        _check_kind(name, x.dtype.kind, real_only)
-        ax, n = _one_d(name, x.shape, n, axis, inverse_real)
-        return fn(x, n=n, axis=ax, norm=_check_norm(name, norm))
-
-    transform.__name__ = f"fft_{name}"
-    return transform
-
-
-def _many(fn: Any, name: str, real_only: bool = False, inverse_real: bool = False) -> Any:
-    def transform(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
-        x = jnp.asarray(x)
-        _check_kind(name, x.dtype.kind, real_only)
-        axes, s = _n_d(name, x.shape, s, axes, inverse_real)
-        return fn(x, s=s, axes=axes, norm=_check_norm(name, norm))
-
-    transform.__name__ = f"fft_{name}"
-    return transform
-
-
-fft_fft = _one(jnp.fft.fft, "fft")
-fft_ifft = _one(jnp.fft.ifft, "ifft")
-fft_rfft = _one(jnp.fft.rfft, "rfft", real_only=True)
-fft_irfft = _one(jnp.fft.irfft, "irfft", inverse_real=True)
-fft_hfft = _one(jnp.fft.hfft, "hfft", inverse_real=True)
-fft_ihfft = _one(jnp.fft.ihfft, "ihfft", real_only=True)
-fft_fftn = _many(jnp.fft.fftn, "fftn")
-fft_ifftn = _many(jnp.fft.ifftn, "ifftn")
-fft_rfftn = _many(jnp.fft.rfftn, "rfftn", real_only=True)
-fft_irfftn = _many(jnp.fft.irfftn, "irfftn", inverse_real=True)
+_input = _fft.checked_input_for(jnp)
+fft_fft = _fft.one_d_for(jnp.fft.fft, "fft", _input)
+fft_ifft = _fft.one_d_for(jnp.fft.ifft, "ifft", _input)
+fft_rfft = _fft.one_d_for(jnp.fft.rfft, "rfft", _input, real_only=True)
+fft_irfft = _fft.one_d_for(jnp.fft.irfft, "irfft", _input, inverse_real=True)
+fft_hfft = _fft.one_d_for(jnp.fft.hfft, "hfft", _input, inverse_real=True)
+fft_ihfft = _fft.one_d_for(jnp.fft.ihfft, "ihfft", _input, real_only=True)
+fft_fftn = _fft.n_d_for(jnp.fft.fftn, "fftn", _input)
+fft_ifftn = _fft.n_d_for(jnp.fft.ifftn, "ifftn", _input)
+fft_rfftn = _fft.n_d_for(jnp.fft.rfftn, "rfftn", _input, real_only=True)
+fft_irfftn = _fft.n_d_for(jnp.fft.irfftn, "irfftn", _input, inverse_real=True)
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
@@ -61,9 +38,5 @@ def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = 
     return jnp.fft.rfftfreq(n, d, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
 
 
-def fft_fftshift(x: Any, /, *, axes: Any = None) -> Any:
-    return jnp.fft.fftshift(x, axes=_shift_axes("fftshift", jnp.ndim(x), axes))
-
-
-def fft_ifftshift(x: Any, /, *, axes: Any = None) -> Any:
-    return jnp.fft.ifftshift(x, axes=_shift_axes("ifftshift", jnp.ndim(x), axes))
+fft_fftshift = _fft.shift_for(jnp.fft.fftshift, "fftshift", jnp.ndim)
+fft_ifftshift = _fft.shift_for(jnp.fft.ifftshift, "ifftshift", jnp.ndim)

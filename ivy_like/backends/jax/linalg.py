@@ -20,23 +20,18 @@ import numpy as np
 
 from ivy_like.ops.linalg import (
     EighResult,
-    QRResult,
     SlogdetResult,
     SVDResult,
     _check_float,
     _check_matrix,
     _check_matrix_norm_ord,
-    _check_power,
-    _check_qr_mode,
-    _check_solve_operands,
     _check_vector_norm_ord,
     _norm_axes,
     _power_sum_norm,
     _root_zero_grad,
-    _tensordot_axes,
-    _vector_axis,
 )
 
+from .._common import linalg as _linalg
 from . import DEFAULT_INT, _ArrayImpl
 from ._helpers import _in_float32
 
@@ -96,27 +91,14 @@ def _one_triangle(name: str, x: Any, build: bool = False) -> Any:
     return jnp.tril(x) + _adjoint(jnp.tril(x, -1)) if build else x
 
 
-def _default_rtol(x: Any) -> float:
-    return max(x.shape[-2:]) * float(np.finfo(x.dtype).eps)
+_default_rtol = _linalg.default_rtol_for(np.finfo)
 
 
 # -- in both namespaces ---------------------------------------------------------------------------
 matmul = jnp.matmul  # 1-D operands are promoted and squeezed, as in NumPy
-
-
-def matrix_transpose(x: Any, /) -> Any:
-    x = jnp.asarray(x)
-    _check_matrix("matrix_transpose", x.shape)
-    return jnp.swapaxes(x, -1, -2)
-
-
-def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
-    return jnp.tensordot(x1, x2, axes=_tensordot_axes(axes, jnp.ndim(x1), jnp.ndim(x2)))
-
-
-def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
-    axis = _vector_axis("vecdot", jnp.shape(x1), jnp.shape(x2), axis)
-    return jnp.linalg.vecdot(x1, x2, axis=axis)
+matrix_transpose = _linalg.matrix_transpose_for(jnp)
+tensordot = _linalg.tensordot_for(jnp)
+vecdot = _linalg.vecdot_for(jnp)
 
 
 # -- linalg ---------------------------------------------------------------------------------------
@@ -129,22 +111,9 @@ def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
     return jnp.linalg.cholesky(x, symmetrize_input=False)
 
 
-def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
-    axis = _vector_axis("linalg.cross", jnp.shape(x1), jnp.shape(x2), axis)
-    if jnp.shape(x1)[axis] != 3:
-        raise ValueError("linalg.cross: the vectors must have 3 elements along axis")
-    return jnp.linalg.cross(x1, x2, axis=axis)
-
-
-@_in_float32
-def linalg_det(x: Any, /) -> Any:
-    return jnp.linalg.det(_float("det", x, square=True))
-
-
-def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
-    x = jnp.asarray(x)
-    _check_matrix("diagonal", x.shape)
-    return jnp.linalg.diagonal(x, offset=offset)
+linalg_cross = _linalg.cross_for(jnp, jnp.linalg.cross)
+linalg_det = _in_float32(_linalg.of_matrix_for(jnp.linalg.det, "det", _float, square=True))
+linalg_diagonal = _linalg.diagonal_for(jnp)
 
 
 @_in_float32
@@ -159,9 +128,7 @@ def linalg_eigvalsh(x: Any, /) -> Any:
     return jnp.linalg.eigvalsh(_one_triangle("eigvalsh", x, build=True), symmetrize_input=False)
 
 
-@_in_float32
-def linalg_inv(x: Any, /) -> Any:
-    return jnp.linalg.inv(_float("inv", x, square=True))
+linalg_inv = _in_float32(_linalg.of_matrix_for(jnp.linalg.inv, "inv", _float, square=True))
 
 
 @_in_float32
@@ -175,9 +142,7 @@ def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -
     return jnp.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)
 
 
-@_in_float32
-def linalg_matrix_power(x: Any, n: int, /) -> Any:
-    return jnp.linalg.matrix_power(_float("matrix_power", x, square=True), _check_power(n))
+linalg_matrix_power = _in_float32(_linalg.matrix_power_for(jnp.linalg.matrix_power, _float))
 
 
 @_in_float32(restore=False, default_rtol=True)
@@ -193,27 +158,12 @@ def linalg_matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
     return jnp.sum(s > cutoff, axis=-1).astype(DEFAULT_INT)
 
 
-def linalg_outer(x1: Any, x2: Any, /) -> Any:
-    if jnp.ndim(x1) != 1 or jnp.ndim(x2) != 1:
-        raise ValueError("linalg.outer: x1 and x2 must be one-dimensional")
-    return jnp.linalg.outer(x1, x2)
-
-
-@_in_float32(default_rtol=True)
-def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
-    x = _float("pinv", x)
-    return jnp.linalg.pinv(x, rtol=_default_rtol(x) if rtol is None else rtol)
-
-
-@_in_float32
-def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
-    _check_qr_mode(mode)
-    return QRResult(*jnp.linalg.qr(_float("qr", x), mode=mode))
-
-
-@_in_float32
-def linalg_slogdet(x: Any, /) -> SlogdetResult:
-    return SlogdetResult(*jnp.linalg.slogdet(_float("slogdet", x, square=True)))
+linalg_outer = _linalg.outer_for(jnp, jnp.linalg.outer)
+linalg_pinv = _in_float32(default_rtol=True)(_linalg.pinv_for(jnp, _float, _default_rtol))
+linalg_qr = _in_float32(_linalg.qr_for(jnp.linalg.qr, _float))
+linalg_slogdet = _in_float32(
+    _linalg.named_result_for(jnp.linalg.slogdet, "slogdet", _float, SlogdetResult)
+)
 
 
 # Half precision is not here: it takes the checked path, computed in float32.
@@ -229,14 +179,9 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
     return _checked_solve(x1, x2)
 
 
-@_in_float32(pair=True)
-def _checked_solve(x1: Any, x2: Any) -> Any:
-    """solve with ivy_like's checks (JAX itself would promote integers to floats)."""
-    x1 = _float("solve", x1, square=True)
-    x2 = _float("solve", x2, matrix=False)
-    _check_solve_operands(x1.shape, x2.shape)
-    # JAX >= 0.5 follows the standard: x2 is a vector only when it is 1-D.
-    return jnp.linalg.solve(x1, x2)
+# solve with ivy_like's checks (JAX itself would promote integers to floats); JAX >= 0.5
+# follows the standard: x2 is a vector only when it is 1-D.
+_checked_solve = _in_float32(pair=True)(_linalg.checked_solve_for(jnp.linalg.solve, _float))
 
 
 _jitted_solve = jax.jit(_checked_solve)
@@ -290,9 +235,9 @@ def _svd_full_jvp(primals: tuple[Any], tangents: tuple[Any]) -> tuple[Any, Any]:
     return out, (du_full, ds, dvh_full)
 
 
-@_in_float32
-def linalg_svdvals(x: Any, /) -> Any:
-    return jnp.linalg.svdvals(_float("svdvals", x))
+linalg_svdvals = _in_float32(
+    _linalg.of_matrix_for(jnp.linalg.svdvals, "svdvals", _float, square=False)
+)
 
 
 def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
@@ -302,14 +247,7 @@ def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
 
 
 @_in_float32
-def linalg_vector_norm(
-    x: Any,
-    /,
-    *,
-    axis: Any = None,
-    keepdims: bool = False,
-    ord: Any = 2,  # noqa: A002
-) -> Any:
+def linalg_vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:  # noqa: A002
     x = _float("vector_norm", x, matrix=False)
     p = _check_vector_norm_ord(ord)
     axes = None if axis is None else _norm_axes(x.ndim, axis)

@@ -1,7 +1,8 @@
 """jax backend: the array API manipulation functions.
 
 Aliases of ``jax.numpy`` after the shared rules of ``ivy_like.ops`` (axis checks, squeeze of a
-non-1 axis, repeats). ``astype`` moves to ``device=`` when given.
+non-1 axis, repeats); those that are the same code in numpy are written once in
+``_common/manipulation.py``. ``astype`` moves to ``device=`` when given.
 """
 
 from __future__ import annotations
@@ -13,16 +14,8 @@ import jax
 import jax.numpy as jnp
 
 from ...core import dtypes as D
-from ...ops.manipulation import (
-    _axes,
-    _axis,
-    _check_repeats_array,
-    _moveaxis_perm,
-    _repeat_count,
-    _roll_args,
-    _squeeze_axes,
-    _tile_shapes,
-)
+from ...ops.manipulation import _axis, _check_repeats_array, _repeat_count
+from .._common import manipulation as _manipulation
 from . import _device
 
 # Immutable arrays: a copy and a view cannot be told apart, so ``copy`` changes nothing.
@@ -31,9 +24,7 @@ if "copy" in inspect.signature(jnp.reshape).parameters:
     # beside JAX's dispatch measured ~0.3 µs a call.
     reshape = jnp.reshape
 else:
-
-    def reshape(x: Any, /, shape: Any, *, copy: Any = None) -> Any:
-        return jnp.reshape(x, shape)
+    reshape = _manipulation.reshape_for(jnp)
 
 
 permute_dims = jnp.transpose
@@ -46,24 +37,11 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> A
     return out if device is None else jax.device_put(out, _device(device))
 
 
-def broadcast_arrays(*arrays: Any) -> tuple[Any, ...]:
-    return tuple(jnp.broadcast_arrays(*arrays))
-
-
-def broadcast_to(x: Any, /, shape: Any) -> Any:
-    return jnp.broadcast_to(x, shape)
-
-
-def expand_dims(x: Any, /, *, axis: int = 0) -> Any:
-    return jnp.expand_dims(x, _axis(axis, jnp.ndim(x) + 1, "expand_dims"))
-
-
-def flip(x: Any, /, *, axis: Any = None) -> Any:
-    return jnp.flip(x, axis=_axes(axis, jnp.ndim(x), "flip"))
-
-
-def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
-    return jnp.transpose(x, _moveaxis_perm(jnp.ndim(x), source, destination))
+broadcast_arrays = _manipulation.broadcast_arrays_for(jnp)
+broadcast_to = _manipulation.broadcast_to_for(jnp)
+expand_dims = _manipulation.expand_dims_for(jnp)
+flip = _manipulation.flip_for(jnp)
+moveaxis = _manipulation.moveaxis_for(jnp)
 
 
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
@@ -80,18 +58,9 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     return jnp.repeat(x, repeats, axis=axis)
 
 
-def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
-    shift, axis = _roll_args(shift, axis, jnp.ndim(x))
-    return jnp.roll(x, shift, axis=axis)
-
-
-def squeeze(x: Any, /, axis: Any) -> Any:
-    return jnp.squeeze(x, axis=_squeeze_axes(jnp.shape(x), axis))
-
-
-def tile(x: Any, repetitions: Any, /) -> Any:
-    _, reps = _tile_shapes(jnp.shape(x), repetitions)
-    return jnp.tile(x, reps)
+roll = _manipulation.roll_for(jnp)
+squeeze = _manipulation.squeeze_for(jnp)
+tile = _manipulation.tile_for(jnp)
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:

@@ -13,7 +13,9 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from ivy_like.ops.nn import check_axis, check_conv, check_gelu, conv_geometry, pool_geometry
+from ivy_like.ops.nn import check_gelu, conv_geometry, pool_geometry
+
+from .._common import nn as _nn
 
 nn_relu = jax.nn.relu
 nn_sigmoid = jax.nn.sigmoid
@@ -25,14 +27,8 @@ def nn_gelu(x: Any, approximate: str = "none") -> Any:
     return jax.nn.gelu(x, approximate=approximate == "tanh")
 
 
-def nn_softmax(x: Any, axis: int = -1) -> Any:
-    check_axis("softmax", len(x.shape), axis)
-    return jax.nn.softmax(x, axis=axis)
-
-
-def nn_log_softmax(x: Any, axis: int = -1) -> Any:
-    check_axis("log_softmax", len(x.shape), axis)
-    return jax.nn.log_softmax(x, axis=axis)
+nn_softmax = _nn.axis_op_for("softmax", jax.nn.softmax)
+nn_log_softmax = _nn.axis_op_for("log_softmax", jax.nn.log_softmax)
 
 
 _DIMS = {
@@ -44,28 +40,11 @@ _DIMS = {
 
 
 def _conv(
-    who: str,
-    n: int,
-    x: Any,
-    weight: Any,
-    bias: Any,
-    stride: Any,
-    padding: Any,
-    dilation: Any,
-    groups: int,
-    data_format: str,
+    who: str, n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool
 ) -> Any:
-    last = check_conv(
-        who,
-        x.shape,
-        weight.shape,
-        n,
-        groups,
-        data_format,
-        None if bias is None else tuple(bias.shape),
-    )
     spatial = x.shape[1:-1] if last else x.shape[2:]
     kernel = weight.shape[:-2] if last else weight.shape[2:]
+    stride, padding, dilation = given
     strides, pads, dils = conv_geometry(who, spatial, kernel, stride, padding, dilation)
     y = lax.conv_general_dilated(
         x,
@@ -82,30 +61,8 @@ def _conv(
     return y
 
 
-def nn_conv1d(
-    x: Any,
-    weight: Any,
-    bias: Any = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-    data_format: str = "NCW",
-) -> Any:
-    return _conv("conv1d", 1, x, weight, bias, stride, padding, dilation, groups, data_format)
-
-
-def nn_conv2d(
-    x: Any,
-    weight: Any,
-    bias: Any = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-    data_format: str = "NCHW",
-) -> Any:
-    return _conv("conv2d", 2, x, weight, bias, stride, padding, dilation, groups, data_format)
+nn_conv1d = _nn.conv_for(_conv, 1)
+nn_conv2d = _nn.conv_for(_conv, 2)
 
 
 def _window(who: str, x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str) -> Any:

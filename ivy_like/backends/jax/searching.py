@@ -11,15 +11,11 @@ from typing import Any
 
 import jax.numpy as jnp
 
+from .._common import searching as _searching
 from . import DEFAULT_INT
 
-
-def argmax(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:
-    return jnp.argmax(x, axis=axis, keepdims=keepdims)
-
-
-def argmin(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:
-    return jnp.argmin(x, axis=axis, keepdims=keepdims)
+argmax = _searching.argmax_for(jnp)
+argmin = _searching.argmin_for(jnp)
 
 
 def nonzero(x: Any, /) -> tuple[Any, ...]:
@@ -28,9 +24,4 @@ def nonzero(x: Any, /) -> tuple[Any, ...]:
     return jnp.nonzero(x)
 
 
-def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
-    if jnp.ndim(x1) != 1:
-        raise ValueError(f"searchsorted: x1 must be one-dimensional, got {jnp.ndim(x1)}-d")
-    if side not in ("left", "right"):
-        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
-    return jnp.searchsorted(x1, x2, side=side, sorter=sorter).astype(DEFAULT_INT)
+searchsorted = _searching.searchsorted_for(jnp, DEFAULT_INT)

@@ -13,8 +13,9 @@ from typing import Any
 
 import jax.numpy as jnp
 
-from ivy_like.ops.statistical import _check_correction, _count, _cumulative_axis
+from ivy_like.ops.statistical import _check_correction, _count
 
+from .._common import statistical as _statistical
 from . import DEFAULT_INT, DTYPES
 from ._helpers import _in_float32
 
@@ -24,52 +25,24 @@ min = jnp.min  # noqa: A001
 
 _INEXACT = frozenset(v for k, v in DTYPES.items() if k.kind in "fc")
 
-
-@_in_float32
-def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
-    """``jnp.mean`` for floating-point arrays; other dtypes raise ``TypeError``.
-
-    Examples
-    --------
-    >>> import jax.numpy as jnp
-    >>> from ivy_like.backends.jax import statistical as B
-    >>> B.mean(jnp.array([1., 2.]))
-    Array(1.5, dtype=float32)
-    """
-    if x.dtype not in _INEXACT:
-        raise TypeError(f"mean: expected a floating-point array, got dtype {x.dtype}")
-    return jnp.mean(x, axis=axis, keepdims=keepdims)
+mean = _statistical.mean_for(jnp, _INEXACT, _in_float32)
 
 
 _UINT_OF_DEFAULT = jnp.dtype(f"uint{DEFAULT_INT.itemsize * 8}")
-
-
-def _accumulator(dt: Any) -> Any:
-    """bool and integers narrower than the default integer accumulate in it (NumPy's rule)."""
-    dt = jnp.dtype(dt)
-    if dt == jnp.bool_ or (dt.kind == "i" and dt.itemsize < DEFAULT_INT.itemsize):
-        return DEFAULT_INT
-    if dt.kind == "u" and dt.itemsize < DEFAULT_INT.itemsize:
-        return _UINT_OF_DEFAULT
-    return dt
-
-
-@_in_float32(dtype_arg=True)
-def cumulative_sum(
-    x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
-) -> Any:
-    axis = _cumulative_axis(x.ndim, axis)
-    out = jnp.cumsum(x, axis=axis, dtype=dtype or _accumulator(x.dtype))
-    if include_initial:
-        pad = [(0, 0)] * out.ndim
-        pad[axis] = (1, 0)
-        out = jnp.pad(out, pad)
-    return out
+# NumPy's rule: bool and integers narrower than the default integer accumulate in it (unsigned
+# ones in the unsigned integer of its width); jax keeps int8 in cumsum.
+_ACCUMULATOR = {
+    jnp.dtype(name): _UINT_OF_DEFAULT if name.startswith("u") else DEFAULT_INT
+    for name in ("bool", "int8", "int16", "int32", "uint8", "uint16", "uint32")
+    if name == "bool" or jnp.dtype(name).itemsize < DEFAULT_INT.itemsize
+}
+cumulative_sum = _statistical.cumulative_sum_for(jnp, jnp.astype, _ACCUMULATOR, _in_float32)
 
 
 @_in_float32(dtype_arg=True)
 def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
-    return jnp.prod(x, axis=axis, dtype=dtype or _accumulator(x.dtype), keepdims=keepdims)
+    dtype = dtype or _ACCUMULATOR.get(x.dtype, x.dtype)
+    return jnp.prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
 def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
@@ -81,11 +54,5 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     return jnp.var(x, axis=axis, ddof=c, keepdims=keepdims)
 
 
-@_in_float32
-def var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
-    return _var("var", x, axis, correction, keepdims)
-
-
-@_in_float32
-def std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
-    return jnp.sqrt(_var("std", x, axis, correction, keepdims))
+var = _statistical.var_for(_var, _in_float32)
+std = _statistical.std_for(_var, jnp.sqrt, _in_float32)

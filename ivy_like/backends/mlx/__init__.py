@@ -37,7 +37,8 @@ import mlx.core as mx
 import numpy as np
 
 from ...core import dtypes as D
-from ...ops.indexing import _check_step, _in_range_basic
+from ...ops.indexing import _check_step
+from .._common import hooks as _hooks
 from ._helpers import _out_of_bounds, _stream
 
 NAME = "mlx"
@@ -56,21 +57,10 @@ def _float64_works() -> bool:
     return True
 
 
-DTYPES = {
-    D.bool: mx.bool_,
-    D.int8: mx.int8,
-    D.int16: mx.int16,
-    D.int32: mx.int32,
-    D.int64: mx.int64,
-    D.uint8: mx.uint8,
-    D.uint16: mx.uint16,
-    D.uint32: mx.uint32,
-    D.uint64: mx.uint64,
-    D.float16: mx.float16,
-    D.bfloat16: mx.bfloat16,
-    D.float32: mx.float32,
-    D.complex64: mx.complex64,
-}
+DTYPES = _hooks.dtype_table(
+    lambda name: getattr(mx, "bool_" if name == "bool" else name),
+    "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 bfloat16 float32 complex64",
+)
 if _float64_works():
     DTYPES[D.float64] = mx.float64
 DEFAULT_FLOAT = mx.float32
@@ -84,8 +74,7 @@ def shape(x: Any) -> tuple[int, ...]:
     return x.shape  # known without evaluating
 
 
-def dtype(x: Any) -> Any:
-    return x.dtype
+dtype = _hooks.dtype
 
 
 def device(x: Any) -> str:
@@ -132,29 +121,12 @@ def to_numpy(x: Any) -> np.ndarray:
     return np.array(x)  # a copy: a view would let NumPy write into MLX's buffer
 
 
-def dlpack(x: Any, *args: Any, **kwargs: Any) -> Any:
-    return x.__dlpack__(*args, **kwargs)
+dlpack = _hooks.dlpack
+dlpack_device = _hooks.dlpack_device
 
 
-def dlpack_device(x: Any) -> tuple[int, int]:
-    return x.__dlpack_device__()
-
-
-def write_inplace(target: Any, value: Any) -> None:
-    """Always raises: ivy_like treats MLX arrays as immutable (see the module docstring).
-
-    Examples
-    --------
-    >>> import mlx.core as mx
-    >>> from ivy_like.backends import mlx as B
-    >>> B.write_inplace(mx.zeros(2), mx.ones(2))
-    Traceback (most recent call last):
-    TypeError: out=: mlx arrays are immutable; pass an ivy_like.Array (it is rebound) or use the return value
-    """
-    raise TypeError(
-        "out=: mlx arrays are immutable; pass an ivy_like.Array (it is rebound) or use the "
-        "return value"
-    )
+# Always raises: ivy_like treats MLX arrays as immutable (see the module docstring).
+write_inplace = _hooks.immutable_write_inplace("mlx")
 
 
 _BOOL = np.dtype("bool")
@@ -227,20 +199,8 @@ def _key(x: Any, key: Any) -> Any:
     return tuple(out) if type(key) is tuple or len(out) != 1 else out[0]
 
 
-def getitem(x: Any, key: Any) -> Any:
-    """``x[key]`` with NumPy's rules, including boolean masks and bounds checks.
-
-    Examples
-    --------
-    >>> import mlx.core as mx
-    >>> from ivy_like.backends import mlx as B
-    >>> x = mx.array([1., 2., 3.])
-    >>> B.getitem(x, x > 1.5)
-    array([2, 3], dtype=float32)
-    """
-    if _in_range_basic(x.shape, key):  # nothing to translate or check
-        return x[key]
-    return x[_key(x, key)]
+# ``x[key]`` with NumPy's rules, including boolean masks and bounds checks.
+getitem = _hooks.getitem_for(_key)
 
 
 def setitem(x: Any, key: Any, value: Any) -> Any:
@@ -264,5 +224,4 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
     return out
 
 
-def is_variable(x: Any) -> bool:
-    return False
+is_variable = _hooks.is_variable

@@ -10,22 +10,22 @@ allocation); ``from_dlpack`` always copies (MLX cannot import CPU memory without
 
 from __future__ import annotations
 
-import builtins
 from typing import Any
 
 import mlx.core as mx
 import numpy as np
 
 from ...core import dtypes as D
-from ...ops.creation import _check_matrix, _check_meshgrid
+from .._common import creation as _creation
 from . import DEFAULT_FLOAT, DEFAULT_INT, DTYPES
 from ._helpers import _stream
 
 _DEFAULT_COMPLEX = mx.complex64
-
-
-def _is_python_data(obj: Any) -> bool:
-    return not isinstance(obj, (np.ndarray, np.generic)) and not hasattr(obj, "__array__")
+_is_python_data = _creation.is_python_data
+_arange_dtype = _creation.arange_dtype_for(DEFAULT_FLOAT, DEFAULT_INT)
+_scalar_default = _creation.scalar_default_for(
+    mx.bool_, DEFAULT_INT, DEFAULT_FLOAT, _DEFAULT_COMPLEX
+)
 
 
 def _native_for(np_dtype: Any, where: str) -> Any:
@@ -50,8 +50,8 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = N
     --------
     >>> import numpy as np
     >>> from ivy_like.backends.mlx import creation as B
-    >>> B.asarray([1., 2.])
-    array([1, 2], dtype=float32)
+    >>> B.asarray([1., 2.]).dtype, B.asarray([1, 2]).dtype, B.asarray([2**40]).dtype
+    (mlx.core.float32, mlx.core.int32, mlx.core.int64)
     >>> B.asarray(np.array([1.5])).dtype
     mlx.core.float64
     """
@@ -91,18 +91,6 @@ def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
     return mx.ones(shape, dtype=dtype or DEFAULT_FLOAT, stream=_stream(device))
 
 
-def _scalar_default(value: Any) -> Any:
-    if isinstance(value, bool):
-        return mx.bool_
-    if isinstance(value, int):
-        return DEFAULT_INT
-    if isinstance(value, float):
-        return DEFAULT_FLOAT
-    if isinstance(value, complex):
-        return _DEFAULT_COMPLEX
-    return None
-
-
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
     if dtype is None:
         dtype = _scalar_default(fill_value)
@@ -112,27 +100,15 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
     return out if dtype is None or out.dtype == dtype else out.astype(dtype)
 
 
-def arange(
-    start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
-) -> Any:
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
     if dtype is None:
-        is_float = builtins.any(isinstance(v, float) for v in (start, stop, step))
-        dtype = DEFAULT_FLOAT if is_float else DEFAULT_INT
+        dtype = _arange_dtype(start, stop, step)
     if stop is None:
         start, stop = 0, start
     return mx.arange(start, stop, step, dtype=dtype, stream=_stream(device))
 
 
-def linspace(
-    start: Any,
-    stop: Any,
-    /,
-    num: int,
-    *,
-    dtype: Any = None,
-    device: Any = None,
-    endpoint: bool = True,
-) -> Any:
+def linspace(start, stop, /, num: int, *, dtype=None, device=None, endpoint: bool = True) -> Any:
     dtype = dtype or DEFAULT_FLOAT
     stream = _stream(device)
     if endpoint:
@@ -191,16 +167,6 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
     return asarray(np.from_dlpack(x))
 
 
-def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
-    _check_meshgrid(arrays, indexing)
-    return tuple(mx.meshgrid(*arrays, indexing=indexing))
-
-
-def tril(x: Any, /, *, k: int = 0) -> Any:
-    _check_matrix(x, "tril")
-    return mx.tril(x, k)
-
-
-def triu(x: Any, /, *, k: int = 0) -> Any:
-    _check_matrix(x, "triu")
-    return mx.triu(x, k)
+meshgrid = _creation.meshgrid_for(mx)
+tril = _creation.tril_for(mx)
+triu = _creation.triu_for(mx)

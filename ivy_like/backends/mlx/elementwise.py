@@ -21,7 +21,9 @@ from typing import Any, Callable
 
 import mlx.core as mx
 
-from ...ops.elementwise import _clip, _int_pow, _nextafter_bits
+from ...ops.elementwise import _int_pow, _nextafter_bits
+from .._common import elementwise as _elementwise
+from .._common.helpers import named
 from . import DTYPES
 from .manipulation import astype
 
@@ -121,8 +123,7 @@ def _no_complex128(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
                 return check(out, x1, x2)
             return out
 
-    op.__name__ = op.__qualname__ = name
-    return op
+    return named(op, name)
 
 
 def _power(x1: Any, x2: Any, /) -> Any:
@@ -167,8 +168,7 @@ def _no_complex128_comparison(fn: Callable[..., Any], name: str) -> Callable[...
             )
         return fn(x1, x2)
 
-    op.__name__ = op.__qualname__ = name
-    return op
+    return named(op, name)
 
 
 equal = _no_complex128_comparison(mx.equal, "equal")
@@ -247,10 +247,7 @@ def signbit(x: Any, /) -> Any:
     return mx.zeros(x.shape, dtype=mx.bool_)  # unsigned and bool
 
 
-def copysign(x1: Any, x2: Any, /) -> Any:
-    a, b = _pair(x1, x2)
-    magnitude = mx.abs(a)
-    return mx.where(signbit(b), -magnitude, magnitude)
+copysign = _elementwise.copysign_for(mx, _pair, signbit)
 
 
 def sign(x: Any, /) -> Any:
@@ -323,5 +320,4 @@ tan = mx.tan
 trunc = mx.trunc
 
 
-def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
-    return _clip(x, min, max, maximum, minimum, astype)
+clip = _elementwise.clip_for(maximum, minimum, astype)

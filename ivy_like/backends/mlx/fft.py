@@ -8,22 +8,18 @@ normalisation. ``fftfreq``/``rfftfreq`` take a dtype (MLX's give float32 only).
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 import mlx.core as mx
 
-from ivy_like.ops.fft import (
-    _check_kind,
-    _check_norm,
-    _length,
-    _n_d,
-    _one_d,
-    _shift_axes,
-    _swap_norm,
-)
+from ivy_like.ops.fft import _check_kind, _check_norm, _length, _one_d, _swap_norm
 
+from .._common import fft as _fft
 from . import _INEXACT, DEFAULT_FLOAT
 from ._helpers import _stream
+
+_ndim = attrgetter("ndim")
 
 
 def _input(name: str, x: Any, real_only: bool = False) -> Any:
@@ -37,36 +33,14 @@ def _input(name: str, x: Any, real_only: bool = False) -> Any:
     return x
 
 
-def _one(fn: Any, name: str, real_only: bool = False, inverse_real: bool = False) -> Any:
-    def transform(
-        x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward"
-    ) -> Any:
-        x = _input(name, x, real_only)
-        ax, n = _one_d(name, tuple(x.shape), n, axis, inverse_real)
-        return fn(x, n=n, axis=ax, norm=_check_norm(name, norm))
-
-    transform.__name__ = f"fft_{name}"
-    return transform
-
-
-def _many(fn: Any, name: str, real_only: bool = False, inverse_real: bool = False) -> Any:
-    def transform(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
-        x = _input(name, x, real_only)
-        axes, s = _n_d(name, tuple(x.shape), s, axes, inverse_real)
-        return fn(x, s=list(s), axes=list(axes), norm=_check_norm(name, norm))
-
-    transform.__name__ = f"fft_{name}"
-    return transform
-
-
-fft_fft = _one(mx.fft.fft, "fft")
-fft_ifft = _one(mx.fft.ifft, "ifft")
-fft_rfft = _one(mx.fft.rfft, "rfft", real_only=True)
-fft_irfft = _one(mx.fft.irfft, "irfft", inverse_real=True)
-fft_fftn = _many(mx.fft.fftn, "fftn")
-fft_ifftn = _many(mx.fft.ifftn, "ifftn")
-fft_rfftn = _many(mx.fft.rfftn, "rfftn", real_only=True)
-fft_irfftn = _many(mx.fft.irfftn, "irfftn", inverse_real=True)
+fft_fft = _fft.one_d_for(mx.fft.fft, "fft", _input)
+fft_ifft = _fft.one_d_for(mx.fft.ifft, "ifft", _input)
+fft_rfft = _fft.one_d_for(mx.fft.rfft, "rfft", _input, real_only=True)
+fft_irfft = _fft.one_d_for(mx.fft.irfft, "irfft", _input, inverse_real=True)
+fft_fftn = _fft.n_d_for(mx.fft.fftn, "fftn", _input)
+fft_ifftn = _fft.n_d_for(mx.fft.ifftn, "ifftn", _input)
+fft_rfftn = _fft.n_d_for(mx.fft.rfftn, "rfftn", _input, real_only=True)
+fft_irfftn = _fft.n_d_for(mx.fft.irfftn, "irfftn", _input, inverse_real=True)
 
 
 def fft_hfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
@@ -101,9 +75,5 @@ def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = 
     return _freq(n, d, dtype, device, mx.arange(0, n // 2 + 1))
 
 
-def fft_fftshift(x: Any, /, *, axes: Any = None) -> Any:
-    return mx.fft.fftshift(x, axes=list(_shift_axes("fftshift", x.ndim, axes)))
-
-
-def fft_ifftshift(x: Any, /, *, axes: Any = None) -> Any:
-    return mx.fft.ifftshift(x, axes=list(_shift_axes("ifftshift", x.ndim, axes)))
+fft_fftshift = _fft.shift_for(mx.fft.fftshift, "fftshift", _ndim)
+fft_ifftshift = _fft.shift_for(mx.fft.ifftshift, "ifftshift", _ndim)

@@ -44,6 +44,7 @@ from ivy_like.ops.linalg import (
     _vector_axis,
 )
 
+from .._common import linalg as _linalg
 from . import _INEXACT, DEFAULT_INT
 from . import _linalg_vjp as _vjp
 from ._helpers import _float_sum, _in_float32
@@ -186,19 +187,9 @@ def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
     return mx.diagonal(x, offset, -2, -1)
 
 
-@_in_float32
-def linalg_eigh(x: Any, /) -> EighResult:
-    return EighResult(*_vjp.eigh(_float("eigh", x, square=True)))
-
-
-@_in_float32
-def linalg_eigvalsh(x: Any, /) -> Any:
-    return _vjp.eigvalsh(_float("eigvalsh", x, square=True))
-
-
-@_in_float32
-def linalg_inv(x: Any, /) -> Any:
-    return _vjp.inv(_float("inv", x, square=True))
+linalg_eigh = _in_float32(_linalg.named_result_for(_vjp.eigh, "eigh", _float, EighResult))
+linalg_eigvalsh = _in_float32(_linalg.of_matrix_for(_vjp.eigvalsh, "eigvalsh", _float, square=True))
+linalg_inv = _in_float32(_linalg.of_matrix_for(_vjp.inv, "inv", _float, square=True))
 
 
 @_in_float32
@@ -322,25 +313,14 @@ def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
     return SVDResult(*_reduced_svd(x))
 
 
-@_in_float32
-def linalg_svdvals(x: Any, /) -> Any:
-    return _vjp.svdvals(_float("svdvals", x))
+linalg_svdvals = _in_float32(_linalg.of_matrix_for(_vjp.svdvals, "svdvals", _float, square=False))
 
 
-def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
-    # Summed by this backend's sum: the dtype rule of ivy_like.sum.
-    return _sum(linalg_diagonal(x, offset=offset), axis=-1, dtype=dtype)
+linalg_trace = _linalg.trace_for(linalg_diagonal, _sum)
 
 
 @_in_float32
-def linalg_vector_norm(
-    x: Any,
-    /,
-    *,
-    axis: Any = None,
-    keepdims: bool = False,
-    ord: Any = 2,  # noqa: A002
-) -> Any:
+def linalg_vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:  # noqa: A002
     x = _float("vector_norm", x, matrix=False)
     p = _check_vector_norm_ord(ord)
     axes = list(_norm_axes(x.ndim, axis))

@@ -15,29 +15,13 @@ from typing import Any
 
 import mlx.core as mx
 
-from ...ops.manipulation import (
-    _axes,
-    _axis,
-    _check_repeats_array,
-    _moveaxis_perm,
-    _repeat_count,
-    _roll_args,
-    _squeeze_axes,
-    _tile_shapes,
-)
+from ...ops.manipulation import _axes, _axis, _check_repeats_array, _repeat_count, _squeeze_axes
+from .._common import manipulation as _manipulation
 from . import _INTEGER
 from ._helpers import _stream
 
-
-def reshape(x: Any, /, shape: Any, *, copy: Any = None) -> Any:
-    # MLX arrays are immutable values here: a copy and a view cannot be told apart.
-    return mx.reshape(x, shape)
-
-
-def permute_dims(x: Any, /, axes: Any) -> Any:
-    return mx.transpose(x, axes)
-
-
+reshape = _manipulation.reshape_for(mx)
+permute_dims = _manipulation.permute_dims_for(mx)
 concat = mx.concatenate  # axis=None flattens first, as in NumPy
 stack = mx.stack
 
@@ -49,16 +33,9 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> A
     return x.astype(dtype)
 
 
-def broadcast_arrays(*arrays: Any) -> tuple[Any, ...]:
-    return tuple(mx.broadcast_arrays(*arrays))
-
-
-def broadcast_to(x: Any, /, shape: Any) -> Any:
-    return mx.broadcast_to(x, shape)
-
-
-def expand_dims(x: Any, /, *, axis: int = 0) -> Any:
-    return mx.expand_dims(x, _axis(axis, x.ndim + 1, "expand_dims"))
+broadcast_arrays = _manipulation.broadcast_arrays_for(mx)
+broadcast_to = _manipulation.broadcast_to_for(mx)
+expand_dims = _manipulation.expand_dims_by(mx.expand_dims)
 
 
 def flip(x: Any, /, *, axis: Any = None) -> Any:
@@ -66,8 +43,7 @@ def flip(x: Any, /, *, axis: Any = None) -> Any:
     return mx.flip(x, axis=axes) if axes else x
 
 
-def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
-    return mx.transpose(x, _moveaxis_perm(x.ndim, source, destination))
+moveaxis = _manipulation.moveaxis_by(mx.transpose)
 
 
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
@@ -95,9 +71,7 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     return mx.take(x, index, axis=axis)
 
 
-def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
-    shift, axis = _roll_args(shift, axis, x.ndim)
-    return mx.roll(x, shift, axis)
+roll = _manipulation.roll_by(mx.roll)
 
 
 def squeeze(x: Any, /, axis: Any) -> Any:
@@ -105,9 +79,7 @@ def squeeze(x: Any, /, axis: Any) -> Any:
     return mx.squeeze(x, axes) if axes else x
 
 
-def tile(x: Any, repetitions: Any, /) -> Any:
-    _, reps = _tile_shapes(x.shape, repetitions)
-    return mx.tile(x, reps)
+tile = _manipulation.tile_by(mx.tile)
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:

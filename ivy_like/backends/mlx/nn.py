@@ -13,7 +13,9 @@ from typing import Any
 
 import mlx.core as mx
 
-from ivy_like.ops.nn import check_axis, check_conv, check_gelu, conv_geometry
+from ivy_like.ops.nn import check_axis, check_gelu, conv_geometry
+
+from .._common import nn as _nn
 
 nn_sigmoid = mx.sigmoid
 
@@ -47,31 +49,14 @@ _W_FROM_IO = {1: (2, 0, 1), 2: (3, 0, 1, 2)}  # (spatial..., I, O) -> (O, spatia
 
 
 def _conv(
-    who: str,
-    n: int,
-    x: Any,
-    weight: Any,
-    bias: Any,
-    stride: Any,
-    padding: Any,
-    dilation: Any,
-    groups: int,
-    data_format: str,
+    who: str, n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool
 ) -> Any:
-    last = check_conv(
-        who,
-        tuple(x.shape),
-        tuple(weight.shape),
-        n,
-        groups,
-        data_format,
-        None if bias is None else tuple(bias.shape),
-    )
     if last:
         weight = mx.transpose(weight, _W_FROM_IO[n])
     else:
         x = mx.transpose(x, _TO_LAST[n])
         weight = mx.transpose(weight, _W_FROM_OI[n])
+    stride, padding, dilation = given
     strides, pads, dils = conv_geometry(
         who, tuple(x.shape[1:-1]), tuple(weight.shape[1:-1]), stride, padding, dilation
     )
@@ -82,27 +67,5 @@ def _conv(
     return y if last else mx.transpose(y, _TO_FIRST[n])
 
 
-def nn_conv1d(
-    x: Any,
-    weight: Any,
-    bias: Any = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-    data_format: str = "NCW",
-) -> Any:
-    return _conv("conv1d", 1, x, weight, bias, stride, padding, dilation, groups, data_format)
-
-
-def nn_conv2d(
-    x: Any,
-    weight: Any,
-    bias: Any = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-    data_format: str = "NCHW",
-) -> Any:
-    return _conv("conv2d", 2, x, weight, bias, stride, padding, dilation, groups, data_format)
+nn_conv1d = _nn.conv_for(_conv, 1)
+nn_conv2d = _nn.conv_for(_conv, 2)

@@ -12,15 +12,11 @@ from typing import Any
 
 import mlx.core as mx
 
+from .._common import searching as _searching
 from . import DEFAULT_INT
 
-
-def argmax(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:
-    return mx.argmax(x, axis=axis, keepdims=keepdims).astype(DEFAULT_INT)
-
-
-def argmin(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:
-    return mx.argmin(x, axis=axis, keepdims=keepdims).astype(DEFAULT_INT)
+argmax = _searching.argmax_for(mx, DEFAULT_INT)
+argmin = _searching.argmin_for(mx, DEFAULT_INT)
 
 
 def nonzero(x: Any, /) -> tuple[Any, ...]:
@@ -38,10 +34,7 @@ def nonzero(x: Any, /) -> tuple[Any, ...]:
 
 
 def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
-    if x1.ndim != 1:
-        raise ValueError(f"searchsorted: x1 must be one-dimensional, got {x1.ndim}-d")
-    if side not in ("left", "right"):
-        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
+    _searching.check_searchsorted(x1.ndim, side)
     if sorter is not None:
         x1 = mx.take(x1, sorter)
     if not isinstance(x2, mx.array):

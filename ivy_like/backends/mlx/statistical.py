@@ -11,13 +11,9 @@ from typing import Any
 
 import mlx.core as mx
 
-from ivy_like.ops.statistical import (
-    _ACCURATE_SUM_FROM,
-    _check_correction,
-    _count,
-    _cumulative_axis,
-)
+from ivy_like.ops.statistical import _ACCURATE_SUM_FROM, _check_correction, _count
 
+from .._common import statistical as _statistical
 from . import _INEXACT
 from ._helpers import _float_sum, _in_float32, _reduce_axes
 
@@ -49,51 +45,16 @@ def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fals
     return _float_sum(x, axis, keepdims)
 
 
-@_in_float32
-def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
-    """``mx.mean`` for floating-point arrays; other dtypes raise ``TypeError``.
-
-    Examples
-    --------
-    >>> import mlx.core as mx
-    >>> from ivy_like.backends.mlx import statistical as B
-    >>> B.mean(mx.array([1., 2.]))
-    array(1.5, dtype=float32)
-    """
-    if x.dtype not in _INEXACT:
-        raise TypeError(f"mean: expected a floating-point array, got dtype {x.dtype}")
-    if x.size < _ACCURATE_SUM_FROM:
-        return mx.mean(x, axis=axis, keepdims=keepdims)
-    total = _float_sum(x, axis, keepdims)
-    return total / (x.size // total.size)  # (total is not empty: x has 512+ elements)
+# Large float32 inputs summed in blocks (_float_sum): MLX's running total drifts.
+mean = _statistical.mean_for(mx, _INEXACT, _in_float32, _float_sum)
 
 
 max = mx.max  # noqa: A001  (NaN-propagating, like NumPy)
 min = mx.min  # noqa: A001
 
 
-@_in_float32(dtype_arg=True)
-def cumulative_sum(
-    x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
-) -> Any:
-    axis = _cumulative_axis(x.ndim, axis)
-    dtype = dtype or _ACCUMULATOR.get(x.dtype)
-    if dtype is not None:
-        x = x.astype(dtype)
-    out = mx.cumsum(x, axis=axis)
-    if include_initial:
-        pad = [(0, 0)] * x.ndim
-        pad[axis] = (1, 0)
-        out = mx.pad(out, pad)
-    return out
-
-
-@_in_float32(dtype_arg=True)
-def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
-    dtype = dtype or _ACCUMULATOR.get(x.dtype)
-    if dtype is not None:
-        x = x.astype(dtype)
-    return mx.prod(x, axis=_reduce_axes(x, axis, "prod"), keepdims=keepdims)
+cumulative_sum = _statistical.cumulative_sum_for(mx, mx.astype, _ACCUMULATOR, _in_float32)
+prod = _statistical.prod_for(mx.prod, mx.astype, _ACCUMULATOR, _reduce_axes, _in_float32)
 
 
 def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
@@ -110,11 +71,5 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     return _float_sum(mx.square(centred), axes, keepdims) / (n - c)
 
 
-@_in_float32
-def var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
-    return _var("var", x, axis, correction, keepdims)
-
-
-@_in_float32
-def std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
-    return mx.sqrt(_var("std", x, axis, correction, keepdims))
+var = _statistical.var_for(_var, _in_float32)
+std = _statistical.std_for(_var, mx.sqrt, _in_float32)

@@ -45,7 +45,7 @@ import mxnet as mx
 import numpy as np
 from mxnet.util import set_np_shape as _set_np_shape
 
-from ...core import dtypes as D
+from .._common import hooks as _hooks
 
 nd = mx.nd
 NDArray = nd.NDArray
@@ -57,16 +57,7 @@ ARRAY_TYPES = (NDArray,)
 HAS_AUTODIFF = True
 MUTABLE_ARRAYS = True
 UNSUPPORTED: dict[str, str] = {}
-DTYPES = {
-    D.bool: np.dtype("bool"),
-    D.int8: np.dtype("int8"),
-    D.int32: np.dtype("int32"),
-    D.int64: np.dtype("int64"),
-    D.uint8: np.dtype("uint8"),
-    D.float16: np.dtype("float16"),
-    D.float32: np.dtype("float32"),
-    D.float64: np.dtype("float64"),
-}
+DTYPES = _hooks.dtype_table(np.dtype, "bool int8 int32 int64 uint8 float16 float32 float64")
 DEFAULT_FLOAT = np.dtype("float32")
 DEFAULT_INT = np.dtype("int64")
 _SUPPORTED = frozenset(DTYPES.values())
@@ -102,8 +93,7 @@ def numpy_shapes(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 # -- helpers for the core -------------------------------------------------------------------------
-def shape(x: Any) -> tuple[int, ...]:
-    return tuple(x.shape)
+shape = _hooks.shape
 
 
 def dtype(x: Any) -> Any:

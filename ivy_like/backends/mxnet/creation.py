@@ -22,6 +22,7 @@ import mxnet as mx
 import numpy as np
 
 from ...ops.creation import _check_matrix, _check_meshgrid
+from .._common import creation as _creation
 from . import _BOOL, DEFAULT_FLOAT, DEFAULT_INT, NDArray, _context, numpy_shapes
 from ._helpers import (
     _broadcast,
@@ -34,10 +35,8 @@ from ._helpers import (
 )
 
 nd = mx.nd
-
-
-def _is_python_data(obj: Any) -> bool:
-    return not isinstance(obj, (np.ndarray, np.generic)) and not hasattr(obj, "__array__")
+_is_python_data = _creation.is_python_data
+_arange_dtype = _creation.arange_dtype_for(DEFAULT_FLOAT, DEFAULT_INT)
 
 
 @numpy_shapes
@@ -97,12 +96,9 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
 
 
 @numpy_shapes
-def arange(
-    start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
-) -> Any:
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
     if dtype is None:
-        is_float = builtins.any(isinstance(v, float) for v in (start, stop, step))
-        dtype = DEFAULT_FLOAT if is_float else DEFAULT_INT
+        dtype = _arange_dtype(start, stop, step)
     if stop is None:
         start, stop = 0, start
     if step == 0:
@@ -115,16 +111,7 @@ def arange(
 
 
 @numpy_shapes
-def linspace(
-    start: Any,
-    stop: Any,
-    /,
-    num: int,
-    *,
-    dtype: Any = None,
-    device: Any = None,
-    endpoint: bool = True,
-) -> Any:
+def linspace(start, stop, /, num: int, *, dtype=None, device=None, endpoint: bool = True) -> Any:
     dtype = dtype or DEFAULT_FLOAT
     if num == 0:
         return nd.zeros((0,), ctx=_context(device), dtype=dtype)

@@ -32,7 +32,8 @@ from typing import Any, Callable
 import mxnet as mx
 import numpy as np
 
-from ...ops.elementwise import _clip
+from .._common import elementwise as _elementwise
+from .._common.helpers import named
 from . import _BOOL, DEFAULT_FLOAT, DEFAULT_INT, NDArray, numpy_shapes
 from ._helpers import _broadcast, _no_bool, _operands, _truth
 from .creation import asarray
@@ -41,47 +42,41 @@ from .manipulation import astype
 nd = mx.nd
 
 
-UNSUPPORTED: dict[str, str] = {}
+def _kernel(op: Callable[..., Any], name: str, doc: str) -> Callable[..., Any]:
+    """``op`` named ``name``, documented by ``doc``, run with NumPy's shapes (``numpy_shapes``)."""
+    return numpy_shapes(named(op, name, doc))
 
 
 def _binary(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:
-    @numpy_shapes
     def op(x1: Any, x2: Any, /) -> Any:
         (a, b), dt = _operands(name, x1, x2)
         if dt == _BOOL:
             return mx_op(_no_bool(a), _no_bool(b)).astype(_BOOL)
         return mx_op(a, b)
 
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"``mx.nd.{mx_op.__name__}`` on promoted operands (NumPy broadcasting)."
-    return op
+    return _kernel(
+        op, name, f"``mx.nd.{mx_op.__name__}`` on promoted operands (NumPy broadcasting)."
+    )
 
 
 def _comparison(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:
-    @numpy_shapes
     def op(x1: Any, x2: Any, /) -> Any:
         (a, b), _ = _operands(name, x1, x2)
         return mx_op(_no_bool(a), _no_bool(b)).astype(_BOOL)  # MXNet returns 0/1 numbers
 
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"``mx.nd.{mx_op.__name__}`` as a bool array."
-    return op
+    return _kernel(op, name, f"``mx.nd.{mx_op.__name__}`` as a bool array.")
 
 
 def _float_unary(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:
-    @numpy_shapes
     def op(x: Any, /) -> Any:
         if x.dtype == np.bool_ or np.dtype(x.dtype).kind in "iu":
             x = x.astype(DEFAULT_FLOAT)  # MXNet would keep the integer dtype and truncate
         return mx_op(x)
 
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"``mx.nd.{mx_op.__name__}``; integer and bool inputs become float32."
-    return op
+    return _kernel(op, name, f"``mx.nd.{mx_op.__name__}``; integer and bool inputs become float32.")
 
 
 def _same_unary(mx_op: Callable[..., Any], name: str, bools: bool = True) -> Callable[..., Any]:
-    @numpy_shapes
     def op(x: Any, /) -> Any:
         if not bools and x.dtype == _BOOL:
             # MXNet has no boolean kernel: it would fail only when the result is read. The
@@ -89,9 +84,7 @@ def _same_unary(mx_op: Callable[..., Any], name: str, bools: bool = True) -> Cal
             raise TypeError(f"{name}: MXNet has no {name} of booleans")
         return mx_op(x)
 
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"``mx.nd.{mx_op.__name__}``."
-    return op
+    return _kernel(op, name, f"``mx.nd.{mx_op.__name__}``.")
 
 
 add = _binary(nd.broadcast_add, "add")
@@ -283,15 +276,14 @@ log10 = _float_unary(nd.log10, "log10")
 
 
 def _rounding(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:
-    @numpy_shapes
     def op(x: Any, /) -> Any:
         if _is_int(x):
             return nd.identity(x)  # integers are already whole: a copy, same dtype
         return mx_op(x)
 
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"``{name}`` of floats through MXNet; integers are returned as they are."
-    return op
+    return _kernel(
+        op, name, f"``{name}`` of floats through MXNet; integers are returned as they are."
+    )
 
 
 ceil = _rounding(nd.ceil, "ceil")
@@ -311,15 +303,12 @@ round = _rounding(_half_to_even, "round")  # noqa: A001
 
 
 def _classify(mx_op: Callable[..., Any], name: str, on_ints: bool) -> Callable[..., Any]:
-    @numpy_shapes
     def op(x: Any, /) -> Any:
         if _is_int(x):
             return nd.full(x.shape, int(on_ints), ctx=x.context, dtype=_BOOL)
         return mx_op(x).astype(_BOOL)  # MXNet returns 0/1 in x's dtype
 
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"``mx.nd.contrib.{name}`` as a bool array (constant for integers)."
-    return op
+    return _kernel(op, name, f"``mx.nd.contrib.{name}`` as a bool array (constant for integers).")
 
 
 isnan = _classify(nd.contrib.isnan, "isnan", False)
@@ -422,16 +411,13 @@ def nextafter(x1: Any, x2: Any, /) -> Any:
 
 
 def _np_binary_float(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:
-    @numpy_shapes
     def op(x1: Any, x2: Any, /) -> Any:
         (a, b), dt = _operands(name, x1, x2)
         if dt.kind != "f":
             a, b = a.astype(DEFAULT_FLOAT), b.astype(DEFAULT_FLOAT)
         return mx_op(_npx(a), _npx(b)).as_nd_ndarray()
 
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"``mx.np.{mx_op.__name__}`` on promoted float operands."
-    return op
+    return _kernel(op, name, f"``mx.np.{mx_op.__name__}`` on promoted float operands.")
 
 
 atan2 = _np_binary_float(mx.np.arctan2, "atan2")
@@ -466,7 +452,6 @@ def logical_xor(x1: Any, x2: Any, /) -> Any:
 
 
 def _bitwise(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:
-    @numpy_shapes
     def op(x1: Any, x2: Any, /) -> Any:
         (a, b), dt = _operands(name, x1, x2)
         if dt.kind not in "biu":
@@ -474,9 +459,7 @@ def _bitwise(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:
         out = mx_op(_npx(_no_bool(a)), _npx(_no_bool(b))).as_nd_ndarray()  # bools as uint8
         return out.astype(_BOOL) if dt == _BOOL else out
 
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"``mx.np.{mx_op.__name__}`` on promoted integer or bool operands."
-    return op
+    return _kernel(op, name, f"``mx.np.{mx_op.__name__}`` on promoted integer or bool operands.")
 
 
 bitwise_and = _bitwise(mx.np.bitwise_and, "bitwise_and")
@@ -575,5 +558,4 @@ def imag(x: Any, /) -> Any:
     return nd.zeros_like(x)
 
 
-def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
-    return _clip(x, min, max, maximum, minimum, astype)
+clip = _elementwise.clip_for(maximum, minimum, astype)

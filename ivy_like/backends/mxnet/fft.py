@@ -26,21 +26,8 @@ _REASON = (
     "MXNet 1.9 has no complex dtype and its only FFT operators (mx.nd.contrib.fft/ifft) run "
     "on GPUs only"
 )
-UNSUPPORTED = {
-    f"fft_{name}": _REASON
-    for name in (
-        "fft",
-        "ifft",
-        "fftn",
-        "ifftn",
-        "rfft",
-        "irfft",
-        "rfftn",
-        "irfftn",
-        "hfft",
-        "ihfft",
-    )
-}
+_TRANSFORMS = ("fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft")
+UNSUPPORTED = {f"fft_{name}": _REASON for name in _TRANSFORMS}
 
 
 def _host(values: np.ndarray, dtype: Any, device: Any, who: str) -> Any:

@@ -254,14 +254,7 @@ def linalg_outer(x1: Any, x2: Any, /) -> Any:
 
 @numpy_shapes
 @_in_float32
-def linalg_vector_norm(
-    x: Any,
-    /,
-    *,
-    axis: Any = None,
-    keepdims: bool = False,
-    ord: Any = 2,  # noqa: A002
-) -> Any:
+def linalg_vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:  # noqa: A002
     _check_float("vector_norm", np.dtype(x.dtype).kind)
     p = _check_vector_norm_ord(ord)
     axes = tuple(range(x.ndim)) if axis is None else _norm_axes(x.ndim, axis)

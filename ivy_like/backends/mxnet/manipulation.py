@@ -27,12 +27,12 @@ from ...ops.manipulation import (
     _axes,
     _axis,
     _check_repeats_array,
-    _moveaxis_perm,
     _repeat_count,
     _roll_args,
     _squeeze_axes,
     _tile_shapes,
 )
+from .._common import manipulation as _manipulation
 from . import _BOOL, NDArray, _context, numpy_shapes, to_numpy
 from ._helpers import (
     _broadcast,
@@ -165,9 +165,7 @@ def flip(x: Any, /, *, axis: Any = None) -> Any:
     return _keep_bool(x, nd.flip(_no_bool(x), axis=axes))
 
 
-@numpy_shapes
-def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
-    return permute_dims(x, _moveaxis_perm(x.ndim, source, destination))
+moveaxis = numpy_shapes(_manipulation.moveaxis_by(permute_dims))
 
 
 @numpy_shapes

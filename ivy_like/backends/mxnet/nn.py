@@ -17,8 +17,9 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
-from ivy_like.ops.nn import check_conv, check_gelu, conv_geometry, tanh_gelu
+from ivy_like.ops.nn import check_gelu, conv_geometry, tanh_gelu
 
+from .._common import nn as _nn
 from . import numpy_shapes
 from ._helpers import _cast, _operands
 
@@ -45,28 +46,9 @@ def _pad(x: Any, pads: tuple[tuple[int, int], ...]) -> Any:
     return x
 
 
-@numpy_shapes
 def _conv(
-    who: str,
-    n: int,
-    x: Any,
-    weight: Any,
-    bias: Any,
-    stride: Any,
-    padding: Any,
-    dilation: Any,
-    groups: int,
-    data_format: str,
+    who: str, n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool
 ) -> Any:
-    last = check_conv(
-        who,
-        tuple(x.shape),
-        tuple(weight.shape),
-        n,
-        groups,
-        data_format,
-        None if bias is None else tuple(bias.shape),
-    )
     arrays, dt = _operands(who, *([x, weight] if bias is None else [x, weight, bias]))
     if dt.kind != "f":
         raise TypeError(f"{who}: expected floating-point input, got {dt}")
@@ -76,6 +58,7 @@ def _conv(
     if last:
         x = nd.transpose(x, axes=(0, n + 1) + tuple(range(1, n + 1)))
         weight = nd.transpose(weight, axes=_TO_OI[n])
+    stride, padding, dilation = given
     strides, pads, dils = conv_geometry(
         who, tuple(x.shape[2:]), tuple(weight.shape[2:]), stride, padding, dilation
     )
@@ -98,30 +81,8 @@ def _conv(
     return _cast(y, dt)
 
 
-def nn_conv1d(
-    x: Any,
-    weight: Any,
-    bias: Any = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-    data_format: str = "NCW",
-) -> Any:
-    return _conv("conv1d", 1, x, weight, bias, stride, padding, dilation, groups, data_format)
-
-
-def nn_conv2d(
-    x: Any,
-    weight: Any,
-    bias: Any = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-    data_format: str = "NCHW",
-) -> Any:
-    return _conv("conv2d", 2, x, weight, bias, stride, padding, dilation, groups, data_format)
+nn_conv1d = numpy_shapes(_nn.conv_for(_conv, 1))
+nn_conv2d = numpy_shapes(_nn.conv_for(_conv, 2))
 
 
 @numpy_shapes

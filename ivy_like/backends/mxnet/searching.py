@@ -13,6 +13,7 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
+from .._common import searching as _searching
 from . import DEFAULT_INT, numpy_shapes
 from ._helpers import _axes, _cast, _no_bool, _operands
 
@@ -79,10 +80,7 @@ def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None)
     ``log2(len(x1)) + 1`` steps of a gather and a comparison; NaN values of ``x2`` go to the
     first NaN of ``x1`` (``left``) or its end (``right``), as in NumPy.
     """
-    if x1.ndim != 1:
-        raise ValueError(f"searchsorted: x1 must be one-dimensional, got {x1.ndim}-d")
-    if side not in ("left", "right"):
-        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
+    _searching.check_searchsorted(x1.ndim, side)
     if sorter is not None:
         bounds = sorter.asnumpy()
         n = x1.shape[0]

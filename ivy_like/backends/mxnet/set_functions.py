@@ -12,8 +12,7 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
-from ivy_like.ops.set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
-
+from .._common import set_functions as _set_functions
 from . import _BOOL, DEFAULT_INT, numpy_shapes
 from ._helpers import _no_bool, _stable_argsort_rows
 
@@ -49,23 +48,7 @@ def _unique(x: Any) -> tuple[Any, Any, Any, Any]:
     return values, nd.take(order, first), inverse.reshape(tuple(x.shape)), counts
 
 
-@numpy_shapes
-def unique_all(x: Any, /) -> UniqueAllResult:
-    return UniqueAllResult(*_unique(x))
-
-
-@numpy_shapes
-def unique_counts(x: Any, /) -> UniqueCountsResult:
-    values, _, _, counts = _unique(x)
-    return UniqueCountsResult(values, counts)
-
-
-@numpy_shapes
-def unique_inverse(x: Any, /) -> UniqueInverseResult:
-    values, _, inverse, _ = _unique(x)
-    return UniqueInverseResult(values, inverse)
-
-
-@numpy_shapes
-def unique_values(x: Any, /) -> Any:
-    return _unique(x)[0]
+unique_all = numpy_shapes(_set_functions.unique_all_for(_unique))
+unique_counts = numpy_shapes(_set_functions.unique_counts_for(_unique))
+unique_inverse = numpy_shapes(_set_functions.unique_inverse_for(_unique))
+unique_values = numpy_shapes(_set_functions.unique_values_for(_unique))

@@ -23,13 +23,11 @@ import numpy as np
 
 from ivy_like.ops.statistical import _check_correction, _count, _cumulative_axis
 
+from .._common import statistical as _statistical
 from . import _BOOL, DEFAULT_INT, numpy_shapes
 from ._helpers import _axes, _cast, _in_float32, _no_bool, _reduce, _supported
 
 nd = mx.nd
-
-
-UNSUPPORTED: dict[str, str] = {}
 
 
 @numpy_shapes
@@ -144,13 +142,10 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     return total / (n - c)
 
 
-@numpy_shapes  # outermost: the float32 round trip runs with NumPy shapes (0-d results)
-@_in_float32
-def var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
-    return _var("var", x, axis, correction, keepdims)
+def _shapes_in_float32(fn: Callable[..., Any]) -> Callable[..., Any]:
+    # numpy_shapes outermost: the float32 round trip runs with NumPy shapes (0-d results).
+    return numpy_shapes(_in_float32(fn))
 
 
-@numpy_shapes  # outermost: the float32 round trip runs with NumPy shapes (0-d results)
-@_in_float32
-def std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
-    return nd.sqrt(_var("std", x, axis, correction, keepdims))
+var = _statistical.var_for(_var, _shapes_in_float32)
+std = _statistical.std_for(_var, nd.sqrt, _shapes_in_float32)

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core import dtypes as D
+from .._common import hooks as _hooks
 
 NAME = "numpy"
 VERSION = np.__version__
@@ -20,22 +20,11 @@ ARRAY_TYPES = (np.ndarray, np.generic)
 HAS_AUTODIFF = False
 MUTABLE_ARRAYS = True
 UNSUPPORTED: dict[str, str] = {}
-DTYPES = {
-    D.bool: np.dtype("bool"),
-    D.int8: np.dtype("int8"),
-    D.int16: np.dtype("int16"),
-    D.int32: np.dtype("int32"),
-    D.int64: np.dtype("int64"),
-    D.uint8: np.dtype("uint8"),
-    D.uint16: np.dtype("uint16"),
-    D.uint32: np.dtype("uint32"),
-    D.uint64: np.dtype("uint64"),
-    D.float16: np.dtype("float16"),
-    D.float32: np.dtype("float32"),
-    D.float64: np.dtype("float64"),
-    D.complex64: np.dtype("complex64"),
-    D.complex128: np.dtype("complex128"),
-}
+DTYPES = _hooks.dtype_table(
+    np.dtype,
+    "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32 float64 complex64 "
+    "complex128",
+)
 DEFAULT_FLOAT = np.dtype("float32")
 DEFAULT_INT = np.dtype("int64")
 _DEFAULT_COMPLEX = np.dtype("complex64")
@@ -46,8 +35,7 @@ def shape(x: Any) -> tuple[int, ...]:
     return np.shape(x)
 
 
-def dtype(x: Any) -> Any:
-    return x.dtype
+dtype = _hooks.dtype
 
 
 def device(x: Any) -> str:
@@ -72,12 +60,8 @@ def to_numpy(x: Any) -> np.ndarray:
     return np.asarray(x)
 
 
-def dlpack(x: Any, *args: Any, **kwargs: Any) -> Any:
-    return np.asarray(x).__dlpack__(*args, **kwargs)
-
-
-def dlpack_device(x: Any) -> tuple[int, int]:
-    return np.asarray(x).__dlpack_device__()
+dlpack = _hooks.dlpack_for(np.asarray)
+dlpack_device = _hooks.dlpack_device_for(np.asarray)
 
 
 def write_inplace(target: Any, value: Any) -> None:
@@ -95,5 +79,4 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
     return x
 
 
-def is_variable(x: Any) -> bool:
-    return False
+is_variable = _hooks.is_variable

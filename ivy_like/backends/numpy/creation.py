@@ -7,17 +7,18 @@ applied first so every backend raises the same errors.
 
 from __future__ import annotations
 
-import builtins
 from typing import Any
 
 import numpy as np
 
-from ...ops.creation import _check_matrix, _check_meshgrid
+from .._common import creation as _creation
 from . import _DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT
 
-
-def _is_python_data(obj: Any) -> bool:
-    return not isinstance(obj, (np.ndarray, np.generic)) and not hasattr(obj, "__array__")
+_is_python_data = _creation.is_python_data
+_arange_dtype = _creation.arange_dtype_for(DEFAULT_FLOAT, DEFAULT_INT)
+_scalar_default = _creation.scalar_default_for(
+    np.dtype("bool"), DEFAULT_INT, DEFAULT_FLOAT, _DEFAULT_COMPLEX
+)
 
 
 def _default_dtype_for(arr: np.ndarray) -> Any:
@@ -56,39 +57,15 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
     return np.full(shape, fill_value, dtype=dtype)
 
 
-def _scalar_default(value: Any) -> Any:
-    if isinstance(value, bool):
-        return np.dtype("bool")
-    if isinstance(value, int):
-        return DEFAULT_INT
-    if isinstance(value, float):
-        return DEFAULT_FLOAT
-    if isinstance(value, complex):
-        return _DEFAULT_COMPLEX
-    return None
-
-
-def arange(
-    start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
-) -> Any:
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
     if dtype is None:
-        is_float = builtins.any(isinstance(v, float) for v in (start, stop, step))
-        dtype = DEFAULT_FLOAT if is_float else DEFAULT_INT
+        dtype = _arange_dtype(start, stop, step)
     if stop is None:
         return np.arange(start, dtype=dtype)
     return np.arange(start, stop, step, dtype=dtype)
 
 
-def linspace(
-    start: Any,
-    stop: Any,
-    /,
-    num: int,
-    *,
-    dtype: Any = None,
-    device: Any = None,
-    endpoint: bool = True,
-) -> Any:
+def linspace(start, stop, /, num: int, *, dtype=None, device=None, endpoint: bool = True) -> Any:
     return np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype or DEFAULT_FLOAT)
 
 
@@ -145,16 +122,6 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
     return np.from_dlpack(x, copy=copy)
 
 
-def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
-    _check_meshgrid(arrays, indexing)
-    return tuple(np.meshgrid(*arrays, indexing=indexing))
-
-
-def tril(x: Any, /, *, k: int = 0) -> Any:
-    _check_matrix(x, "tril")
-    return np.tril(x, k=k)
-
-
-def triu(x: Any, /, *, k: int = 0) -> Any:
-    _check_matrix(x, "triu")
-    return np.triu(x, k=k)
+meshgrid = _creation.meshgrid_for(np)
+tril = _creation.tril_for(np)
+triu = _creation.triu_for(np)

@@ -7,11 +7,13 @@ on NumPy 1.x weak Python scalars (NEP 50) and integer-keeping rounding.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-from ...ops.elementwise import _clip, _int_pow
+from ...ops.elementwise import _int_pow
+from .._common import elementwise as _elementwise
+from .._common.helpers import named
 from . import DEFAULT_INT
 from .manipulation import astype
 
@@ -80,9 +82,10 @@ if np.__version__ < "2":
 
     def _weak_pair(x1: Any, x2: Any) -> tuple[Any, Any]:
         k1, k2 = _PY_KIND.get(type(x1)), _PY_KIND.get(type(x2))
-        if (k1 is None) == (k2 is None):
+        kind = k1 or k2
+        if kind is None or (k1 and k2):  # no Python scalar, or two: nothing to make weak
             return x1, x2
-        arr, value, kind = (np.asarray(x2), x1, k1) if k1 else (np.asarray(x1), x2, k2)
+        arr, value = (np.asarray(x2), x1) if k1 else (np.asarray(x1), x2)
         dt = arr.dtype
         if _KIND_ORDER.index(kind) > _KIND_ORDER.index(dt.kind.replace("u", "i")):
             dt = {"i": DEFAULT_INT, "f": np.dtype("float64"), "c": np.dtype("complex128")}[kind]
@@ -97,8 +100,7 @@ if np.__version__ < "2":
         def op(x1: Any, x2: Any, /) -> Any:
             return fn(*_weak_pair(x1, x2))
 
-        op.__name__ = op.__qualname__ = fn.__name__
-        return op
+        return named(op, fn.__name__)
 
     add, subtract, multiply, divide = _weak(add), _weak(subtract), _weak(multiply), _weak(divide)
     floor_divide, remainder, pow = _weak(floor_divide), _weak(remainder), _weak(pow)  # noqa: A001
@@ -143,7 +145,7 @@ logaddexp = np.logaddexp
 logical_xor = np.logical_xor
 real = np.real
 round = np.round  # noqa: A001  (half to even; complex parts separately)
-sign = np.sign  # x / |x| for complex (NumPy 2)
+sign: Callable[[Any], Any] = np.sign  # x / |x| for complex (NumPy 2)
 signbit = np.signbit
 sinh = np.sinh
 tan = np.tan
@@ -157,14 +159,13 @@ if np.__version__ < "2":  # NumPy 1.x: rounding made floats of integers; sign(z)
             x = np.asarray(x)
             return x.copy() if x.dtype.kind in "biu" else fn(x)
 
-        op.__name__ = op.__qualname__ = fn.__name__
-        return op
+        return named(op, fn.__name__)
 
     ceil = _keep_integers(np.ceil)
     floor = _keep_integers(np.floor)
     trunc = _keep_integers(np.trunc)
 
-    def sign(x: Any, /) -> Any:
+    def _sign(x: Any, /) -> Any:
         x = np.asarray(x)
         if x.dtype.kind != "c":
             return np.sign(x)
@@ -172,9 +173,10 @@ if np.__version__ < "2":  # NumPy 1.x: rounding made floats of integers; sign(z)
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(mag == 0, 0, x / np.where(mag == 0, 1, mag)).astype(x.dtype)
 
+    sign = named(_sign, "sign")
 
-def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
-    return _clip(x, min, max, maximum, minimum, astype)
+
+clip = _elementwise.clip_for(maximum, minimum, astype)
 
 
 _HALF = np.dtype("float16")

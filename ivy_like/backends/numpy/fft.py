@@ -13,56 +13,40 @@ from typing import Any
 
 import numpy as np
 
-from ivy_like.ops.fft import _check_kind, _check_norm, _length, _n_d, _one_d, _shift_axes
+from ivy_like.ops.fft import _length
 
+from .._common import fft as _fft
 from . import DEFAULT_FLOAT
 
 _NP2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
 
 
-def _keep_precision(x: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """NumPy 1's double-precision ``out`` in NumPy 2's result dtype for input ``x``."""
+def _precise(fn: Any) -> Any:
+    """``fn`` on NumPy 2; on NumPy 1, ``fn`` with its double-precision result cast to the dtype
+    NumPy 2 gives for the input ``x``."""
     if _NP2:
-        return out
-    real = np.empty(0, x.dtype).real.dtype
-    want = np.result_type(real, np.complex64) if out.dtype.kind == "c" else real
-    return out.astype(want, copy=False)
+        return fn
+
+    def kept(x: np.ndarray, *args: Any) -> np.ndarray:
+        out = fn(x, *args)
+        real = np.empty(0, x.dtype).real.dtype
+        want = np.result_type(real, np.complex64) if out.dtype.kind == "c" else real
+        return out.astype(want, copy=False)
+
+    return kept
 
 
-def _one(fn: Any, name: str, real_only: bool = False, inverse_real: bool = False) -> Any:
-    def transform(
-        x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward"
-    ) -> Any:
-        x = np.asarray(x)
-        _check_kind(name, x.dtype.kind, real_only)
-        ax, n = _one_d(name, x.shape, n, axis, inverse_real)
-        return _keep_precision(x, fn(x, n=n, axis=ax, norm=_check_norm(name, norm)))
-
-    transform.__name__ = f"fft_{name}"
-    return transform
-
-
-def _many(fn: Any, name: str, real_only: bool = False, inverse_real: bool = False) -> Any:
-    def transform(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
-        x = np.asarray(x)
-        _check_kind(name, x.dtype.kind, real_only)
-        axes, s = _n_d(name, x.shape, s, axes, inverse_real)
-        return _keep_precision(x, fn(x, s=s, axes=axes, norm=_check_norm(name, norm)))
-
-    transform.__name__ = f"fft_{name}"
-    return transform
-
-
-fft_fft = _one(np.fft.fft, "fft")
-fft_ifft = _one(np.fft.ifft, "ifft")
-fft_rfft = _one(np.fft.rfft, "rfft", real_only=True)
-fft_irfft = _one(np.fft.irfft, "irfft", inverse_real=True)
-fft_hfft = _one(np.fft.hfft, "hfft", inverse_real=True)
-fft_ihfft = _one(np.fft.ihfft, "ihfft", real_only=True)
-fft_fftn = _many(np.fft.fftn, "fftn")
-fft_ifftn = _many(np.fft.ifftn, "ifftn")
-fft_rfftn = _many(np.fft.rfftn, "rfftn", real_only=True)
-fft_irfftn = _many(np.fft.irfftn, "irfftn", inverse_real=True)
+_input = _fft.checked_input_for(np)
+fft_fft = _fft.one_d_for(_precise(np.fft.fft), "fft", _input)
+fft_ifft = _fft.one_d_for(_precise(np.fft.ifft), "ifft", _input)
+fft_rfft = _fft.one_d_for(_precise(np.fft.rfft), "rfft", _input, real_only=True)
+fft_irfft = _fft.one_d_for(_precise(np.fft.irfft), "irfft", _input, inverse_real=True)
+fft_hfft = _fft.one_d_for(_precise(np.fft.hfft), "hfft", _input, inverse_real=True)
+fft_ihfft = _fft.one_d_for(_precise(np.fft.ihfft), "ihfft", _input, real_only=True)
+fft_fftn = _fft.n_d_for(_precise(np.fft.fftn), "fftn", _input)
+fft_ifftn = _fft.n_d_for(_precise(np.fft.ifftn), "ifftn", _input)
+fft_rfftn = _fft.n_d_for(_precise(np.fft.rfftn), "rfftn", _input, real_only=True)
+fft_irfftn = _fft.n_d_for(_precise(np.fft.irfftn), "irfftn", _input, inverse_real=True)
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
@@ -73,9 +57,5 @@ def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = 
     return np.fft.rfftfreq(_length("rfftfreq", n, n), d).astype(dtype or DEFAULT_FLOAT)
 
 
-def fft_fftshift(x: Any, /, *, axes: Any = None) -> Any:
-    return np.fft.fftshift(x, axes=_shift_axes("fftshift", np.ndim(x), axes))
-
-
-def fft_ifftshift(x: Any, /, *, axes: Any = None) -> Any:
-    return np.fft.ifftshift(x, axes=_shift_axes("ifftshift", np.ndim(x), axes))
+fft_fftshift = _fft.shift_for(np.fft.fftshift, "fftshift", np.ndim)
+fft_ifftshift = _fft.shift_for(np.fft.ifftshift, "ifftshift", np.ndim)

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._common import general as _general
+
 
 def stop_gradient(x: Any, /, *, preserve_type: bool = True) -> Any:
     # NumPy has no autodiff: the value itself, no copy.
     return x
 
 
-def variable(x: Any, /) -> Any:
-    return x
+variable = _general.variable

@@ -2,7 +2,8 @@
 
 Mostly aliases; the shared rules of ``ivy_like.ops.manipulation`` (axis checks, squeeze of a
 non-1 axis, repeats) are applied first so every backend raises the same errors, and ``copy=``
-of ``reshape``/``astype`` follows the standard.
+of ``reshape``/``astype`` follows the standard. The kernels that are the same code in jax are
+written once in ``_common/manipulation.py``.
 """
 
 from __future__ import annotations
@@ -11,16 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ...ops.manipulation import (
-    _axes,
-    _axis,
-    _check_repeats_array,
-    _moveaxis_perm,
-    _repeat_count,
-    _roll_args,
-    _squeeze_axes,
-    _tile_shapes,
-)
+from ...ops.manipulation import _axis, _check_repeats_array, _repeat_count
+from .._common import manipulation as _manipulation
 
 
 def reshape(x: Any, /, shape: Any, *, copy: Any = None) -> Any:
@@ -32,8 +25,7 @@ def reshape(x: Any, /, shape: Any, *, copy: Any = None) -> Any:
     return out
 
 
-def permute_dims(x: Any, /, axes: Any) -> Any:
-    return np.transpose(x, axes)
+permute_dims = _manipulation.permute_dims_for(np)
 
 
 def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
@@ -48,24 +40,11 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> A
     return np.asarray(x).astype(dtype, copy=copy)
 
 
-def broadcast_arrays(*arrays: Any) -> tuple[Any, ...]:
-    return tuple(np.broadcast_arrays(*arrays))
-
-
-def broadcast_to(x: Any, /, shape: Any) -> Any:
-    return np.broadcast_to(x, shape)
-
-
-def expand_dims(x: Any, /, *, axis: int = 0) -> Any:
-    return np.expand_dims(x, _axis(axis, np.ndim(x) + 1, "expand_dims"))
-
-
-def flip(x: Any, /, *, axis: Any = None) -> Any:
-    return np.flip(x, axis=_axes(axis, np.ndim(x), "flip"))
-
-
-def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
-    return np.transpose(x, _moveaxis_perm(np.ndim(x), source, destination))
+broadcast_arrays = _manipulation.broadcast_arrays_for(np)
+broadcast_to = _manipulation.broadcast_to_for(np)
+expand_dims = _manipulation.expand_dims_for(np)
+flip = _manipulation.flip_for(np)
+moveaxis = _manipulation.moveaxis_for(np)
 
 
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
@@ -75,25 +54,16 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     if isinstance(repeats, (np.ndarray, np.generic)):
         size = x.size if axis is None else x.shape[axis]
         _check_repeats_array(repeats.shape, size, axis, repeats.dtype.kind)
-        if (repeats < 0).any():
+        if np.less(repeats, 0).any():  # (`repeats < 0` on a np.generic is untyped in NumPy's stubs)
             raise ValueError("repeat: repeats must be non-negative")
     else:
         repeats = _repeat_count(repeats)
     return np.repeat(x, repeats, axis=axis)
 
 
-def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
-    shift, axis = _roll_args(shift, axis, np.ndim(x))
-    return np.roll(x, shift, axis=axis)
-
-
-def squeeze(x: Any, /, axis: Any) -> Any:
-    return np.squeeze(x, axis=_squeeze_axes(np.shape(x), axis))
-
-
-def tile(x: Any, repetitions: Any, /) -> Any:
-    _, reps = _tile_shapes(np.shape(x), repetitions)
-    return np.tile(x, reps)
+roll = _manipulation.roll_for(np)
+squeeze = _manipulation.squeeze_for(np)
+tile = _manipulation.tile_for(np)
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:

@@ -15,37 +15,22 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ivy_like.ops.nn import check_conv, check_gelu, conv_geometry, tanh_gelu
+from ivy_like.ops.nn import check_gelu, conv_geometry, tanh_gelu
+
+from .._common import nn as _nn
 
 # channels-last weight (spatial..., I, O) -> channels-first (O, I, spatial...)
 _TO_OI = {1: (2, 1, 0), 2: (3, 2, 0, 1)}
 
 
 def _conv(
-    who: str,
-    n: int,
-    x: Any,
-    weight: Any,
-    bias: Any,
-    stride: Any,
-    padding: Any,
-    dilation: Any,
-    groups: int,
-    data_format: str,
+    who: str, n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool
 ) -> Any:
     x, weight = np.asarray(x), np.asarray(weight)
-    last = check_conv(
-        who,
-        x.shape,
-        weight.shape,
-        n,
-        groups,
-        data_format,
-        None if bias is None else tuple(bias.shape),
-    )
     if last:
         x = np.moveaxis(x, -1, 1)
         weight = weight.transpose(_TO_OI[n])
+    stride, padding, dilation = given
     strides, pads, dils = conv_geometry(
         who, x.shape[2:], weight.shape[2:], stride, padding, dilation
     )
@@ -68,30 +53,8 @@ def _conv(
     return np.moveaxis(y, 1, -1) if last else y
 
 
-def nn_conv1d(
-    x: Any,
-    weight: Any,
-    bias: Any = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-    data_format: str = "NCW",
-) -> Any:
-    return _conv("conv1d", 1, x, weight, bias, stride, padding, dilation, groups, data_format)
-
-
-def nn_conv2d(
-    x: Any,
-    weight: Any,
-    bias: Any = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-    data_format: str = "NCHW",
-) -> Any:
-    return _conv("conv2d", 2, x, weight, bias, stride, padding, dilation, groups, data_format)
+nn_conv1d = _nn.conv_for(_conv, 1)
+nn_conv2d = _nn.conv_for(_conv, 2)
 
 
 _erf = np.frompyfunc(math.erf, 1, 1)

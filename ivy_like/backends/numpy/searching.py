@@ -11,13 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from .._common import searching as _searching
 
-def argmax(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:
-    return np.argmax(x, axis=axis, keepdims=keepdims)  # NaN first, ties first: our rule
-
-
-def argmin(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:
-    return np.argmin(x, axis=axis, keepdims=keepdims)
+argmax = _searching.argmax_for(np)  # NaN first, ties first: our rule
+argmin = _searching.argmin_for(np)
 
 
 def nonzero(x: Any, /) -> tuple[Any, ...]:
@@ -27,9 +24,4 @@ def nonzero(x: Any, /) -> tuple[Any, ...]:
     return np.nonzero(x)
 
 
-def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
-    if np.ndim(x1) != 1:
-        raise ValueError(f"searchsorted: x1 must be one-dimensional, got {np.ndim(x1)}-d")
-    if side not in ("left", "right"):
-        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
-    return np.searchsorted(x1, x2, side=side, sorter=sorter)
+searchsorted = _searching.searchsorted_for(np)

@@ -14,6 +14,7 @@ import numpy as np
 
 from ivy_like.ops.statistical import _check_correction, _count, _cumulative_axis
 
+from .._common import statistical as _statistical
 from ._helpers import _in_float32, _wide_accumulator
 
 
@@ -81,11 +82,5 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     return np.var(x, axis=axis, ddof=c, keepdims=keepdims)
 
 
-@_in_float32
-def var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
-    return _var("var", x, axis, correction, keepdims)
-
-
-@_in_float32
-def std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
-    return np.sqrt(_var("std", x, axis, correction, keepdims))
+var = _statistical.var_for(_var, _in_float32)
+std = _statistical.std_for(_var, np.sqrt, _in_float32)

@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from ...core import dtypes as D
 from ...ops.indexing import _check_step
+from .._common import hooks as _hooks
 from . import _eager
 from ._eager import EagerTensor
 from ._helpers import _const, _is_variable
@@ -41,34 +41,18 @@ ARRAY_TYPES = (tf.Tensor, tf.Variable)
 HAS_AUTODIFF = True
 MUTABLE_ARRAYS = False
 UNSUPPORTED: dict[str, str] = {}
-DTYPES = {
-    D.bool: tf.bool,
-    D.int8: tf.int8,
-    D.int16: tf.int16,
-    D.int32: tf.int32,
-    D.int64: tf.int64,
-    D.uint8: tf.uint8,
-    D.uint16: tf.uint16,
-    D.uint32: tf.uint32,
-    D.uint64: tf.uint64,
-    D.float16: tf.float16,
-    D.bfloat16: tf.bfloat16,
-    D.float32: tf.float32,
-    D.float64: tf.float64,
-    D.complex64: tf.complex64,
-    D.complex128: tf.complex128,
-}
+DTYPES = _hooks.dtype_table(
+    tf.as_dtype,
+    "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 bfloat16 float32 float64 "
+    "complex64 complex128",
+)
 DEFAULT_FLOAT = tf.float32
 DEFAULT_INT = tf.int64
 
 
 # -- helpers for the core ------------------------------------------------------------------------
-def shape(x: Any) -> tuple[int, ...]:
-    return tuple(x.shape)
-
-
-def dtype(x: Any) -> Any:
-    return x.dtype
+shape = _hooks.shape
+dtype = _hooks.dtype
 
 
 def device(x: Any) -> str:
@@ -84,12 +68,8 @@ def to_numpy(x: Any) -> np.ndarray:
     return x.numpy()  # tf.Tensor and tf.Variable; bfloat16 comes out as ml_dtypes.bfloat16
 
 
-def dlpack(x: Any, *args: Any, **kwargs: Any) -> Any:
-    return tf.convert_to_tensor(x).__dlpack__(*args, **kwargs)  # a Variable exports its value
-
-
-def dlpack_device(x: Any) -> tuple[int, int]:
-    return tf.convert_to_tensor(x).__dlpack_device__()
+dlpack = _hooks.dlpack_for(tf.convert_to_tensor)  # a Variable exports its value
+dlpack_device = _hooks.dlpack_device_for(tf.convert_to_tensor)
 
 
 def write_inplace(target: Any, value: Any) -> None:

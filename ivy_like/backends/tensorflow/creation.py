@@ -12,13 +12,13 @@ is within ``k`` (``tf.linalg.band_part`` cannot express every ``k``).
 
 from __future__ import annotations
 
-import builtins
 from typing import Any
 
 import numpy as np
 import tensorflow as tf
 
 from ...ops.creation import _check_matrix, _check_meshgrid, _meshgrid_shapes
+from .._common import creation as _creation
 from . import DEFAULT_FLOAT, DEFAULT_INT, _eager
 from ._eager import RAW, RAW_FAILS
 from ._helpers import _const, _on, _shape
@@ -26,10 +26,11 @@ from ._helpers import _const, _on, _shape
 _DEFAULT_COMPLEX = tf.complex64
 _KDLCPU = 1  # DLPack's device type of host memory
 _TF_ALIGNMENT = 64  # bytes; TensorFlow's CPU buffers must be aligned to this
-
-
-def _is_python_data(obj: Any) -> bool:
-    return not isinstance(obj, (np.ndarray, np.generic)) and not hasattr(obj, "__array__")
+_is_python_data = _creation.is_python_data
+_arange_dtype = _creation.arange_dtype_for(DEFAULT_FLOAT, DEFAULT_INT)
+_scalar_default = _creation.scalar_default_for(
+    tf.bool, DEFAULT_INT, DEFAULT_FLOAT, _DEFAULT_COMPLEX
+)
 
 
 def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = None) -> Any:
@@ -68,36 +69,25 @@ def _filled(shape: Any, dtype: Any, value: int) -> Any:
     return None
 
 
-def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    dtype = dtype or DEFAULT_FLOAT
-    if device is None:
-        out = _filled(shape, dtype, 0)
-        if out is not None:
-            return out
-    with _on(device):
-        return tf.zeros(_shape(shape), dtype=dtype)
+def _filled_for(name: str, value: int, tf_fill: Any) -> Any:
+    """``zeros`` (``value`` 0, ``tf.zeros``) or ``ones`` (1, ``tf.ones``): the eager ``Fill``
+    where it applies, else ``tf_fill`` on the device."""
+
+    def filled(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+        dtype = dtype or DEFAULT_FLOAT
+        if device is None:
+            out = _filled(shape, dtype, value)
+            if out is not None:
+                return out
+        with _on(device):
+            return tf_fill(_shape(shape), dtype=dtype)
+
+    filled.__name__ = filled.__qualname__ = name
+    return filled
 
 
-def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    dtype = dtype or DEFAULT_FLOAT
-    if device is None:
-        out = _filled(shape, dtype, 1)
-        if out is not None:
-            return out
-    with _on(device):
-        return tf.ones(_shape(shape), dtype=dtype)
-
-
-def _scalar_default(value: Any) -> Any:
-    if isinstance(value, bool):
-        return tf.bool
-    if isinstance(value, int):
-        return DEFAULT_INT
-    if isinstance(value, float):
-        return DEFAULT_FLOAT
-    if isinstance(value, complex):
-        return _DEFAULT_COMPLEX
-    return None
+zeros = _filled_for("zeros", 0, tf.zeros)
+ones = _filled_for("ones", 1, tf.ones)
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
@@ -107,12 +97,9 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
         return tf.fill(_shape(shape), value)
 
 
-def arange(
-    start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
-) -> Any:
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
     if dtype is None:
-        is_float = builtins.any(isinstance(v, float) for v in (start, stop, step))
-        dtype = DEFAULT_FLOAT if is_float else DEFAULT_INT
+        dtype = _arange_dtype(start, stop, step)
     if stop is None:
         start, stop = 0, start
     # tf.range has kernels for a few dtypes only, and counts in the output dtype; count in
@@ -122,16 +109,7 @@ def arange(
         return tf.cast(tf.range(start, stop, step, dtype=wide), dtype)
 
 
-def linspace(
-    start: Any,
-    stop: Any,
-    /,
-    num: int,
-    *,
-    dtype: Any = None,
-    device: Any = None,
-    endpoint: bool = True,
-) -> Any:
+def linspace(start, stop, /, num: int, *, dtype=None, device=None, endpoint: bool = True) -> Any:
     # Computed in float64 and then cast, as NumPy does; integer dtypes round down (NumPy 2).
     dtype = dtype or DEFAULT_FLOAT
     with _on(device):

@@ -23,7 +23,9 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from ...ops.elementwise import _clip, _has_nan_bits, _int_pow, _nextafter_bits
+from ...ops.elementwise import _has_nan_bits, _int_pow, _nextafter_bits
+from .._common import elementwise as _elementwise
+from .._common.helpers import named
 from ._eager import RAW, RAW_FAILS, EagerTensor
 from ._helpers import _MISMATCH, _promote, _promoting, _signed_zero
 from .manipulation import astype as _astype
@@ -93,8 +95,7 @@ def _unary(fn: Callable[..., Any], raw: Callable[..., Any]) -> Callable[..., Any
                 pass
         return fn(x)
 
-    op.__name__ = op.__qualname__ = fn.__name__
-    return op
+    return named(op, fn.__name__)
 
 
 exp = _unary(tf.exp, RAW.Exp)
@@ -155,8 +156,7 @@ def _zero_divisor_gives_zero(fn: Callable[..., Any], raw: Callable[..., Any]) ->
         out = fn(a, tf.where(zero, tf.ones_like(b), b))
         return tf.where(zero, tf.zeros_like(out), out)
 
-    op.__name__ = op.__qualname__ = fn.__name__
-    return op
+    return named(op, fn.__name__)
 
 
 # Rounds towards -inf.
@@ -171,8 +171,7 @@ def _bitwise(int_fn: Callable[..., Any], bool_fn: Callable[..., Any], name: str)
         a, b = _pair(x1, x2)
         return (bool_fn if a.dtype == tf.bool else int_fn)(a, b)
 
-    op.__name__ = op.__qualname__ = name
-    return op
+    return named(op, name)
 
 
 bitwise_and = _bitwise(tf.bitwise.bitwise_and, tf.logical_and, "bitwise_and")
@@ -210,8 +209,7 @@ def _float_only(fn: Callable[..., Any]) -> Callable[..., Any]:
     def op(x: Any, /) -> Any:
         return tf.identity(x) if _is_exact(x.dtype) else fn(x)
 
-    op.__name__ = op.__qualname__ = getattr(fn, "__name__", "op")
-    return op
+    return named(op, getattr(fn, "__name__", "op"))
 
 
 ceil = _float_only(tf.math.ceil)
@@ -237,8 +235,7 @@ def _classify(fn: Callable[..., Any], exact: bool, combine: Callable[..., Any]) 
             return combine(fn(tf.math.real(x)), fn(tf.math.imag(x)))
         return fn(x)
 
-    op.__name__ = op.__qualname__ = fn.__name__
-    return op
+    return named(op, fn.__name__)
 
 
 isfinite = _classify(tf.math.is_finite, True, tf.logical_and)
@@ -270,10 +267,7 @@ def sign(x: Any, /) -> Any:
 
 
 # -- composed binary functions ---------------------------------------------------------------------
-def copysign(x1: Any, x2: Any, /) -> Any:
-    a, b = _pair(x1, x2)
-    magnitude = tf.abs(a)
-    return tf.where(signbit(b), -magnitude, magnitude)
+copysign = _elementwise.copysign_for(tf, _pair, signbit)
 
 
 def hypot(x1: Any, x2: Any, /) -> Any:
@@ -325,8 +319,7 @@ sinh = tf.math.sinh
 tan = tf.math.tan
 
 
-def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
-    return _clip(x, min, max, maximum, minimum, _astype)
+clip = _elementwise.clip_for(maximum, minimum, _astype)
 
 
 _INT_VIEW = {tf.float16: (tf.int16, 16), tf.float32: (tf.int32, 32), tf.float64: (tf.int64, 64)}

@@ -22,7 +22,6 @@ from ivy_like.ops.linalg import (
     QRResult,
     SlogdetResult,
     SVDResult,
-    _check_float,
     _check_matrix,
     _check_matrix_norm_ord,
     _check_power,
@@ -36,6 +35,7 @@ from ivy_like.ops.linalg import (
     _vector_axis,
 )
 
+from .._common import linalg as _linalg
 from . import DEFAULT_INT
 from ._eager import (
     EXECUTE_FAILS,
@@ -56,11 +56,7 @@ def _kind(x: Any) -> str:
     return "c" if x.dtype.is_complex else "f" if x.dtype.is_floating else "i"
 
 
-def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> Any:
-    _check_float(name, _kind(x))
-    if matrix:
-        _check_matrix(name, tuple(x.shape), square)
-    return x
+_float = _linalg.float_check_for(_kind)
 
 
 @tf.custom_gradient
@@ -142,7 +138,9 @@ def matmul(x1: Any, x2: Any, /) -> Any:
     if isinstance(a, tf.Tensor) and isinstance(b, tf.Tensor) and a.dtype != b.dtype:
         # Promote first: tf.linalg.matmul would take bfloat16 with another float to its
         # deprecated sparse_matmul (float32 out, and a deprecation warning printed).
-        a, b = _promote(a, b)
+        promoted = _promote(a, b)
+        if promoted is not None:  # (never None for two dtypes)
+            a, b = promoted
     out = _matmul(a, b)
     if r1 == 1:
         out = tf.squeeze(out, -2)
@@ -191,9 +189,7 @@ def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return tf.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=axis)
 
 
-@_in_float32
-def linalg_det(x: Any, /) -> Any:
-    return tf.linalg.det(_float("det", x, square=True))
+linalg_det = _in_float32(_linalg.of_matrix_for(tf.linalg.det, "det", _float, square=True))
 
 
 def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
@@ -215,9 +211,7 @@ def linalg_eigvalsh(x: Any, /) -> Any:
     return tf.linalg.eigvalsh(_one_triangle("eigvalsh", x))
 
 
-@_in_float32
-def linalg_inv(x: Any, /) -> Any:
-    return tf.linalg.inv(_float("inv", x, square=True))
+linalg_inv = _in_float32(_linalg.of_matrix_for(tf.linalg.inv, "inv", _float, square=True))
 
 
 @_in_float32
@@ -289,9 +283,9 @@ def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
     return QRResult(*tf.linalg.qr(_float("qr", x), full_matrices=mode == "complete"))
 
 
-@_in_float32
-def linalg_slogdet(x: Any, /) -> SlogdetResult:
-    return SlogdetResult(*tf.linalg.slogdet(_float("slogdet", x, square=True)))
+linalg_slogdet = _in_float32(
+    _linalg.named_result_for(tf.linalg.slogdet, "slogdet", _float, SlogdetResult)
+)
 
 
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
@@ -343,20 +337,11 @@ def linalg_svdvals(x: Any, /) -> Any:
     return _svdvals(_float("svdvals", x))
 
 
-def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
-    # Summed by this backend's sum: the dtype rule of ivy_like.sum.
-    return _sum(linalg_diagonal(x, offset=offset), axis=-1, dtype=dtype)
+linalg_trace = _linalg.trace_for(linalg_diagonal, _sum)
 
 
 @_in_float32
-def linalg_vector_norm(
-    x: Any,
-    /,
-    *,
-    axis: Any = None,
-    keepdims: bool = False,
-    ord: Any = 2,  # noqa: A002
-) -> Any:
+def linalg_vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:  # noqa: A002
     x = _float("vector_norm", x, matrix=False)
     p = _check_vector_norm_ord(ord)
     axes = list(_norm_axes(len(x.shape), axis))

@@ -11,6 +11,7 @@ TensorFlow ops after the shared rules of ``ivy_like.ops``. Differences from NumP
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import tensorflow as tf
@@ -55,6 +56,26 @@ def permute_dims(x: Any, /, axes: Any) -> Any:
     return tf.transpose(x, perm=axes)
 
 
+def _promoting_join(fn: Callable[[Any, int], Any]) -> Callable[..., Any]:
+    """``fn(arrays, axis)`` (``tf.concat``, ``tf.stack``), the arrays promoted by NumPy's rules
+    when TensorFlow rejects their mixed dtypes."""
+
+    def join(arrays: Any, /, *, axis: int = 0) -> Any:
+        try:
+            return fn(arrays, axis)
+        except _MISMATCH:
+            promoted = _promote(*arrays)
+            if promoted is None:
+                raise
+            return fn(promoted, axis)
+
+    join.__name__ = join.__qualname__ = fn.__name__
+    return join
+
+
+_concat = _promoting_join(tf.concat)
+
+
 def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
     if (
         type(axis) is int
@@ -72,23 +93,10 @@ def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
                 pass  # mixed dtypes or shapes, a bad axis: the path below
     if axis is None:
         arrays, axis = [tf.reshape(a, [-1]) for a in arrays], 0
-    try:
-        return tf.concat(arrays, axis)
-    except _MISMATCH:
-        promoted = _promote(*arrays)
-        if promoted is None:
-            raise
-        return tf.concat(promoted, axis)
+    return _concat(arrays, axis=axis)
 
 
-def stack(arrays: Any, /, *, axis: int = 0) -> Any:
-    try:
-        return tf.stack(arrays, axis)
-    except _MISMATCH:
-        promoted = _promote(*arrays)
-        if promoted is None:
-            raise
-        return tf.stack(promoted, axis)
+stack = _promoting_join(tf.stack)
 
 
 def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:

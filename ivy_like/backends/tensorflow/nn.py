@@ -15,7 +15,9 @@ from typing import Any
 
 import tensorflow as tf
 
-from ivy_like.ops.nn import check_axis, check_conv, check_gelu, conv_geometry, pool_geometry
+from ivy_like.ops.nn import check_gelu, conv_geometry, pool_geometry
+
+from .._common import nn as _nn
 
 nn_relu = tf.nn.relu
 nn_sigmoid = tf.math.sigmoid
@@ -30,14 +32,8 @@ def nn_gelu(x: Any, approximate: str = "none") -> Any:
     return 0.5 * x * (1.0 + tf.math.erf(x * _SQRT_HALF))
 
 
-def nn_softmax(x: Any, axis: int = -1) -> Any:
-    check_axis("softmax", len(x.shape), axis)
-    return tf.nn.softmax(x, axis=axis)
-
-
-def nn_log_softmax(x: Any, axis: int = -1) -> Any:
-    check_axis("log_softmax", len(x.shape), axis)
-    return tf.nn.log_softmax(x, axis=axis)
+nn_softmax = _nn.axis_op_for("softmax", tf.nn.softmax)
+nn_log_softmax = _nn.axis_op_for("log_softmax", tf.nn.log_softmax)
 
 
 _SQRT_HALF = math.sqrt(0.5)
@@ -48,29 +44,12 @@ _W_TO_LAST = {1: (2, 1, 0), 2: (2, 3, 1, 0)}  # (O, I, spatial...) -> (spatial..
 
 
 def _conv(
-    who: str,
-    n: int,
-    x: Any,
-    weight: Any,
-    bias: Any,
-    stride: Any,
-    padding: Any,
-    dilation: Any,
-    groups: int,
-    data_format: str,
+    who: str, n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool
 ) -> Any:
-    last = check_conv(
-        who,
-        tuple(x.shape),
-        tuple(weight.shape),
-        n,
-        groups,
-        data_format,
-        None if bias is None else tuple(bias.shape),
-    )
     if not last:
         x = tf.transpose(x, _TO_LAST[n])
         weight = tf.transpose(weight, _W_TO_LAST[n])
+    stride, padding, dilation = given
     strides, pads, dils = conv_geometry(
         who, tuple(x.shape[1:-1]), tuple(weight.shape[:-2]), stride, padding, dilation
     )
@@ -94,30 +73,8 @@ def _conv(
     return y if last else tf.transpose(y, _TO_FIRST[n])
 
 
-def nn_conv1d(
-    x: Any,
-    weight: Any,
-    bias: Any = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-    data_format: str = "NCW",
-) -> Any:
-    return _conv("conv1d", 1, x, weight, bias, stride, padding, dilation, groups, data_format)
-
-
-def nn_conv2d(
-    x: Any,
-    weight: Any,
-    bias: Any = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-    data_format: str = "NCHW",
-) -> Any:
-    return _conv("conv2d", 2, x, weight, bias, stride, padding, dilation, groups, data_format)
+nn_conv1d = _nn.conv_for(_conv, 1)
+nn_conv2d = _nn.conv_for(_conv, 2)
 
 
 def _pool(

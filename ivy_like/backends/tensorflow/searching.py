@@ -14,6 +14,7 @@ import tensorflow as tf
 
 from ivy_like.ops.statistical import _axes
 
+from .._common import searching as _searching
 from ._helpers import _truth
 
 
@@ -56,10 +57,7 @@ def nonzero(x: Any, /) -> tuple[Any, ...]:
 
 
 def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
-    if x1.shape.rank != 1:
-        raise ValueError(f"searchsorted: x1 must be one-dimensional, got {x1.shape.rank}-d")
-    if side not in ("left", "right"):
-        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
+    _searching.check_searchsorted(x1.shape.rank, side)
     if sorter is not None:
         x1 = tf.gather(x1, sorter)
     if isinstance(x2, (bool, int, float)):  # a weak Python scalar: NumPy's promotion

@@ -14,14 +14,17 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from ivy_like.ops.statistical import _check_correction, _count, _cumulative_axis
+from ivy_like.ops.statistical import _check_correction, _count
 
+from .._common import statistical as _statistical
+from .._common.helpers import named
 from . import _eager
 from ._eager import RAW, RAW_FAILS, EagerTensor
 from ._helpers import _in_float32, _reduce_axes, _wide_accumulator
 
-# NumPy sums small integers and booleans in the 64-bit integer of the same signedness.
-_SUM_DTYPES = {
+# NumPy's accumulation rule (sum, prod, cumsum): small integers and booleans in the 64-bit
+# integer of the same signedness.
+_ACCUMULATOR = {
     tf.bool: tf.int64,
     tf.int8: tf.int64,
     tf.int16: tf.int64,
@@ -32,7 +35,7 @@ _SUM_DTYPES = {
 }
 _F32 = tf.float32
 _HALF = (tf.float16, tf.bfloat16)
-_SUM_DTYPES.update(dict.fromkeys(_HALF, _F32))
+_SUM_DTYPES = {**_ACCUMULATOR, **dict.fromkeys(_HALF, _F32)}
 
 
 def _raw_reduce(raw: Callable[..., Any], x: Any, axis: Any, keepdims: Any) -> Any:
@@ -98,61 +101,30 @@ def _check_not_empty(name: str, x: Any, axis: Any) -> None:
         raise ValueError(f"{name}: zero-size reduction, which has no identity")
 
 
+def _extremum(
+    name: str, reduce: Callable[..., Any], raw: Callable[..., Any], of_bools: Callable[..., Any]
+) -> Callable[..., Any]:
+    """``max``/``min``: ``reduce`` (its ``raw`` op for eager tensors), ``of_bools`` for bool."""
+
+    def op(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        _check_not_empty(name, x, axis)
+        if x.dtype == tf.bool:
+            return of_bools(x, axis=axis, keepdims=keepdims)
+        out = _raw_reduce(raw, x, axis, keepdims)
+        if out is not None:
+            return out
+        return reduce(x, axis=axis, keepdims=keepdims)
+
+    return named(op, name)
+
+
 # reduce_max/min propagate NaN on TF 2.21 CPU (checked by the tests).
-def max(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
-    _check_not_empty("max", x, axis)
-    if x.dtype == tf.bool:
-        return tf.reduce_any(x, axis=axis, keepdims=keepdims)
-    out = _raw_reduce(RAW.Max, x, axis, keepdims)
-    if out is not None:
-        return out
-    return tf.reduce_max(x, axis=axis, keepdims=keepdims)
+max = _extremum("max", tf.reduce_max, RAW.Max, tf.reduce_any)  # noqa: A001
+min = _extremum("min", tf.reduce_min, RAW.Min, tf.reduce_all)  # noqa: A001
 
 
-def min(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
-    _check_not_empty("min", x, axis)
-    if x.dtype == tf.bool:
-        return tf.reduce_all(x, axis=axis, keepdims=keepdims)
-    out = _raw_reduce(RAW.Min, x, axis, keepdims)
-    if out is not None:
-        return out
-    return tf.reduce_min(x, axis=axis, keepdims=keepdims)
-
-
-# NumPy's accumulation rule (sum, prod, cumsum): small integers and bool in 64 bits.
-_ACCUMULATOR = {
-    tf.bool: tf.int64,
-    tf.int8: tf.int64,
-    tf.int16: tf.int64,
-    tf.int32: tf.int64,
-    tf.uint8: tf.uint64,
-    tf.uint16: tf.uint64,
-    tf.uint32: tf.uint64,
-}
-
-
-@_in_float32(dtype_arg=True)
-def cumulative_sum(
-    x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
-) -> Any:
-    axis = _cumulative_axis(x.shape.rank, axis)
-    dtype = dtype or _ACCUMULATOR.get(x.dtype)
-    if dtype is not None:
-        x = tf.cast(x, dtype)
-    out = tf.cumsum(x, axis=axis)
-    if include_initial:
-        pad = [[0, 0]] * x.shape.rank
-        pad[axis] = [1, 0]
-        out = tf.pad(out, pad)
-    return out
-
-
-@_in_float32(dtype_arg=True)
-def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
-    dtype = dtype or _ACCUMULATOR.get(x.dtype)
-    if dtype is not None:
-        x = tf.cast(x, dtype)
-    return tf.reduce_prod(x, axis=_reduce_axes(x, axis, "prod"), keepdims=keepdims)
+cumulative_sum = _statistical.cumulative_sum_for(tf, tf.cast, _ACCUMULATOR, _in_float32)
+prod = _statistical.prod_for(tf.reduce_prod, tf.cast, _ACCUMULATOR, _reduce_axes, _in_float32)
 
 
 def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
@@ -172,11 +144,5 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     return out if wide is None else tf.cast(out, x.dtype)
 
 
-@_in_float32
-def var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
-    return _var("var", x, axis, correction, keepdims)
-
-
-@_in_float32
-def std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
-    return tf.sqrt(_var("std", x, axis, correction, keepdims))
+var = _statistical.var_for(_var, _in_float32)
+std = _statistical.std_for(_var, tf.sqrt, _in_float32)

@@ -10,12 +10,13 @@ float32), as in torch itself.
 from __future__ import annotations
 
 import builtins
+import functools
 from typing import Any
 
 import numpy as np
 import torch
 
-from ...core import dtypes as D
+from .._common import hooks as _hooks
 
 NAME = "torch"
 VERSION = torch.__version__
@@ -25,20 +26,10 @@ MUTABLE_ARRAYS = True
 UNSUPPORTED: dict[str, str] = {}
 # torch.uint16/32/64 are left out: on CPU they lack add, comparisons, max, arange (torch 2.x
 # "shell" dtypes), so the core raises a clear TypeError for them instead.
-DTYPES = {
-    D.bool: torch.bool,
-    D.int8: torch.int8,
-    D.int16: torch.int16,
-    D.int32: torch.int32,
-    D.int64: torch.int64,
-    D.uint8: torch.uint8,
-    D.float16: torch.float16,
-    D.bfloat16: torch.bfloat16,
-    D.float32: torch.float32,
-    D.float64: torch.float64,
-    D.complex64: torch.complex64,
-    D.complex128: torch.complex128,
-}
+DTYPES = _hooks.dtype_table(
+    functools.partial(getattr, torch),
+    "bool int8 int16 int32 int64 uint8 float16 bfloat16 float32 float64 complex64 complex128",
+)
 DEFAULT_FLOAT = torch.float32
 DEFAULT_INT = torch.int64
 
@@ -46,12 +37,8 @@ _SCALARS = (bool, int, float, complex)
 
 
 # -- helpers for the core ------------------------------------------------------------------------
-def shape(x: Any) -> tuple[int, ...]:
-    return tuple(x.shape)
-
-
-def dtype(x: Any) -> Any:
-    return x.dtype
+shape = _hooks.shape
+dtype = _hooks.dtype
 
 
 def device(x: Any) -> str:
@@ -102,13 +89,9 @@ def to_numpy(x: Any) -> Any:
     return x.numpy(force=True)
 
 
-def dlpack(x: Any, *args: Any, **kwargs: Any) -> Any:
-    # torch refuses to export a tensor that requires grad; the values are what is shared.
-    return x.detach().__dlpack__(*args, **kwargs)
-
-
-def dlpack_device(x: Any) -> tuple[int, int]:
-    return x.__dlpack_device__()
+# torch refuses to export a tensor that requires grad; the values are what is shared.
+dlpack = _hooks.dlpack_for(torch.Tensor.detach)
+dlpack_device = _hooks.dlpack_device
 
 
 def write_inplace(target: Any, value: Any) -> None:

@@ -8,14 +8,16 @@ NumPy does, ``endpoint`` and integer rounding), ``eye(k=)`` (torch.eye has no ``
 
 from __future__ import annotations
 
-import builtins
 from typing import Any
 
 import torch
 
-from ...ops.creation import _check_matrix, _check_meshgrid, _meshgrid_shapes
+from ...ops.creation import _check_meshgrid, _meshgrid_shapes
+from .._common import creation as _creation
 from . import DEFAULT_FLOAT, DEFAULT_INT
 from ._helpers import _shape
+
+_arange_dtype = _creation.arange_dtype_for(DEFAULT_FLOAT, DEFAULT_INT)
 
 
 def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = None) -> Any:
@@ -58,27 +60,15 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
     return torch.full(_shape(shape), fill_value, dtype=dtype, device=device)
 
 
-def arange(
-    start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
-) -> Any:
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
     if dtype is None:
-        is_float = builtins.any(isinstance(v, float) for v in (start, stop, step))
-        dtype = DEFAULT_FLOAT if is_float else DEFAULT_INT
+        dtype = _arange_dtype(start, stop, step)
     if stop is None:
         return torch.arange(start, dtype=dtype, device=device)
     return torch.arange(start, stop, step, dtype=dtype, device=device)
 
 
-def linspace(
-    start: Any,
-    stop: Any,
-    /,
-    num: int,
-    *,
-    dtype: Any = None,
-    device: Any = None,
-    endpoint: bool = True,
-) -> Any:
+def linspace(start, stop, /, num: int, *, dtype=None, device=None, endpoint: bool = True) -> Any:
     # Computed in float64 and then cast, as NumPy does; integer dtypes round down (NumPy 2).
     dtype = dtype or DEFAULT_FLOAT
     out = torch.linspace(start, stop, num + (not endpoint), dtype=torch.float64, device=device)
@@ -140,11 +130,5 @@ def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
     return tuple(a.reshape(v).expand(shape) for a, v in zip(arrays, views))
 
 
-def tril(x: Any, /, *, k: int = 0) -> Any:
-    _check_matrix(x, "tril")
-    return torch.tril(x, diagonal=k)
-
-
-def triu(x: Any, /, *, k: int = 0) -> Any:
-    _check_matrix(x, "triu")
-    return torch.triu(x, diagonal=k)
+tril = _creation.tril_for(torch)  # k is torch's second argument, diagonal
+triu = _creation.triu_for(torch)

@@ -14,7 +14,8 @@ from typing import Any, Callable
 
 import torch
 
-from ...ops.elementwise import _clip
+from .._common import elementwise as _elementwise
+from .._common.helpers import named
 from . import _SCALARS
 from .manipulation import astype
 
@@ -39,8 +40,7 @@ def _scalars_as_tensors(fn: Callable[..., Any]) -> Callable[..., Any]:
                 raise
             return fn(x1, x2)
 
-    op.__name__ = op.__qualname__ = fn.__name__
-    return op
+    return named(op, fn.__name__)
 
 
 # Accept Python scalars on either side natively.
@@ -107,8 +107,7 @@ def _zero_divisor_gives_zero(fn: Callable[..., Any]) -> Callable[..., Any]:
         out = call(x1, torch.where(zero, torch.ones_like(x2), x2))
         return torch.where(zero, torch.zeros_like(out), out)
 
-    op.__name__ = op.__qualname__ = fn.__name__
-    return op
+    return named(op, fn.__name__)
 
 
 floor_divide = _zero_divisor_gives_zero(torch.floor_divide)  # rounds towards -inf (torch >= 1.13)
@@ -173,5 +172,4 @@ def sign(x: Any, /) -> Any:
     return out
 
 
-def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
-    return _clip(x, min, max, maximum, minimum, astype)
+clip = _elementwise.clip_for(maximum, minimum, astype)

@@ -7,12 +7,14 @@ frequencies by default.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 import torch
 
-from ivy_like.ops.fft import _check_kind, _check_norm, _length, _n_d, _one_d, _shift_axes
+from ivy_like.ops.fft import _check_kind, _length
 
+from .._common import fft as _fft
 from . import DEFAULT_FLOAT
 
 _HALF = {
@@ -20,6 +22,7 @@ _HALF = {
     torch.bfloat16: torch.float32,
     torch.complex32: torch.complex64,
 }
+_ndim = attrgetter("ndim")
 
 
 def _input(name: str, x: Any, real_only: bool) -> Any:
@@ -29,38 +32,16 @@ def _input(name: str, x: Any, real_only: bool) -> Any:
     return x if wider is None else x.to(wider)
 
 
-def _one(fn: Any, name: str, real_only: bool = False, inverse_real: bool = False) -> Any:
-    def transform(
-        x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward"
-    ) -> Any:
-        x = _input(name, x, real_only)
-        ax, n = _one_d(name, tuple(x.shape), n, axis, inverse_real)
-        return fn(x, n=n, dim=ax, norm=_check_norm(name, norm))
-
-    transform.__name__ = f"fft_{name}"
-    return transform
-
-
-def _many(fn: Any, name: str, real_only: bool = False, inverse_real: bool = False) -> Any:
-    def transform(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
-        x = _input(name, x, real_only)
-        axes, s = _n_d(name, tuple(x.shape), s, axes, inverse_real)
-        return fn(x, s=s, dim=axes, norm=_check_norm(name, norm))
-
-    transform.__name__ = f"fft_{name}"
-    return transform
-
-
-fft_fft = _one(torch.fft.fft, "fft")
-fft_ifft = _one(torch.fft.ifft, "ifft")
-fft_rfft = _one(torch.fft.rfft, "rfft", real_only=True)
-fft_irfft = _one(torch.fft.irfft, "irfft", inverse_real=True)
-fft_hfft = _one(torch.fft.hfft, "hfft", inverse_real=True)
-fft_ihfft = _one(torch.fft.ihfft, "ihfft", real_only=True)
-fft_fftn = _many(torch.fft.fftn, "fftn")
-fft_ifftn = _many(torch.fft.ifftn, "ifftn")
-fft_rfftn = _many(torch.fft.rfftn, "rfftn", real_only=True)
-fft_irfftn = _many(torch.fft.irfftn, "irfftn", inverse_real=True)
+fft_fft = _fft.one_d_for(torch.fft.fft, "fft", _input)
+fft_ifft = _fft.one_d_for(torch.fft.ifft, "ifft", _input)
+fft_rfft = _fft.one_d_for(torch.fft.rfft, "rfft", _input, real_only=True)
+fft_irfft = _fft.one_d_for(torch.fft.irfft, "irfft", _input, inverse_real=True)
+fft_hfft = _fft.one_d_for(torch.fft.hfft, "hfft", _input, inverse_real=True)
+fft_ihfft = _fft.one_d_for(torch.fft.ihfft, "ihfft", _input, real_only=True)
+fft_fftn = _fft.n_d_for(torch.fft.fftn, "fftn", _input)
+fft_ifftn = _fft.n_d_for(torch.fft.ifftn, "ifftn", _input)
+fft_rfftn = _fft.n_d_for(torch.fft.rfftn, "rfftn", _input, real_only=True)
+fft_irfftn = _fft.n_d_for(torch.fft.irfftn, "irfftn", _input, inverse_real=True)
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
@@ -73,9 +54,5 @@ def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = 
     return torch.fft.rfftfreq(n, d, dtype=dtype or DEFAULT_FLOAT, device=device)
 
 
-def fft_fftshift(x: Any, /, *, axes: Any = None) -> Any:
-    return torch.fft.fftshift(x, dim=_shift_axes("fftshift", x.ndim, axes))
-
-
-def fft_ifftshift(x: Any, /, *, axes: Any = None) -> Any:
-    return torch.fft.ifftshift(x, dim=_shift_axes("ifftshift", x.ndim, axes))
+fft_fftshift = _fft.shift_for(torch.fft.fftshift, "fftshift", _ndim)
+fft_ifftshift = _fft.shift_for(torch.fft.ifftshift, "ifftshift", _ndim)

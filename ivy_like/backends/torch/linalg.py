@@ -16,14 +16,9 @@ import torch
 
 from ivy_like.ops.linalg import (
     EighResult,
-    QRResult,
     SlogdetResult,
-    SVDResult,
-    _check_float,
     _check_matrix,
     _check_matrix_norm_ord,
-    _check_power,
-    _check_qr_mode,
     _check_solve_operands,
     _check_vector_norm_ord,
     _norm_axes,
@@ -33,6 +28,7 @@ from ivy_like.ops.linalg import (
 )
 from ivy_like.ops.statistical import _ACCURATE_SUM_FROM
 
+from .._common import linalg as _linalg
 from ._helpers import _in_float32
 
 _is_compiling = torch.compiler.is_compiling  # read once: two attribute lookups a call
@@ -47,11 +43,7 @@ def _kind(x: Any) -> str:
     return "c" if x.is_complex() else "f" if x.is_floating_point() else "i"
 
 
-def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> Any:
-    _check_float(name, _kind(x))
-    if matrix:
-        _check_matrix(name, tuple(x.shape), square)
-    return x
+_float = _linalg.float_check_for(_kind)
 
 
 def _common(x1: Any, x2: Any) -> tuple[Any, Any]:
@@ -103,9 +95,7 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 
 
 # -- linalg ---------------------------------------------------------------------------------------
-@_in_float32
-def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
-    return torch.linalg.cholesky(_float("cholesky", x, square=True), upper=upper)
+linalg_cholesky = _in_float32(_linalg.cholesky_for(torch.linalg.cholesky, _float))
 
 
 def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
@@ -116,9 +106,7 @@ def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return torch.linalg.cross(x1, x2, dim=axis)
 
 
-@_in_float32
-def linalg_det(x: Any, /) -> Any:
-    return torch.linalg.det(_float("det", x, square=True))
+linalg_det = _in_float32(_linalg.of_matrix_for(torch.linalg.det, "det", _float, square=True))
 
 
 def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
@@ -126,19 +114,11 @@ def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
     return torch.diagonal(x, offset=offset, dim1=-2, dim2=-1)
 
 
-@_in_float32
-def linalg_eigh(x: Any, /) -> EighResult:
-    return EighResult(*torch.linalg.eigh(_float("eigh", x, square=True)))
-
-
-@_in_float32
-def linalg_eigvalsh(x: Any, /) -> Any:
-    return torch.linalg.eigvalsh(_float("eigvalsh", x, square=True))
-
-
-@_in_float32
-def linalg_inv(x: Any, /) -> Any:
-    return torch.linalg.inv(_float("inv", x, square=True))
+linalg_eigh = _in_float32(_linalg.named_result_for(torch.linalg.eigh, "eigh", _float, EighResult))
+linalg_eigvalsh = _in_float32(
+    _linalg.of_matrix_for(torch.linalg.eigvalsh, "eigvalsh", _float, square=True)
+)
+linalg_inv = _in_float32(_linalg.of_matrix_for(torch.linalg.inv, "inv", _float, square=True))
 
 
 @_in_float32
@@ -147,9 +127,7 @@ def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -
     return torch.linalg.matrix_norm(_float("matrix_norm", x), ord=ord, keepdim=keepdims)
 
 
-@_in_float32
-def linalg_matrix_power(x: Any, n: int, /) -> Any:
-    return torch.linalg.matrix_power(_float("matrix_power", x, square=True), _check_power(n))
+linalg_matrix_power = _in_float32(_linalg.matrix_power_for(torch.linalg.matrix_power, _float))
 
 
 @_in_float32(restore=False, default_rtol=True)
@@ -171,15 +149,10 @@ def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
     return torch.linalg.pinv(x, rtol=_rtol(x, rtol))
 
 
-@_in_float32
-def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
-    _check_qr_mode(mode)
-    return QRResult(*torch.linalg.qr(_float("qr", x), mode=mode))
-
-
-@_in_float32
-def linalg_slogdet(x: Any, /) -> SlogdetResult:
-    return SlogdetResult(*torch.linalg.slogdet(_float("slogdet", x, square=True)))
+linalg_qr = _in_float32(_linalg.qr_for(torch.linalg.qr, _float))
+linalg_slogdet = _in_float32(
+    _linalg.named_result_for(torch.linalg.slogdet, "slogdet", _float, SlogdetResult)
+)
 
 
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
@@ -224,14 +197,10 @@ def _checked_solve(x1: Any, x2: Any) -> Any:
     return torch.linalg.solve(x1, x2)
 
 
-@_in_float32
-def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
-    return SVDResult(*torch.linalg.svd(_float("svd", x), full_matrices=full_matrices))
-
-
-@_in_float32
-def linalg_svdvals(x: Any, /) -> Any:
-    return torch.linalg.svdvals(_float("svdvals", x))
+linalg_svd = _in_float32(_linalg.svd_for(torch.linalg.svd, _float))
+linalg_svdvals = _in_float32(
+    _linalg.of_matrix_for(torch.linalg.svdvals, "svdvals", _float, square=False)
+)
 
 
 def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
@@ -241,14 +210,7 @@ def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
 
 
 @_in_float32
-def linalg_vector_norm(
-    x: Any,
-    /,
-    *,
-    axis: Any = None,
-    keepdims: bool = False,
-    ord: Any = 2,  # noqa: A002
-) -> Any:
+def linalg_vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:  # noqa: A002
     _float("vector_norm", x, matrix=False)
     ord = _check_vector_norm_ord(ord)  # noqa: A001
     dim = None if axis is None else _norm_axes(x.ndim, axis)

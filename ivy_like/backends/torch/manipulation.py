@@ -12,16 +12,8 @@ from typing import Any
 import torch
 
 from ...core import dtypes as D
-from ...ops.manipulation import (
-    _axes,
-    _axis,
-    _check_repeats_array,
-    _moveaxis_perm,
-    _repeat_count,
-    _roll_args,
-    _squeeze_axes,
-    _tile_shapes,
-)
+from ...ops.manipulation import _axes, _axis, _check_repeats_array, _repeat_count, _squeeze_axes
+from .._common import manipulation as _manipulation
 from ._helpers import _shape
 
 
@@ -70,16 +62,14 @@ def broadcast_to(x: Any, /, shape: Any) -> Any:
         raise ValueError(f"broadcast_to: cannot broadcast to {shape} ({err})") from None
 
 
-def expand_dims(x: Any, /, *, axis: int = 0) -> Any:
-    return torch.unsqueeze(x, _axis(axis, x.ndim + 1, "expand_dims"))
+expand_dims = _manipulation.expand_dims_by(torch.unsqueeze)
 
 
 def flip(x: Any, /, *, axis: Any = None) -> Any:
     return torch.flip(x, _axes(axis, x.ndim, "flip"))
 
 
-def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
-    return torch.permute(x, _moveaxis_perm(x.ndim, source, destination))
+moveaxis = _manipulation.moveaxis_by(torch.permute)
 
 
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
@@ -98,11 +88,7 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     return torch.repeat_interleave(x, repeats, dim=axis)
 
 
-def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
-    shift, axis = _roll_args(shift, axis, x.ndim)
-    if axis is None:
-        return torch.roll(x, shift)
-    return torch.roll(x, shift, axis)
+roll = _manipulation.roll_by(torch.roll)
 
 
 def squeeze(x: Any, /, axis: Any) -> Any:
@@ -111,9 +97,7 @@ def squeeze(x: Any, /, axis: Any) -> Any:
     return torch.squeeze(x, axes) if axes else x.view(x.shape)
 
 
-def tile(x: Any, repetitions: Any, /) -> Any:
-    _, reps = _tile_shapes(tuple(x.shape), repetitions)
-    return torch.tile(x, reps)
+tile = _manipulation.tile_by(torch.tile)
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:

@@ -13,14 +13,9 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from ivy_like.ops.nn import (
-    check_axis,
-    check_conv,
-    check_gelu,
-    check_linear,
-    conv_geometry,
-    pool_geometry,
-)
+from ivy_like.ops.nn import check_gelu, check_linear, conv_geometry, pool_geometry
+
+from .._common import nn as _nn
 
 nn_relu = torch.relu  # gradient 0 at 0, as the composite
 nn_sigmoid = torch.sigmoid
@@ -37,14 +32,8 @@ def nn_gelu(x: Any, approximate: str = "none") -> Any:
     return F.gelu(x, approximate=approximate)
 
 
-def nn_softmax(x: Any, axis: int = -1) -> Any:
-    check_axis("softmax", len(x.shape), axis)
-    return torch.softmax(x, dim=axis)
-
-
-def nn_log_softmax(x: Any, axis: int = -1) -> Any:
-    check_axis("log_softmax", len(x.shape), axis)
-    return torch.log_softmax(x, dim=axis)
+nn_softmax = _nn.axis_op_for("softmax", torch.softmax)
+nn_log_softmax = _nn.axis_op_for("log_softmax", torch.log_softmax)
 
 
 _FIRST = {1: (0, 2, 1), 2: (0, 3, 1, 2)}  # channels-last -> channels-first
@@ -54,29 +43,12 @@ _CONV = {1: F.conv1d, 2: F.conv2d}
 
 
 def _conv(
-    who: str,
-    n: int,
-    x: Any,
-    weight: Any,
-    bias: Any,
-    stride: Any,
-    padding: Any,
-    dilation: Any,
-    groups: int,
-    data_format: str,
+    who: str, n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool
 ) -> Any:
-    last = check_conv(
-        who,
-        tuple(x.shape),
-        tuple(weight.shape),
-        n,
-        groups,
-        data_format,
-        None if bias is None else tuple(bias.shape),
-    )
     if last:
         x = x.permute(_FIRST[n])
         weight = weight.permute(_W_FIRST[n])
+    stride, padding, dilation = given
     strides, pads, dils = conv_geometry(
         who, tuple(x.shape[2:]), tuple(weight.shape[2:]), stride, padding, dilation
     )
@@ -90,30 +62,8 @@ def _conv(
     return y.permute(_LAST[n]) if last else y
 
 
-def nn_conv1d(
-    x: Any,
-    weight: Any,
-    bias: Any = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-    data_format: str = "NCW",
-) -> Any:
-    return _conv("conv1d", 1, x, weight, bias, stride, padding, dilation, groups, data_format)
-
-
-def nn_conv2d(
-    x: Any,
-    weight: Any,
-    bias: Any = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-    data_format: str = "NCHW",
-) -> Any:
-    return _conv("conv2d", 2, x, weight, bias, stride, padding, dilation, groups, data_format)
+nn_conv1d = _nn.conv_for(_conv, 1)
+nn_conv2d = _nn.conv_for(_conv, 2)
 
 
 def _pool(who: str, fn: Any, x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str) -> Any:

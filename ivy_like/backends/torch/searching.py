@@ -12,6 +12,8 @@ from typing import Any
 
 import torch
 
+from .._common import searching as _searching
+
 
 def _empty_error(name: str, x: Any, err: Exception) -> Exception:
     # NumPy raises ValueError for an arg-reduction over nothing; torch IndexError/RuntimeError.
@@ -45,10 +47,7 @@ def nonzero(x: Any, /) -> tuple[Any, ...]:
 
 
 def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
-    if x1.ndim != 1:
-        raise ValueError(f"searchsorted: x1 must be one-dimensional, got {x1.ndim}-d")
-    if side not in ("left", "right"):
-        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
+    _searching.check_searchsorted(x1.ndim, side)
     if sorter is not None:
         x1 = x1[sorter]
     if not isinstance(x2, torch.Tensor):

@@ -10,7 +10,7 @@ from typing import Any
 
 import torch
 
-from ivy_like.ops.set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
+from .._common import set_functions as _set_functions
 
 
 def _unique(x: Any) -> tuple[Any, Any, Any, Any]:
@@ -33,18 +33,9 @@ def _unique(x: Any) -> tuple[Any, Any, Any, Any]:
     return ordered[first], perm[first], inverse.reshape(x.shape), counts
 
 
-def unique_all(x: Any, /) -> UniqueAllResult:
-    return UniqueAllResult(*_unique(x))
-
-
-def unique_counts(x: Any, /) -> UniqueCountsResult:
-    values, _, _, counts = _unique(x)
-    return UniqueCountsResult(values, counts)
-
-
-def unique_inverse(x: Any, /) -> UniqueInverseResult:
-    values, _, inverse, _ = _unique(x)
-    return UniqueInverseResult(values, inverse)
+unique_all = _set_functions.unique_all_for(_unique)
+unique_counts = _set_functions.unique_counts_for(_unique)
+unique_inverse = _set_functions.unique_inverse_for(_unique)
 
 
 def unique_values(x: Any, /) -> Any:

@@ -15,6 +15,7 @@ import torch
 
 from ivy_like.ops.statistical import _axes, _check_correction, _count, _cumulative_axis
 
+from .._common import statistical as _statistical
 from ._helpers import _dtype_name, _in_float32
 
 
@@ -111,11 +112,5 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     return torch.var(x, dim=axis, correction=c, keepdim=keepdims)
 
 
-@_in_float32
-def var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
-    return _var("var", x, axis, correction, keepdims)
-
-
-@_in_float32
-def std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
-    return torch.sqrt(_var("std", x, axis, correction, keepdims))
+var = _statistical.var_for(_var, _in_float32)
+std = _statistical.std_for(_var, torch.sqrt, _in_float32)

@@ -1,0 +1,127 @@
+"""Statistical kernels shared by several backends: factories that return the kernel itself.
+
+``in_float32`` is always the backend's half-precision decorator (its ``_helpers._in_float32``,
+``ivy_like.ops._half``), applied here as the backend applied it to its own kernel.
+
+``mean_for`` is the floating-point-only ``mean`` of jax and mlx. ``var_for``/``std_for`` are
+``var``/``std`` over a backend's ``_var(name, x, axis, correction, keepdims)``, which holds what
+differs (the NaN variance for ``N - correction <= 0``, the accumulation). ``cumulative_sum_for``
+and ``prod_for`` apply NumPy's accumulation rule from the backend's table (``accumulator``: bool
+and narrow integers -> a 64-bit or default-width integer of the same signedness) before the
+framework's own function, which would keep the input's width.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ivy_like.ops.statistical import _ACCURATE_SUM_FROM, _cumulative_axis
+
+from .helpers import named
+
+
+def mean_for(
+    xp: Any,
+    inexact: frozenset[Any],
+    in_float32: Callable[..., Any],
+    accurate_sum: Callable[[Any, Any, bool], Any] | None = None,
+) -> Callable[..., Any]:
+    """``mean`` for a NumPy-like namespace (jax.numpy, mlx.core): ``xp.mean`` of floating-point
+    arrays (``inexact``: the backend's float and complex dtypes); other dtypes raise
+    ``TypeError``. ``accurate_sum(x, axis, keepdims)`` sums inputs of ``_ACCURATE_SUM_FROM``
+    elements or more where ``xp.mean``'s own sum drifts (mlx: ``_float_sum``, in blocks).
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from ivy_like.backends.jax import statistical as B
+    >>> B.mean(jnp.array([1., 2.]))
+    Array(1.5, dtype=float32)
+    >>> import mlx.core as mx
+    >>> from ivy_like.backends.mlx import statistical as B
+    >>> B.mean(mx.array([1., 2.]))
+    array(1.5, dtype=float32)
+    """
+
+    def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        """The mean of a floating-point array (see ``_common.statistical.mean_for``)."""
+        if x.dtype not in inexact:
+            raise TypeError(f"mean: expected a floating-point array, got dtype {x.dtype}")
+        if accurate_sum is None or x.size < _ACCURATE_SUM_FROM:
+            return xp.mean(x, axis=axis, keepdims=keepdims)
+        total = accurate_sum(x, axis, keepdims)
+        return total / (x.size // total.size)  # (total is not empty: x has 512+ elements)
+
+    return in_float32(mean)
+
+
+def var_for(var: Callable[..., Any], in_float32: Callable[..., Any]) -> Callable[..., Any]:
+    """``var`` from the backend's ``_var`` (numpy, jax, torch, tensorflow, mlx, mxnet)."""
+
+    def var_(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
+        return var("var", x, axis, correction, keepdims)
+
+    return in_float32(named(var_, "var"))
+
+
+def std_for(
+    var: Callable[..., Any], sqrt: Callable[[Any], Any], in_float32: Callable[..., Any]
+) -> Callable[..., Any]:
+    """``std``, the ``sqrt`` of the backend's ``_var`` (numpy, jax, torch, tensorflow, mlx,
+    mxnet)."""
+
+    def std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
+        return sqrt(var("std", x, axis, correction, keepdims))
+
+    return in_float32(std)
+
+
+def cumulative_sum_for(
+    xp: Any,
+    cast: Callable[[Any, Any], Any],
+    accumulator: dict[Any, Any],
+    in_float32: Callable[..., Any],
+) -> Callable[..., Any]:
+    """``cumulative_sum`` for a namespace with ``cumsum(x, axis=)`` and ``pad(x, widths)``
+    (jax.numpy, mlx.core, tensorflow); ``cast(x, dtype)`` converts an array.
+
+    Without ``dtype``, ``x`` is first cast to ``accumulator[x.dtype]`` when there is one.
+    """
+
+    @in_float32(dtype_arg=True)
+    def cumulative_sum(
+        x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
+    ) -> Any:
+        ndim = len(x.shape)
+        axis = _cumulative_axis(ndim, axis)
+        dtype = dtype or accumulator.get(x.dtype)
+        if dtype is not None:
+            x = cast(x, dtype)
+        out = xp.cumsum(x, axis=axis)
+        if include_initial:
+            pad = [(0, 0)] * ndim
+            pad[axis] = (1, 0)
+            out = xp.pad(out, pad)
+        return out
+
+    return cumulative_sum
+
+
+def prod_for(
+    prod: Callable[..., Any],
+    cast: Callable[[Any, Any], Any],
+    accumulator: dict[Any, Any],
+    reduce_axes: Callable[[Any, Any, str], Any],
+    in_float32: Callable[..., Any],
+) -> Callable[..., Any]:
+    """``prod`` from the framework's ``prod(x, axis=, keepdims=)`` (mlx.core.prod,
+    tf.reduce_prod), ``axis`` checked by the backend's ``reduce_axes(x, axis, name)``; the
+    accumulation dtype as in :func:`cumulative_sum_for`."""
+
+    def prod_(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+        dtype = dtype or accumulator.get(x.dtype)
+        if dtype is not None:
+            x = cast(x, dtype)
+        return prod(x, axis=reduce_axes(x, axis, "prod"), keepdims=keepdims)
+
+    return in_float32(dtype_arg=True)(named(prod_, "prod"))
