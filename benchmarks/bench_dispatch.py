@@ -45,10 +45,10 @@ METHOD_BUDGET_US = 1.5
 
 # (family, op): the rows of the table, in order.
 OPS = [
-    ("gradients", "stop_gradient"),
+    ("general", "stop_gradient"),
     ("creation", "zeros"),
     ("elementwise", "add"),
-    ("reduction", "sum"),
+    ("statistical", "sum"),
     ("manipulation", "reshape"),
     ("manipulation", "concat"),
     ("linalg", "matmul"),
