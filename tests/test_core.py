@@ -428,3 +428,34 @@ def test_a_backend_without_a_composite_op_runs_its_declaration():
         with pytest.raises(NotImplementedError, match="relu is not supported on the refusing "
                            "backend: no kernel for it"):  # fmt: skip
             ivy_like.nn.relu(ivy_like.asarray([1.0]))
+
+
+def test_asarray_of_an_array_follows_copy(backend):
+    """``asarray(x, copy=True)`` of an Array is a copy: writing into it leaves ``x`` alone
+    (torch shared memory through ``__dlpack__``, so array-api-extra's ``at(x).add(v, copy=True)``
+    changed the caller's array); ``copy=False`` with ``x``'s own dtype needs no copy and shares
+    ``x``'s data (NumPy and torch raised "a copy is needed")."""
+    x = ivy_like.asarray([1.0, 2.0])
+    y = ivy_like.asarray(x, copy=True)
+    y[0] = 5.0
+    np.testing.assert_array_equal(ivy_like.to_numpy(x), [1.0, 2.0])
+    np.testing.assert_array_equal(ivy_like.to_numpy(y), [5.0, 2.0])
+    shared = ivy_like.asarray(x, dtype=x.dtype, copy=False)
+    assert shared.data is x.data and shared.backend is backend
+
+
+def test_assert_backends_agree_takes_numpy_as_the_reference():
+    """NumPy is the oracle whatever order the backends come in (the sorted list of installed
+    backends starts with jax): the backend named in a mismatch is the other one."""
+    from ivy_like.testing import BackendMismatch, assert_backends_agree
+
+    others = [n for n in ivy_like.available_backends() if n != "numpy"]
+    if not others:
+        pytest.skip("needs a second installed backend beside numpy")
+    other = others[0]
+
+    def differs(a):  # 1 on numpy, 2 elsewhere
+        return a * 0 + (1.0 if ivy_like.current_backend().name == "numpy" else 2.0)
+
+    with pytest.raises(BackendMismatch, match=f"backend {other!r} vs 'numpy'"):
+        assert_backends_agree(differs, np.ones(2, np.float32), backends=[other, "numpy"])

@@ -145,7 +145,8 @@ def _creation_source(spec: OpSpec) -> list[str]:
     # The call cache here is (backend stack, backend, function): a stack is an immutable tuple
     # that use_backend/set_backend replace, so the same object means the same active backend.
     plain = _left_out(spec)
-    lines = ["    _s = _stack()", "    _c = _C"]
+    lines = [f"    if type({u}) is _Array: {u} = {u}._data" for u in spec.unwrapped]
+    lines += ["    _s = _stack()", "    _c = _C"]
     lines.append(f"    if {' and '.join(['_s is _c[0]', *plain])}:")
     lines.append(f"        return _wrap(_c[2]({_backend_call(spec)}), _c[1])")
     lines.append("    _b = _s[-1] if _s else _current()")

@@ -48,6 +48,10 @@ class OpSpec:
     # The decided errors (ivy_like.core.decided_errors): the dtype kinds the array API standard
     # admits for the op's arrays (None: not checked), and the check of its shapes and axes.
     dtype_category: str | None = None
+    # Parameters that take any object, an ivy_like.Array among them (asarray's obj): an Array
+    # is handed to the backend as its native data, never as a foreign object it would convert
+    # through __array__ or __dlpack__ (which share memory whatever copy= says).
+    unwrapped: tuple[str, ...] = ()
     shape_rule: Callable[[OpSpec, dict[str, Any]], None] | None = None
     # Sub-namespaces the function is published in ("linalg", "fft"); "" is ivy_like itself.
     namespaces: tuple[str, ...] = ("",)
@@ -72,7 +76,7 @@ class OpSpec:
     def __post_init__(self) -> None:
         self.params = tuple(inspect.signature(self.declaration).parameters.values())
         names = [p.name for p in self.params]
-        for group in (self.arrays, self.sequences, self.dtypes):
+        for group in (self.arrays, self.sequences, self.dtypes, self.unwrapped):
             for name in group:
                 if name not in names:
                     raise ValueError(f"op {self.name}: {name!r} is not a parameter")
@@ -109,6 +113,7 @@ def op(
     namespaces: tuple[str, ...] = ("",),
     dtype_category: str | None = None,
     shape_rule: Callable[[OpSpec, dict[str, Any]], None] | None = None,
+    unwrapped: tuple[str, ...] = (),
 ) -> Callable[[Callable[..., Any]], OpSpec]:
     """Declare an op. Used only inside ``ivy_like/ops/``."""
 
@@ -129,6 +134,7 @@ def op(
             namespaces=namespaces,
             dtype_category=dtype_category,
             shape_rule=shape_rule,
+            unwrapped=unwrapped,
         )
         key = spec.name if "" in namespaces else f"{namespaces[0]}.{spec.name}"
         if key in OPS:

@@ -7,7 +7,7 @@ from typing import Any
 from ..core.registry import op
 
 
-@op(arrays=(), dtypes=("dtype",), creation=True)
+@op(dtypes=("dtype",), creation=True, unwrapped=("obj",))
 def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None):
     """Convert ``obj`` (a nested sequence, a scalar, a NumPy or native array) to an array.
 

@@ -146,8 +146,9 @@ def assert_backends_agree(
     """Run ``fn(*args, **kwargs)`` on every backend and compare each result to the reference.
 
     Inputs (NumPy arrays, native arrays, ``Array``s, and dicts/lists/Containers of them) are
-    converted to each backend, and ``fn`` runs with that backend active. The reference is the
-    first backend listed (numpy when installed). Raises :class:`BackendMismatch` naming the
+    converted to each backend, and ``fn`` runs with that backend active. The reference is
+    ``reference`` when given, else numpy when it is among the backends (NumPy is the oracle),
+    else the first backend listed. Raises :class:`BackendMismatch` naming the
     backend, the leaf and the size of the difference; returns ``{backend: result}``.
 
     Examples
@@ -163,7 +164,7 @@ def assert_backends_agree(
     names = list(backends) if backends is not None else _backend.available_backends()
     if not names:
         raise ValueError("assert_backends_agree: no backends to compare")
-    ref_name = reference or names[0]
+    ref_name = reference or ("numpy" if "numpy" in names else names[0])
     if ref_name not in names:
         names.insert(0, ref_name)
     results: dict[str, Any] = {}
