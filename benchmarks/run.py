@@ -43,6 +43,7 @@ def main(argv: list[str]) -> None:
         ("bench_container", "container_benchmark", "Container methods"),
         ("bench_gradients", "gradients_benchmark", "Gradients"),
         ("bench_training", "training_benchmark", "Whole program: one training step"),
+        ("bench_transforms", "transforms_benchmark", "Function transforms against native"),
     ]:
         try:
             mod = __import__(module)

@@ -65,8 +65,17 @@ from ._gradients import (  # noqa: E402
     NoAutodiffError,
     execute_with_gradients,
     grad,
-    jac,
     value_and_grad,
+)
+from .transforms import (  # noqa: E402
+    checkpoint,
+    compile,
+    custom_function,
+    hessian,
+    jac,
+    jvp,
+    vjp,
+    vmap,
 )
 
 e = 2.718281828459045

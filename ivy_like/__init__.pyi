@@ -13,6 +13,7 @@ from . import fft as fft
 from . import linalg as linalg
 from . import nn as nn
 from . import ops as ops
+from . import transforms as transforms
 from ._convert import array as array
 from ._convert import is_variable as is_variable
 from ._convert import to_native as to_native
@@ -25,7 +26,6 @@ from ._data_type_functions import result_type as result_type
 from ._gradients import NoAutodiffError as NoAutodiffError
 from ._gradients import execute_with_gradients as execute_with_gradients
 from ._gradients import grad as grad
-from ._gradients import jac as jac
 from ._gradients import value_and_grad as value_and_grad
 from ._info import __array_namespace_info__ as __array_namespace_info__
 from .container import Container as Container
@@ -59,6 +59,14 @@ from .core.dtypes import uint8 as uint8
 from .core.dtypes import uint16 as uint16
 from .core.dtypes import uint32 as uint32
 from .core.dtypes import uint64 as uint64
+from .transforms import checkpoint as checkpoint
+from .transforms import compile as compile
+from .transforms import custom_function as custom_function
+from .transforms import hessian as hessian
+from .transforms import jac as jac
+from .transforms import jvp as jvp
+from .transforms import vjp as vjp
+from .transforms import vmap as vmap
 
 _T = TypeVar("_T")
 _Plain: TypeAlias = builtins.bool | int | float | complex | list[Any] | tuple[Any, ...]

@@ -1,5 +1,5 @@
-"""Gradients on every backend with autodiff: ``grad``, ``value_and_grad``, ``jac``,
-``execute_with_gradients``.
+"""Gradients on every backend with autodiff: ``grad``, ``value_and_grad``,
+``execute_with_gradients`` (``jac``, ``hessian`` and the other transforms: ``ivy_like/transforms``).
 
 The frontend does what is the same everywhere: it normalises ``argnums``/``argnames`` the way
 MLX does, flattens the differentiated arguments (arrays, ``Array``, Containers, nested
@@ -27,7 +27,7 @@ from .core import backend as _backend
 from .core.array import _wrap
 from .core.backend import ARRAY_KIND, NEUTRAL, Backend, kind_of
 
-__all__ = ["NoAutodiffError", "execute_with_gradients", "grad", "jac", "value_and_grad"]
+__all__ = ["NoAutodiffError", "execute_with_gradients", "grad", "value_and_grad"]
 
 _KIND = _backend._KIND
 _PY_SCALARS = (bool, int, float, complex)
@@ -114,12 +114,13 @@ _NO_AUX: tuple = ()
 class _Flat:
     """The flat view of the differentiated arguments of one call."""
 
-    __slots__ = ("leaves", "backend", "owners")
+    __slots__ = ("leaves", "backend", "owners", "kinds")
 
     def __init__(self) -> None:
         self.leaves: list[Any] = []
         self.backend: Backend | None = None
         self.owners: list[Any] = []  # argument index or name, one per leaf (for errors)
+        self.kinds: set[str] = set()  # the leaf specs seen (_N, _A, _P)
 
 
 def _flatten(obj: Any, flat: _Flat, owner: Any, who: str) -> Any:
@@ -135,10 +136,13 @@ def _flatten(obj: Any, flat: _Flat, owner: Any, who: str) -> Any:
             )
         flat.leaves.append(obj._data if kind is ARRAY_KIND else obj)
         flat.owners.append(owner)
-        return _A if kind is ARRAY_KIND else _N
+        spec = _A if kind is ARRAY_KIND else _N
+        flat.kinds.add(spec)
+        return spec
     if kind is NEUTRAL and obj is not None:
         flat.leaves.append(obj)
         flat.owners.append(owner)
+        flat.kinds.add(_P)
         return _P
     if isinstance(obj, dict):  # plain dicts and Containers (a dict subclass)
         keys = list(obj)
@@ -149,6 +153,17 @@ def _flatten(obj: Any, flat: _Flat, owner: Any, who: str) -> Any:
         f"{who}: {_describe(owner)} contains a {type(obj).__name__}; differentiated "
         f"arguments must be arrays, Containers, or dicts/lists/tuples of arrays"
     )
+
+
+def _promote(spec: Any) -> Any:
+    """``spec`` with its NumPy/Python leaves (``_P``) rebuilt as Arrays (``_A``)."""
+    if spec is _P:
+        return _A
+    if spec is _N or spec is _A:
+        return spec
+    if spec[0] == "d":
+        return ("d", spec[1], spec[2], [_promote(c) for c in spec[3]])
+    return ("l", spec[1], [_promote(c) for c in spec[2]])
 
 
 def _rebuild(spec: Any, it: Any, backend: Backend) -> Any:
@@ -223,6 +238,11 @@ def _prepare(
     flat = _Flat()
     specs = [_flatten(args[i], flat, i, who) for i in nums]
     specs += [_flatten(kwargs[n], flat, n, who) for n in names]
+    if _A in flat.kinds and _P in flat.kinds:
+        # NumPy data and Python scalars beside Arrays become Arrays too: a native array next
+        # to an Array would make the arithmetic the framework's (p["x"] * p["y"] a native
+        # value, and on frameworks that read a foreign operand's values, a constant).
+        specs = [_promote(spec) for spec in specs]
     backend = flat.backend
     if backend is None:  # only NumPy / Python data: other arguments, else the active backend
         backend = _find_backend((args, kwargs)) or _backend.current_backend()
@@ -242,6 +262,20 @@ def _prepare(
 
 
 # -- the differentiated call ------------------------------------------------------------------------
+def _activate(backend: Backend) -> Any:
+    """Make ``backend`` the active one while ``fun`` runs (``ivy_like.ones(2)`` inside it is
+    then an array of the differentiated framework); None when it already is."""
+    stack = _backend._stack.get()
+    if (stack[-1] if stack else _backend._default) is backend:
+        return None  # the common case: one backend in use
+    return _backend._stack.set(stack + (backend,)), _backend._active_table.set(backend.table)
+
+
+def _deactivate(tokens: Any) -> None:
+    _backend._stack.reset(tokens[0])
+    _backend._active_table.reset(tokens[1])
+
+
 # native dtype -> is it floating point (native dtypes are hashable on every framework).
 _IS_FLOAT: dict[Any, bool] = {}
 
@@ -354,7 +388,12 @@ def _value_and_grads(
         out_spec.append(_flatten_output(out, out_leaves, backend))
         return scalar, out_leaves
 
-    scalar, aux, grads = backend.value_and_grad_leaves(differentiable, leaves)
+    tokens = _activate(backend)
+    try:
+        scalar, aux, grads = backend.value_and_grad_leaves(differentiable, leaves)
+    finally:
+        if tokens is not None:
+            _deactivate(tokens)
     spec = out_spec[-1]
     if spec is _VALUE_N:
         value = scalar
@@ -495,50 +534,6 @@ def grad(
         return _assemble(specs, grads, backend, nums, order)
 
     return grad_fun
-
-
-def jac(fun: Callable[..., Any]) -> Callable[..., Any]:
-    """A function returning the Jacobian of the array-valued ``fun`` w.r.t. its first argument.
-
-    ``jac(fun)(x, *args, **kwargs)`` has shape ``fun(x).shape + x.shape`` (reverse mode:
-    ``jax.jacrev``, ``torch.func.jacrev``, ``GradientTape.jacobian``, MLX ``vjp`` under
-    ``vmap``). ``x`` is one floating-point array; the result is an ``Array`` when ``x`` is.
-
-    Examples
-    --------
-    >>> import ivy_like
-    >>> ivy_like.jac(lambda x: x * x)(ivy_like.array([1., 2.]))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-      ...
-    ivy_like._gradients.NoAutodiffError: jac: the numpy backend has no automatic differentiation; ...
-
-    On jax, torch, tensorflow or mlx the same call gives ``[[2., 0.], [0., 4.]]``.
-    """
-    _check_fun(fun, "jac")
-
-    @functools.wraps(fun)
-    def jacobian_fun(x: Any, *args: Any, **kwargs: Any) -> Any:
-        backend, specs, leaves = _prepare((0,), (), (x, *args), kwargs, "jac")
-        if specs[0] not in (_N, _A, _P):
-            raise TypeError(f"jac: x must be one array, got {type(x).__name__}")
-        is_array = specs[0] is _A
-
-        def native_fun(xn: Any) -> Any:
-            out = fun(_wrap(xn, backend) if is_array else xn, *args, **kwargs)
-            kind = _kind(out)
-            if kind is ARRAY_KIND:
-                return out._data
-            if kind is not backend:
-                raise TypeError(
-                    f"jac: fun must return an array of the {backend.name} backend, "
-                    f"got {type(out).__name__}"
-                )
-            return out
-
-        result = backend.jacobian(native_fun, leaves[0])
-        return _wrap(result, backend) if is_array else result
-
-    return jacobian_fun
 
 
 def execute_with_gradients(

@@ -7,8 +7,10 @@ from typing_extensions import TypeAlias
 
 from .container._container import Container
 from .core.array import Array
+from .ops.linalg import LinAlgError as LinAlgError
 
 __all__ = [
+    "LinAlgError",
     "matmul",
     "matrix_transpose",
     "tensordot",

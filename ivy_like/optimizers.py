@@ -19,14 +19,26 @@ every backend. The update rules are PyTorch's and optax's (they agree):
   ``m̂ = m / (1 - b1^t)``, ``v̂ = v / (1 - b2^t)``: ``p - lr * m̂ / (sqrt(v̂) + eps)``
 * adamw: adam plus decoupled weight decay, ``p - lr * (m̂ / (sqrt(v̂) + eps) + wd * p)``,
   on the leaves selected by ``mask`` (a function of the key chain; default: all).
+
+Adam's step count ``t`` is part of the state as an int32 scalar array on the parameters'
+backend (not a Python int), so a compiled step (``ivy_like.compile``, ``jax.jit``,
+``tf.function``, ``mx.compile``, ``torch.compile``) takes it as an input and compiles once
+instead of once per step. The bias corrections are computed from it with array ops, as
+``1 - b^t = -expm1(t log b)`` in float32 (float64 for float64 parameters): within an ulp of
+the exact value, where float32 ``1 - b2**t`` is off by 1e-5 relative for ``b2 = 0.999``
+(0.999 is not a float32). Eagerly that is a few scalar ops per update, once per dtype.
 """
 
 from __future__ import annotations
 
+import math
+import operator
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import ivy_like as il
+from ivy_like.core.array import Array
+from ivy_like.core.dtypes import Dtype
 
 __all__ = ["Optimizer", "adam", "adamw", "momentum", "sgd"]
 
@@ -79,6 +91,62 @@ def _map(fn: Callable[..., Any], trees: tuple[Any, ...], kc: str = "") -> Any:
 
 def _zeros(params: Any) -> Any:
     return _map(lambda p, kc: il.zeros_like(p), (params,))
+
+
+def _first_leaf(tree: Any) -> Any:
+    """The first leaf of a tree of dicts/lists/tuples (None when it has none)."""
+    if isinstance(tree, dict):
+        tree = list(tree.values())
+    if isinstance(tree, (list, tuple)):
+        for child in tree:
+            leaf = _first_leaf(child)
+            if leaf is not None:
+                return leaf
+        return None
+    return tree
+
+
+def _zero_count(params: Any) -> Any:
+    """A step count of 0: an int32 scalar array on the backend and device of the parameters,
+    an ``Array`` when they are Arrays; so a compiled step takes it as an input."""
+    leaf = _first_leaf(params)
+    try:
+        b = il.backend_of(leaf)
+    except TypeError:  # no array among the parameters: the active backend
+        return il.zeros((), dtype=il.int32)
+    native = leaf.data if isinstance(leaf, Array) else leaf
+    device = b.native_device(b.device(native))
+    count = b.zeros((), dtype=b.native_dtype(il.int32), device=device)
+    return Array(count, b) if isinstance(leaf, Array) else count
+
+
+def _parts(x: Any) -> tuple[Any, Any]:
+    """(backend, native array) of an array or an ``Array``."""
+    if isinstance(x, Array):
+        return x.backend, x.data
+    return il.backend_of(x), x
+
+
+def _increment(count: Any) -> Any:
+    """``count + 1`` with the backend's own function, so the dtype stays int32 (and MXNet's
+    0-d arrays work)."""
+    b, native = _parts(count)
+    out = b.add(native, 1)
+    return Array(out, b) if isinstance(count, Array) else out
+
+
+def _dtype_name(p: Any) -> str:
+    """The unified name of a leaf's dtype, read from its backend's own table (the shared
+    cache behind ``as_dtype`` holds every framework's dtypes, which torch.compile cannot
+    hash)."""
+    dtype = p.dtype
+    if isinstance(dtype, Dtype):
+        return dtype.name
+    return il.backend_of(p).unified_dtype(dtype).name  # type: ignore[no-any-return]
+
+
+def _log(b: float) -> float:
+    return math.log(b) if b > 0 else -math.inf  # b = 0: 1 - 0^t = -expm1(-inf) = 1
 
 
 def _check_lr(lr: Any, who: str) -> float:
@@ -202,21 +270,45 @@ def _adam(
         _same_shape(m, g, kc)
         return b1 * m + (1.0 - b1) * g
 
+    log_b1, log_b2 = _log(b1), _log(b2)
+    decay = lr * weight_decay
+
+    def corrections(count: Any, p: Any) -> tuple[Any, Any]:
+        """``lr / (1 - b1^t)`` and ``1 / (1 - b2^t)`` as scalar arrays of ``p``'s dtype."""
+        b, t = _parts(count)
+        name = _dtype_name(p)
+        t = b.astype(t, b.native_dtype(il.float64 if name == "float64" else il.float32), copy=False)
+        e1 = b.expm1(b.multiply(t, log_b1))  # -(1 - b1^t)
+        e2 = b.expm1(b.multiply(t, log_b2))
+        scalars = [b.divide(-lr, e1), b.divide(-1.0, e2)]
+        if name not in ("float32", "float64"):  # float16/bfloat16 parameters
+            scalars = [b.astype(x, b.native_dtype(name)) for x in scalars]
+        if isinstance(count, Array):
+            scalars = [Array(x, b) for x in scalars]
+        return scalars[0], scalars[1]
+
     def init(params: Any) -> Any:
-        return il.Container(count=0, mu=_zeros(params), nu=_zeros(params))
+        return il.Container(count=_zero_count(params), mu=_zeros(params), nu=_zeros(params))
 
     def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
-        count = state["count"] + 1
+        count = _increment(state["count"])
         mu = _map(first_moment, (state["mu"], grads))
         nu = _map(lambda v, g, kc: b2 * v + (1.0 - b2) * (g * g), (state["nu"], grads))
-        c1 = 1.0 - b1**count
-        c2 = 1.0 - b2**count
+        by_dtype: dict[Any, tuple[Any, Any]] = {}  # the corrections, once per parameter dtype
+        # A leaf times a 0-d array: Arrays' operator, or the backend's function on native
+        # arrays (MXNet's own operators have no 0-d arrays).
+        times = operator.mul if isinstance(count, Array) else _parts(count)[0].multiply
 
         def step(p: Any, m: Any, v: Any, kc: str) -> Any:
-            direction = (m / c1) / (il.sqrt(v / c2) + eps)
-            if weight_decay and (mask is None or mask(kc)):
-                direction = direction + weight_decay * p
-            return p - lr * direction
+            hit = by_dtype.get(p.dtype)
+            if hit is None:
+                hit = by_dtype[p.dtype] = corrections(count, p)
+            step_size, inv_c2 = hit
+            # lr * m̂ / (sqrt(v̂) + eps) with lr / c1 and 1 / c2 computed once
+            new = p - times(m, step_size) / (il.sqrt(times(v, inv_c2)) + eps)
+            if decay and (mask is None or mask(kc)):
+                new = new - decay * p
+            return new
 
         new = _map(step, (params, mu, nu))
         return new, il.Container(count=count, mu=mu, nu=nu)
@@ -236,8 +328,8 @@ def adam(lr: float = 1e-3, b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8
     >>> params, state = opt.update(params, grads, opt.init(params))
     >>> params.w     # the first step moves each weight by lr against its gradient's sign
     ivy_like.array([0.9, 1.1])
-    >>> state["count"]
-    1
+    >>> state["count"]   # an int32 array, so that a compiled step compiles once
+    ivy_like.array(1)
     """
     return _adam("adam", lr, b1, b2, eps, 0.0, None)
 

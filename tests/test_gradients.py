@@ -342,8 +342,12 @@ def test_jac(ad):
     jn = ivy_like.jac(lambda x: x * x)(native(ad, [[1, 2], [3, 4]]))
     assert kind_of(type(jn)) is ad and tuple(ad.shape(jn)) == (2, 2, 2, 2)
     close(jn, np.diag([2.0, 4, 6, 8]).reshape(2, 2, 2, 2))
-    with pytest.raises(TypeError, match="one array"):
-        ivy_like.jac(lambda p: p["a"])({"a": native(ad, [1])})
+    # A tree argument (issue 21): the Jacobian has its structure, jax.jacrev's layout.
+    jt = ivy_like.jac(lambda p: p["a"] * 3.0)({"a": native(ad, [1.0, 2.0])})
+    assert set(jt) == {"a"}
+    close(jt["a"], np.diag([3.0, 3.0]))
+    with pytest.raises(TypeError, match="x must be an array or a tree of arrays"):
+        ivy_like.jac(lambda p: p)("not an array")
 
 
 def test_execute_with_gradients(ad, request):

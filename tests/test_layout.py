@@ -110,10 +110,11 @@ def test_the_core_imports_no_declaration_backend_or_feature():
 def test_backends_mirror_ops(framework):
     folder = PACKAGE / "backends" / framework
     public = {p.stem for p in folder.glob("*.py") if not p.stem.startswith("_")}
-    assert public == {*FAMILIES, "gradients"}, (
-        f"backends/{framework}/ must hold one file per ops/ family and gradients.py; "
-        f"extra: {sorted(public - {*FAMILIES, 'gradients'})}, "
-        f"missing: {sorted({*FAMILIES, 'gradients'} - public)}"
+    hooks = {"gradients", "transforms"}
+    assert public == {*FAMILIES, *hooks}, (
+        f"backends/{framework}/ must hold one file per ops/ family, gradients.py and "
+        f"transforms.py; extra: {sorted(public - {*FAMILIES, *hooks})}, "
+        f"missing: {sorted({*FAMILIES, *hooks} - public)}"
     )
 
 

@@ -8,7 +8,26 @@ reason)) and the hooks the core calls (``shape``, ``dtype``, ``device``, ``nativ
 Beside it, one file per ``ivy_like/ops/`` family (``elementwise.py``, ``linalg.py``...) holds
 the kernels of that family's ops, native arrays in and native arrays out, usually aliases of the
 framework's functions; an op whose declaration has a composite body needs no kernel.
-``gradients.py`` holds the gradient primitives (see ``ivy_like/_gradients.py``). The loader
+``gradients.py`` holds the gradient primitives (see ``ivy_like/_gradients.py``) and
+``transforms.py`` the transform primitives (see ``ivy_like/transforms/``), all on flat lists
+of native leaves (the frontends flatten Arrays, Containers and nests, check the arguments and
+rebuild the results; a backend never sees an ``ivy_like.Array``):
+
+* ``vjp_leaves(f, primals, cotangents_for) -> (outputs, vjps)``: ``f(list) -> list``; call
+  ``cotangents_for(outputs)`` after the forward pass for the (checked) cotangent list;
+* ``jvp_leaves(f, primals, tangents) -> (outputs, jvps)``;
+* ``vmap_leaves(f, leaves, in_axes, axis_size) -> (mapped, unmapped)``: ``f(list) ->
+  (mapped, unmapped)``; ``in_axes`` one non-negative int or None per leaf; mapped outputs
+  come back with the batch axis first, unmapped ones unbatched (an unmapped output that
+  depends on the mapped axis is an error where the framework can tell);
+* ``compile_leaves(f)`` and ``checkpoint_leaves(f)``: ``f(*leaves) -> list``, returned
+  compiled / recomputed in the backward pass;
+* ``custom_function_leaves(f, vjp, jvp, vmap)``: ``f(*leaves) -> list`` with optional rules
+  ``vjp(primals, cotangents, outputs) -> list`` (one per primal), ``jvp(primals, tangents)
+  -> list`` (one per output) and ``vmap(leaves, axes) -> (outputs, out_axes)``; returns the
+  function that uses them under every transform.
+
+The loader
 (:mod:`ivy_like.core.backend`) reads each op from its family's file only, so there are no
 ``__all__`` lists to keep in step. ``_common/`` holds code that several backends share, written
 once with the framework's namespace as a parameter.

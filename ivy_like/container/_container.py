@@ -98,7 +98,9 @@ class Container(dict):
         return _at_chain(self, chain)
 
     def __contains__(self, key: object) -> bool:
-        if _dict_contains(self, key):
+        # dict.__contains__ spelled out, not the module alias: torch.compile (Dynamo) traces
+        # the attribute of dict but not a builtin bound to another name (a graph break).
+        if dict.__contains__(self, key):
             return True
         chain = _chain_or_none(key)
         if chain is None:
@@ -575,12 +577,23 @@ class Container(dict):
         _io.save(self, path, format)
 
     @staticmethod
-    def cont_from_disk(path: Any, backend: Any = None, native: bool = False) -> Container:
+    def cont_from_disk(
+        path: Any, backend: Any = None, native: bool = False, max_bytes: int | None = 2**32
+    ) -> Container:
         """Load a Container saved by :meth:`cont_to_disk` (safetensors or ``.npz``).
 
         Leaves are ``ivy_like.Array`` on ``backend`` (the active one when None), or native
         arrays when ``native=True``. Loading never runs code (no pickle). A missing file is a
-        ``FileNotFoundError``; a truncated or malformed one a ``ValueError``.
+        ``FileNotFoundError``; a truncated or malformed one is one ``ValueError`` naming the
+        file and what is wrong, raised after checking every size, offset, dtype and key chain
+        the file gives and before its data is read or inflated.
+
+        ``max_bytes`` (default ``2**32``, 4 GiB) bounds what a load reads: a safetensors
+        file's size, or the uncompressed size of an ``.npz``'s members as its zip directory
+        declares them, so a small ``.npz`` that would inflate to gigabytes is refused without
+        inflating it. A larger file is a ``ValueError`` naming the limit; pass a larger
+        ``max_bytes``, or ``None`` for no limit, to load a file you trust. (Loading holds the
+        file's bytes and the arrays made from them, about twice the payload.)
 
         Examples
         --------
@@ -597,7 +610,7 @@ class Container(dict):
         """
         from . import _io
 
-        return _io.load(path, backend, native)
+        return _io.load(path, backend, native, max_bytes)
 
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -626,7 +639,11 @@ def make(d: dict[str, Any]) -> Container:
     """A Container holding the items of ``d`` as they are (no checks: internal fast path)."""
     c = _dict_new(Container)
     torch = _sys.modules.get("torch")
-    if torch is None or not torch.compiler.is_dynamo_compiling():
+    try:
+        plain = torch is None or not torch.compiler.is_dynamo_compiling()
+    except AttributeError:  # torch half-imported by another thread: no trace is running
+        plain = True
+    if plain:
         _dict_update(c, d)  # one C call: item by item costs ~0.4 µs a leaf in the methods
         return c
     # Under torch.compile, item by item: Dynamo traces dict.__setitem__ on a dict subclass

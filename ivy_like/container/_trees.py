@@ -1,4 +1,5 @@
-"""Registering ``Container`` as a tree node with jax, torch and optree, lazily.
+"""Registering ``Container`` as a tree node with jax, torch and optree, lazily (and ``Array``,
+a node around its data, with jax: ``ivy_like/core/interop.py`` says why not with torch).
 
 A framework is registered as soon as it is in use, and never imported by us: at container
 import for frameworks already in ``sys.modules``, when ivy_like loads a backend, and on the
@@ -14,7 +15,10 @@ from __future__ import annotations
 import sys
 import warnings
 from collections.abc import Callable
-from typing import Any
+from types import ModuleType
+from typing import Any, TypeGuard
+
+from ..core import interop
 
 __all__ = ["pending", "sync"]
 
@@ -44,6 +48,7 @@ def _register_jax() -> None:
     tree_util.register_pytree_with_keys(
         Container, flatten_with_keys, _unflatten, flatten_func=_flatten
     )
+    interop.register_jax(tree_util)  # and Array, a node around its data
 
 
 def _register_torch() -> None:
@@ -90,22 +95,33 @@ pending: dict[str, Callable[[], None]] = {
 }
 
 
+# Every name pending starts with; iterated instead of ``pending``, which another thread may
+# shrink meanwhile (iterating a dict that changes size raises).
+_FRAMEWORKS = tuple(pending)
+
+
+def _imported(module: ModuleType | None) -> TypeGuard[ModuleType]:
+    """Whether ``module`` (from ``sys.modules``) has finished importing. A module is in
+    ``sys.modules`` from the start of its import, possibly in another thread; until it ends
+    none of its other attributes may be read (torch has no ``compiler`` yet, say)."""
+    spec = getattr(module, "__spec__", None)  # set before the module's code runs
+    return module is not None and not getattr(spec, "_initializing", False)
+
+
 def sync() -> None:
-    """Register with every pending framework that is now in ``sys.modules``."""
+    """Register with every pending framework that has finished importing."""
     modules = sys.modules
-    for name in pending:  # the common case: none of them imported, a few dict lookups
-        if name in modules:
+    for name in _FRAMEWORKS:  # the common case: none of them imported, a few dict lookups
+        if name in modules and name in pending:
             break
     else:
         return
     torch = modules.get("torch")
-    if torch is not None and torch.compiler.is_compiling():
+    if _imported(torch) and torch.compiler.is_compiling():
         return  # never register from inside a torch.compile trace; the next eager call will
-    for name in list(pending):
-        module = modules.get(name)
+    for name in _FRAMEWORKS:
         # A framework still in the middle of its own import is left for the next call.
-        spec = getattr(module, "__spec__", None)
-        if module is None or getattr(spec, "_initializing", False):
+        if name not in pending or not _imported(modules.get(name)):
             continue
         register = pending.pop(name, None)  # atomic: one thread registers, no lock needed
         if register is None:

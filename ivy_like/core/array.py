@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import interop as _interop
 from .backend import ARRAY_KIND, Backend, register_special_kind
 from .dtypes import Dtype
 
@@ -137,6 +138,30 @@ class Array:
             )
         return ivy_like
 
+    # -- the frameworks' protocols (ivy_like/core/interop.py): the native array it holds ------
+    @classmethod
+    def __torch_function__(cls, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        return _interop.torch_function(func, args, kwargs)
+
+    def __tf_tensor__(self, dtype: Any = None, name: Any = None) -> Any:
+        return _interop.tf_tensor(self, dtype, name)
+
+    def __tf_flatten__(self) -> tuple[Any, tuple[Any]]:
+        return self._backend, (self._data,)  # tf.nest sees the tensor; rebuilt as an Array
+
+    @classmethod
+    def __tf_unflatten__(cls, backend: Any, components: Any) -> Array:
+        return _wrap(components[0], backend)
+
+    def __tf_tracing_type__(self, context: Any) -> Any:
+        return _interop.tf_tracing_type(self, context)
+
+    def __mlx_array__(self) -> Any:
+        return _interop.mlx_array(self)
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        return _interop.array_function(func, args, kwargs)
+
     def __repr__(self) -> str:
         import numpy as np
 
@@ -168,6 +193,11 @@ class Array:
         return int(self.to_numpy())
 
     def __complex__(self) -> complex:
+        # MLX converts an operand it does not know (mx.array * x) through complex() before
+        # __mlx_array__; a backend can refuse while it differentiates, so the gradient flows.
+        check = self._backend.__dict__.get("check_complex_conversion")
+        if check is not None:
+            check()
         return complex(self.to_numpy())
 
     def __index__(self) -> int:
@@ -175,9 +205,19 @@ class Array:
 
     __hash__ = None  # type: ignore[assignment]  # == is elementwise
 
+    # A key of the wrong type (x[1.0]) or a value that does not fit the selection is one error
+    # on every backend, decided only after the backend failed (ivy_like.core.decided_errors).
     def __getitem__(self, key: Any) -> Array:
         b = self._backend
-        return _wrap(b.getitem(self._data, _unwrap_key(key)), b)
+        try:
+            return _wrap(b.getitem(self._data, _unwrap_key(key)), b)
+        except Exception as error:
+            from .decided_errors import index_error
+
+            decided = index_error("__getitem__", key)
+            if decided is None:
+                raise
+            raise decided from error
 
     def __setitem__(self, key: Any, value: Any) -> None:
         b = self._backend
@@ -188,8 +228,19 @@ class Array:
                     f"this array is on {b.name}"
                 )
             value = value._data
-        # Immutable backends return a new array; mutable ones write in place and return it.
-        self._data = b.setitem(self._data, _unwrap_key(key), value)
+        native_key = _unwrap_key(key)
+        try:
+            # Immutable backends return a new array; mutable ones write in place and return
+            # it. Either way a failure leaves this array as it was (rebound only on success;
+            # NumPy and torch check before they write).
+            self._data = b.setitem(self._data, native_key, value)
+        except Exception as error:
+            from .decided_errors import setitem_error
+
+            decided = setitem_error(b, self._data, native_key, value)
+            if decided is None:
+                raise
+            raise decided from error
 
     def __getstate__(self) -> Any:
         return (self._backend.name, self.to_numpy())

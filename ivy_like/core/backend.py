@@ -5,6 +5,8 @@ It is loaded the first time it is needed and wrapped once in a :class:`Backend`,
 are the module's functions plus composite fallbacks for ops the module does not define.
 
 The active backend lives in a ``ContextVar``: each thread and each asyncio task sees its own.
+Loading is thread-safe: one thread builds a backend under a lock while the others wait, and it
+is published only complete (hooks run); finding a loaded backend takes no lock.
 Array types are resolved with a cache keyed by ``type(x)``; on a miss only frameworks already in
 ``sys.modules`` are consulted, so resolving a type never imports a framework.
 """
@@ -17,6 +19,7 @@ import importlib
 import importlib.util
 import os
 import sys
+import threading
 import warnings
 from collections.abc import Iterable, Iterator
 from types import ModuleType
@@ -67,14 +70,19 @@ def _same_device(device: Any) -> Any:
     return device
 
 
+# Files of a backend package that hold hooks rather than op kernels: the gradient primitives
+# (grad, jac) and the transform primitives (vjp, jvp, vmap, compile, checkpoint, custom rules).
+_HOOK_FILES = ("gradients", "transforms")
+
+
 def _family_files(module: ModuleType, specs: list[Any]) -> dict[str, ModuleType]:
     """The backend's file per op family (``<backend>/elementwise.py``...) and its
-    ``gradients.py``, imported now. A plugin that is one plain module has no files: its ops are
+    ``gradients.py`` and ``transforms.py``, imported now. A plugin that is one plain module has no files: its ops are
     read from the module itself."""
     if not hasattr(module, "__path__"):
         return {}
     files: dict[str, ModuleType] = {}
-    for family in sorted({spec.family for spec in specs} | {"gradients"}):
+    for family in sorted({spec.family for spec in specs} | set(_HOOK_FILES)):
         qualified = f"{module.__name__}.{family}"
         if importlib.util.find_spec(qualified) is not None:
             files[family] = importlib.import_module(qualified)
@@ -118,8 +126,9 @@ class Backend:
         for file in (module, *files.values()):
             self.unsupported.update(getattr(file, "UNSUPPORTED", {}))
         # What the backend is: its facts and the hooks the core calls (shape, dtype, getitem,
-        # the gradient primitives...), read from __init__ and gradients.py.
-        for file in (module, files.get("gradients", module)):
+        # the gradient and transform primitives...), read from __init__, gradients.py and
+        # transforms.py.
+        for file in (module, *(files.get(name, module) for name in _HOOK_FILES)):
             for key, value in vars(file).items():
                 if not key.startswith("_") and not isinstance(value, ModuleType):
                     self.__dict__.setdefault(key, value)
@@ -244,22 +253,33 @@ _change_hooks: list[Any] = []
 
 # -- registry of names -> entry points ---------------------------------------------------------
 _registry: dict[str, Any] | None = None  # name -> EntryPoint or module path
-_loaded: dict[str, Backend] = {}
+_loaded: dict[str, Backend] = {}  # published backends only: complete, their hooks run
 _failed: dict[str, BaseException] = {}
+# Held while a backend is loaded (or the registry read, or the default chosen), so that each
+# happens once however many threads ask at the same moment. Reentrant: importing a backend or
+# an on-load hook may ask for a backend itself. Readers of _loaded never take it.
+_load_lock = threading.RLock()
+# The backend this thread is finishing under _load_lock (built, hooks running): what a hook
+# asking for it gets, since it is not in _loaded yet.
+_finishing: dict[str, Backend] = {}
 
 
 def _discover() -> dict[str, Any]:
     global _registry
-    if _registry is None:
-        found: dict[str, Any] = {}
-        from importlib.metadata import entry_points
+    registry = _registry
+    if registry is None:
+        with _load_lock:
+            if _registry is None:
+                found: dict[str, Any] = {}
+                from importlib.metadata import entry_points
 
-        for ep in entry_points(group=ENTRY_POINT_GROUP):
-            found.setdefault(ep.name, ep)
-        for name, path in _BUILTIN_BACKENDS.items():
-            found.setdefault(name, path)
-        _registry = found
-    return _registry
+                for ep in entry_points(group=ENTRY_POINT_GROUP):
+                    found.setdefault(ep.name, ep)
+                for name, path in _BUILTIN_BACKENDS.items():
+                    found.setdefault(name, path)
+                _registry = found
+            registry = _registry
+    return registry
 
 
 def registered_backends() -> list[str]:
@@ -288,11 +308,23 @@ def get_backend(name: str | Backend) -> Backend:
     """
     if isinstance(name, Backend):
         return name
-    hit = _loaded.get(name)
+    hit = _loaded.get(name)  # the common case: no lock
     if hit is not None:
         return hit
     if not isinstance(name, str):
         raise TypeError(f"backend: expected a backend name (str), got {type(name).__name__}")
+    with _load_lock:
+        return _load(name)
+
+
+def _load(name: str) -> Backend:
+    """Load the backend ``name``, or return it if another thread loaded it meanwhile (or this
+    thread's on-load hook asks for it). The caller holds ``_load_lock``."""
+    hit = _loaded.get(name)
+    if hit is None:
+        hit = _finishing.get(name)
+    if hit is not None:
+        return hit
     registry = _discover()
     if name not in registry:
         raise BackendError(
@@ -317,8 +349,11 @@ def get_backend(name: str | Backend) -> Backend:
             f"backend: the {name!r} backend cannot be imported ({type(err).__name__}: {err}); "
             f"to use it: {_install_hint(name)}"
         ) from err
-    _finish_loading(backend)
-    _loaded[name] = backend
+    _finishing[name] = backend
+    try:
+        _finish_loading(backend)
+    finally:
+        del _finishing[name]
     if name != "numpy":
         # Declared concrete types go straight into the fast tables (subclasses, e.g. jax's
         # ArrayImpl or tf's EagerTensor, are learned on first sight by kind_of).
@@ -326,6 +361,8 @@ def get_backend(name: str | Backend) -> Backend:
             NATIVE.setdefault(tp, backend)
             for table in _tables:
                 table.setdefault(tp, backend)
+    # Published last: a thread that finds it in _loaded (without the lock) gets it complete.
+    _loaded[name] = backend
     # Types may now resolve that did not before (the framework was imported meanwhile).
     _KIND.clear()
     for hook in _change_hooks:
@@ -398,12 +435,15 @@ _active_table: contextvars.ContextVar[dict[type, Any]] = contextvars.ContextVar(
 def _default_backend() -> Backend:
     global _default
     if _default is None:
-        name = os.environ.get("IVY_LIKE_BACKEND", "").strip() or "numpy"
-        _default = get_backend(name)
-        for hook in _change_hooks:
-            hook()  # creation functions cache the backend of the empty stack
-        if _default.table is not NATIVE:
-            _DEFAULT_TABLE.update(_default.table)
+        with _load_lock:  # chosen once: every thread gets the same Backend
+            if _default is None:
+                name = os.environ.get("IVY_LIKE_BACKEND", "").strip() or "numpy"
+                backend = get_backend(name)
+                if backend.table is not NATIVE:
+                    _DEFAULT_TABLE.update(backend.table)
+                _default = backend  # published once the default table knows its arrays
+                for hook in _change_hooks:
+                    hook()  # creation functions cache the backend of the empty stack
     return _default
 
 

@@ -62,6 +62,12 @@ def _remember_creation(ns: dict[str, Any], stack: tuple[Any, ...], backend: Any)
         ns["_C"] = (stack, backend, backend.__dict__[ns["_spec"].backend_name])
 
 
+def _owner(obj: Any) -> Any:
+    """The backend of a framework's native array (first sight of its type), else None."""
+    kind = _backend.kind_of(type(obj))
+    return kind if kind.__class__ is _backend.Backend else None
+
+
 _namespace: dict[str, Any] = {
     "_table": _backend._active_table.get,
     "_stack": _backend._stack.get,
@@ -73,6 +79,7 @@ _namespace: dict[str, Any] = {
     "_scalars": frozenset({int, float, bool, complex}),
     "_remember": _remember,
     "_remember_creation": _remember_creation,
+    "_owner": _owner,
     "_translate": _decided_errors.translate,
 }
 _backend._change_hooks.append(codegen.forget_calls)

@@ -123,12 +123,12 @@ def _sequence_fast_path_ok(spec: OpSpec) -> bool:
     return len(spec.sequences) == 1 and not spec.arrays and not spec.creation
 
 
-def _device_lines(spec: OpSpec) -> list[str]:
+def _device_lines(spec: OpSpec, backend: str = "_b") -> list[str]:
     """Validate ``device=`` once, here: each backend's ``native_device`` raises ``ValueError``
     for a device it does not have (backends then receive their own device objects)."""
     if "device" not in spec.param_names:
         return []
-    return ["if device is not None: device = _b.native_device(device)"]
+    return [f"if device is not None: device = {backend}.native_device(device)"]
 
 
 def _left_out(spec: OpSpec) -> list[str]:
@@ -145,7 +145,19 @@ def _creation_source(spec: OpSpec) -> list[str]:
     # The call cache here is (backend stack, backend, function): a stack is an immutable tuple
     # that use_backend/set_backend replace, so the same object means the same active backend.
     plain = _left_out(spec)
-    lines = [f"    if type({u}) is _Array: {u} = {u}._data" for u in spec.unwrapped]
+    lines = []
+    if spec.unwrapped:
+        # An array of a framework (an Array, a torch tensor...) stays on its framework, as it
+        # does for every other op; only neutral data (lists, NumPy, scalars) follows the stack.
+        (u,) = spec.unwrapped
+        lines += [
+            f"    if type({u}) is _Array: _o = {u}._backend; {u} = {u}._data",
+            f"    else: _o = _native(type({u})) or _owner({u})",
+            "    if _o is not None:",
+            *[f"        if {d} is not None: {d} = _o.native_dtype({d})" for d in spec.dtypes],
+            *[f"        {d}" for d in _device_lines(spec, "_o")],
+            f"        return _wrap(_o.{spec.backend_name}({_backend_call(spec)}), _o)",
+        ]
     lines += ["    _s = _stack()", "    _c = _C"]
     lines.append(f"    if {' and '.join(['_s is _c[0]', *plain])}:")
     lines.append(f"        return _wrap(_c[2]({_backend_call(spec)}), _c[1])")

@@ -11,7 +11,17 @@ ivy_like decides, naming the argument:
 * a dtype outside the op's dtypes in the array API standard (``bitwise_and``: integer or
   boolean; ``floor``: real numeric; ``sqrt``: floating-point...) is a ``TypeError``;
 * shapes that do not fit are a ``ValueError``, and an axis out of range NumPy's
-  ``AxisError`` (both a ValueError and an IndexError).
+  ``AxisError`` (both a ValueError and an IndexError);
+* None given for an array argument is dispatch's ``TypeError`` for a non-array;
+* bad input at creation (issue 25): data that holds something other than numbers (a str,
+  bytes, None, an object) is a ``TypeError`` naming the element and its type, a Python int
+  beyond int64 (or beyond the dtype asked for) an ``OverflowError``, ragged lists a
+  ``ValueError``; a shape entry that is not an integer a ``TypeError``, a negative one a
+  ``ValueError``, one beyond int64 or a shape whose byte count int64 cannot hold an
+  ``OverflowError``, a shape of more bytes than the machine's memory a ``MemoryError``;
+* indexing: an index of the wrong type (a float, a str, a float array) is an ``IndexError``
+  (a slice bound that is not an integer a ``TypeError``), as in NumPy; a value that does not
+  broadcast to the selection of ``x[key] = value`` a ``ValueError``.
 
 The rules run only after the backend has failed: every generated function calls the backend
 inside ``try`` (free when nothing is raised, Python 3.11) and hands a failure to
@@ -23,11 +33,20 @@ types, arrays of two frameworks, ``out=``), which come first. The calls that suc
 nothing. So a framework that
 extends an op beyond the standard's dtypes (NumPy adds booleans, compares complex numbers)
 still does; where one does not, the call is this clear TypeError, never the framework's own.
+
+Where a framework does not fail, the creation kernels (``backends/<fw>/creation.py``, through
+``backends/_common/creation.py``) call these rules themselves: ``asarray`` when NumPy read
+Python data as strings or objects (a dtype test on the result), and, before the call, the
+kernels that make an array from a size on MLX (it allocates when the array is first read and
+crashes the process there), JAX (XLA aborts when a byte count overflows int64) and MXNet (it
+wraps sizes beyond int32 around): a product of the shape and a comparison.
 """
 
 from __future__ import annotations
 
 import math
+import operator
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -93,12 +112,13 @@ def matmul_shapes(spec: OpSpec, args: dict[str, Any]) -> None:
 
 
 def reshape_size(spec: OpSpec, args: dict[str, Any]) -> None:
-    shape, new = _shape(args["x"]), args["shape"]
-    new = (new,) if isinstance(new, int) else tuple(new)
-    if shape is None or None in shape or not all(isinstance(d, int) for d in new):
+    # The entries first, as for every op taking a shape (a float, a size beyond int64...).
+    error = shape_error(spec.name, args["shape"], minus_one=True, sizes=False)
+    if error is not None:
+        raise error
+    shape, new = _shape(args["x"]), _sizes(args["shape"], scalar=False)
+    if shape is None or None in shape or new is None:
         return
-    if sum(d == -1 for d in new) > 1 or any(d < -1 for d in new):
-        raise ValueError(f"reshape: shape may hold one -1 and no other negative size, got {new}")
     size, known = math.prod(shape), math.prod(d for d in new if d != -1)
     if (size != known) if -1 not in new else (known == 0 or size % known):
         raise ValueError(f"reshape: x of shape {shape} ({size} elements) cannot take shape {new}")
@@ -192,6 +212,486 @@ def axis_in_range(spec: OpSpec, args: dict[str, Any]) -> None:
         _axes(args["axis"], len(shape), spec.name)
 
 
+# -- bad input at creation and indexing (issue 25) ---------------------------------------------
+# These rules also serve the backends' creation kernels, which call them after the framework
+# refused the input or produced an array that holds no numbers (a NumPy object or string array,
+# a tf.string tensor), and before the few framework calls that would crash the process. Their
+# errors are marked as decided: ``translate`` raises them as they are, whatever their type.
+_INT64_MAX = 2**63 - 1
+_NUMBERS = "numbers (bool, int, float, complex) or arrays of them"
+
+
+def _decided(error: Exception) -> Exception:
+    error._ivy_like_decided = True  # type: ignore[attr-defined]
+    return error
+
+
+def is_decided(error: BaseException) -> bool:
+    """Whether ``error`` is one of these rules' own (raised as it is, never translated)."""
+    return getattr(error, "_ivy_like_decided", False)
+
+
+class _Refused(Exception):
+    """Carries a decided error out of the recursive scan of nested data."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+# The integers a Python int may be: (lowest, highest, what the messages say), or None.
+_Ints = tuple[int, int, str]
+
+
+def _int_range(dtype: Any, int_bits: int) -> _Ints | None:
+    """The range Python ints must fit: a given integer dtype's, none for another dtype (the
+    value converts), else that of the signed ``int_bits`` integer Python ints become."""
+    if dtype is None:
+        top = 2 ** (int_bits - 1)
+        why = "the widest integer dtype a Python int becomes here; pass a float dtype= instead"
+        return (-top, top - 1, f"int{int_bits} ({why})")
+    found = _dtypes._lookup(dtype)
+    if found is None or found.kind not in "iu":
+        return None
+    if found.kind == "u":
+        return (0, 2**found.bits - 1, f"{found.name}, the dtype asked for")
+    top = 2 ** (found.bits - 1)
+    return (-top, top - 1, f"{found.name}, the dtype asked for")
+
+
+def _scan(value: Any, path: str, where: str, ints: _Ints | None) -> tuple[int, ...] | None:
+    """The shape of nested Python data (None where an array-like's cannot be read); raises
+    ``_Refused`` at the first element that is no number, the first int outside ``ints``, or
+    the first ragged level."""
+    kind = type(value)
+    if kind is float or kind is bool or kind is complex:
+        return ()
+    if isinstance(value, (str, bytes, bytearray)) or value is None:
+        raise _Refused(_element_error(value, path, where))
+    if isinstance(value, int):
+        if ints is not None and not ints[0] <= value <= ints[1]:
+            raise _Refused(
+                OverflowError(
+                    f"{where}: {path} is the Python int {value}, outside the range of {ints[2]}"
+                )
+            )
+        return ()
+    if isinstance(value, (float, complex)):
+        return ()
+    if isinstance(value, (list, tuple, range)):
+        shapes = [_scan(item, f"{path}[{i}]", where, ints) for i, item in enumerate(value)]
+        known = [(i, s) for i, s in enumerate(shapes) if s is not None]
+        for i, s in known[1:]:
+            if s != known[0][1]:
+                first, other = known[0]
+                raise _Refused(
+                    ValueError(
+                        f"{where}: {path} is ragged: {path}[{first}] has shape {other}, "
+                        f"{path}[{i}] has shape {s}"
+                    )
+                )
+        if len(known) != len(shapes):
+            return None  # an element whose shape cannot be read
+        return (len(value), *(known[0][1] if known else ()))
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None and getattr(value, "shape", None) is not None:  # an array or scalar
+        if getattr(dtype, "kind", None) == "O" and hasattr(value, "tolist"):
+            return _scan(value.tolist(), path, where, ints)  # a NumPy object array
+        if _dtypes._lookup(dtype) is None:
+            raise _Refused(TypeError(f"{where}: {path} has dtype {dtype}; arrays hold {_NUMBERS}"))
+        try:
+            return tuple(int(d) for d in value.shape)
+        except (TypeError, ValueError):
+            return None
+    if hasattr(value, "__array__") or hasattr(value, "__dlpack__"):
+        return None  # converts itself: its framework decides
+    raise _Refused(_element_error(value, path, where))
+
+
+def _element_error(value: Any, path: str, where: str) -> TypeError:
+    shown = "" if len(repr(value)) > 40 else f" ({value!r})"
+    article = "an" if type(value).__name__[0] in "aeiou" else "a"
+    what = "None" if value is None else f"{article} {type(value).__name__}{shown}"
+    return TypeError(f"{where}: {path} is {what}; arrays hold {_NUMBERS}")
+
+
+def data_error(
+    value: Any,
+    *,
+    where: str = "asarray",
+    name: str = "obj",
+    dtype: Any = None,
+    int_bits: int = 64,
+) -> Exception | None:
+    """The decided error for Python data that no backend can hold, or None where it holds
+    numbers only (then the framework's own error, if any, stands).
+
+    An element that is not a number (a str, bytes, None, any other object) is a ``TypeError``
+    naming the element and its type; a Python int outside the range of ``dtype`` (an integer
+    dtype asked for) or, without a dtype, of the signed ``int_bits`` integer Python ints become
+    (int64; int32 on JAX without 64-bit mode) an ``OverflowError``; nested sequences of
+    different lengths a ``ValueError``. NumPy arrays of strings or objects count as their
+    elements.
+    """
+    try:
+        _scan(value, name, where, _int_range(dtype, int_bits))
+    except _Refused as refused:
+        return _decided(refused.error)
+    except Exception:  # noqa: BLE001 - an element that cannot be read (too deep, a property
+        return None  # that raises): the framework's error stands
+    return None
+
+
+def memory_limit() -> int:
+    """The most bytes one array may take on this machine: its physical memory, or the
+    process's address-space limit (``RLIMIT_AS``) when that is lower; ``2**48`` (what a 64-bit
+    process can address) where neither can be read. Read once."""
+    if not _MEMORY:
+        limit = 2**48
+        try:
+            limit = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        except (AttributeError, ValueError, OSError):
+            pass
+        try:
+            import resource  # Unix only, and read once
+
+            soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+            if 0 < soft != resource.RLIM_INFINITY:
+                limit = min(limit, soft)
+        except (ImportError, OSError, ValueError):
+            pass
+        _MEMORY.append(limit)
+    return _MEMORY[0]
+
+
+_MEMORY: list[int] = []
+
+
+def _bytes(n: int) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:.3g} {unit}" if unit != "bytes" else f"{n} bytes"
+        n /= 1024  # type: ignore[assignment]
+    return f"{n} bytes"  # pragma: no cover
+
+
+def _sizes(shape: Any, scalar: bool) -> tuple[Any, ...] | None:
+    """The entries of a shape argument (ints where they are integers, else as given), or None
+    where ``shape`` is neither an integer nor a sequence (``scalar``: not an integer)."""
+    if type(shape) is not bool and hasattr(shape, "__index__"):
+        try:
+            return (operator.index(shape),)
+        except TypeError:
+            pass  # a 1-D integer array: a sequence of sizes
+    if scalar or shape is None or isinstance(shape, (str, bytes)):
+        return None
+    try:
+        entries = tuple(shape)
+    except TypeError:
+        return None
+    return tuple(_index(d) for d in entries)
+
+
+def _index(d: Any) -> Any:
+    """``d`` as a Python int where it is an integer (a NumPy integer, a 0-d integer array)."""
+    if type(d) is int or type(d) is bool or not hasattr(d, "__index__"):
+        return d
+    try:
+        return operator.index(d)
+    except TypeError:  # a 0-d float array
+        return d
+
+
+def shape_error(
+    where: str,
+    shape: Any,
+    itemsize: int = 1,
+    *,
+    name: str = "shape",
+    scalar: bool = False,
+    minus_one: bool = False,
+    sizes: bool = True,
+    shown: str | None = None,
+) -> Exception | None:
+    """The decided error for a malformed or impossible shape argument, or None.
+
+    In order: an entry that is not an integer (a float, a bool, a str...) is a ``TypeError``
+    naming ``name``; a negative entry a ``ValueError`` (``minus_one``: reshape's one ``-1`` is
+    allowed); an entry above ``2**63 - 1`` an ``OverflowError``. With ``sizes``: an array whose
+    byte count (``itemsize`` bytes an element, counting the non-zero entries, as the
+    frameworks multiply them) does not fit in int64 is an ``OverflowError``, one that needs
+    more than :func:`memory_limit` a ``MemoryError``. ``scalar``: the argument is one size
+    (``num``, ``n_rows``). ``shown``: how the messages name what is measured.
+    """
+    entries = _sizes(shape, scalar)
+    wanted = "an int" if scalar else "an int or a sequence of ints"
+    if entries is None:
+        got = "None" if shape is None else f"a {type(shape).__name__}"
+        got += "" if shape is None or len(repr(shape)) > 40 else f" ({shape!r})"
+        return _decided(TypeError(f"{where}: {name} must be {wanted}, got {got}"))
+    for d in entries:
+        if type(d) is not int:
+            return _decided(
+                TypeError(
+                    f"{where}: {name} must be {wanted}, got {shape!r} (an entry of type "
+                    f"{type(d).__name__})"
+                )
+            )
+    if minus_one:
+        if entries.count(-1) > 1 or any(d < -1 for d in entries):
+            return _decided(
+                ValueError(
+                    f"{where}: {name} may hold one -1 and no other negative size, got {shape!r}"
+                )
+            )
+    elif any(d < 0 for d in entries):
+        what = "be negative" if scalar else "hold a negative size"
+        return _decided(ValueError(f"{where}: {name} must not {what}, got {shape!r}"))
+    for d in entries:
+        if d > _INT64_MAX:
+            return _decided(
+                OverflowError(f"{where}: {name} {shape!r} holds a size beyond int64 ({d})")
+            )
+    if not sizes:
+        return None
+    shown = shown or f"{name} {shape!r}"
+    if math.prod(d for d in entries if d) * itemsize > _INT64_MAX:
+        return _decided(
+            OverflowError(
+                f"{where}: {shown} of {itemsize}-byte elements needs more bytes than int64 "
+                f"can count"
+            )
+        )
+    needed = math.prod(entries) * itemsize
+    if needed > memory_limit():
+        return _decided(
+            MemoryError(
+                f"{where}: {shown} of {itemsize}-byte elements needs {_bytes(needed)}, more "
+                f"than this machine's memory ({_bytes(memory_limit())})"
+            )
+        )
+    return None
+
+
+_NO_VALUE = object()
+_PYTHON_ITEMSIZE = {bool: 1, int: 8, float: 4, complex: 8}  # ivy_like's default dtypes
+
+
+def _itemsize(dtype: Any, value: Any = _NO_VALUE) -> int:
+    """Bytes an element of ``dtype`` (unified, native or a name) takes; without a dtype, those
+    of ``value``'s default dtype (a fill value), else of float32."""
+    found = _dtypes._lookup(dtype) if dtype is not None else None
+    if found is None and value is not _NO_VALUE:
+        found = _dtypes._lookup(getattr(value, "dtype", None))
+        if found is None:
+            return _PYTHON_ITEMSIZE.get(type(value), 1)
+    return max(found.bits // 8, 1) if found is not None else 4
+
+
+def creation_shape(spec: OpSpec, args: dict[str, Any]) -> None:
+    """``zeros``, ``ones``, ``empty``, ``full``: the shape (see :func:`shape_error`), then
+    ``full``'s fill value (a number, see :func:`data_error`)."""
+    fill = args.get("fill_value", _NO_VALUE)
+    error = shape_error(spec.name, args["shape"], _itemsize(args.get("dtype"), fill))
+    if error is None and fill is not _NO_VALUE:
+        error = data_error(fill, where=spec.name, name="fill_value", dtype=args.get("dtype"))
+    if error is not None:
+        raise error
+
+
+def eye_sizes(spec: OpSpec, args: dict[str, Any]) -> None:
+    """``eye``: ``n_rows`` and ``n_cols`` are sizes, and the matrix must fit."""
+    n_rows, n_cols = args["n_rows"], args["n_cols"]
+    for name in ("n_rows", "n_cols"):
+        if args[name] is not None:
+            error = shape_error(spec.name, args[name], name=name, scalar=True, sizes=False)
+            if error is not None:
+                raise error
+    shape = (n_rows, n_rows if n_cols is None else n_cols)
+    error = shape_error(spec.name, shape, _itemsize(args.get("dtype")), name="(n_rows, n_cols)")
+    if error is not None:
+        raise error
+
+
+def like_shape(spec: OpSpec, args: dict[str, Any]) -> None:
+    """``zeros_like`` and friends: ``x``'s shape must fit (``x`` may be a broadcast view that
+    holds one element), then ``full_like``'s fill value must be a number."""
+    x, dtype = args["x"], args.get("dtype")
+    shape = _shape(x)
+    if shape is not None and None not in shape:
+        itemsize = _itemsize(dtype if dtype is not None else getattr(x, "dtype", None))
+        error = shape_error(spec.name, shape, itemsize, name="x's shape")
+        if error is not None:
+            raise error
+    if "fill_value" in args:
+        error = data_error(args["fill_value"], where=spec.name, name="fill_value", dtype=dtype)
+        if error is not None:
+            raise error
+
+
+def linspace_num(spec: OpSpec, args: dict[str, Any]) -> None:
+    """``linspace``: ``num`` is a size, and the result must fit."""
+    error = shape_error(
+        spec.name, args["num"], _itemsize(args.get("dtype")), name="num", scalar=True
+    )
+    if error is not None:
+        raise error
+
+
+def arange_length(start: Any, stop: Any, step: Any) -> int | None:
+    """How many values ``arange(start, stop, step)`` has (``stop`` None: from 0 to ``start``),
+    for real Python numbers; None for anything else, a zero step or a bound that is not finite
+    (the frameworks refuse those in their own words)."""
+    if stop is None:
+        start, stop = 0, start
+    if type(start) not in _REAL or type(stop) not in _REAL or type(step) not in _REAL or not step:
+        return None
+    try:
+        return max(0, math.ceil((stop - start) / step))
+    except (OverflowError, ValueError):  # an infinite or NaN bound
+        return None
+
+
+_REAL = (int, float)
+
+
+def arange_error(start: Any, stop: Any, step: Any, itemsize: int) -> Exception | None:
+    """The decided error for a range of more values than int64 can count or the machine can
+    hold (see :func:`shape_error`), or None."""
+    count = arange_length(start, stop, step)
+    if count is None:
+        return None
+    if stop is None:
+        start, stop = 0, start
+    shown = f"[{start}, {stop}) in steps of {step} ({count} values)"
+    return shape_error("arange", count, itemsize, name="the range", scalar=True, shown=shown)
+
+
+def arange_count(spec: OpSpec, args: dict[str, Any]) -> None:
+    """``arange``: the number of values must fit."""
+    start, stop, step = args["start"], args["stop"], args["step"]
+    floats = float in (type(start), type(stop), type(step))
+    error = arange_error(start, stop, step, _itemsize(args.get("dtype"), 1.0 if floats else 1))
+    if error is not None:
+        raise error
+
+
+# -- indexing (Array.__getitem__ / __setitem__; decided after the backend failed) ---------------
+_VALID_INDICES = (
+    "valid indices are integers, slices (:), ellipsis (...), None and integer or boolean arrays"
+)
+
+
+def index_error(where: str, key: Any) -> Exception | None:
+    """The decided error for an index of the wrong type, or None: a slice bound that is not an
+    integer or None is a ``TypeError`` (NumPy's); any other index that is not an integer,
+    slice, ``...``, None, integer or boolean array (or list of them) an ``IndexError``, floats
+    included."""
+    for k in key if type(key) is tuple else (key,):
+        if type(k) is slice:
+            for bound in (k.start, k.stop, k.step):
+                if bound is not None and not hasattr(bound, "__index__"):
+                    return _decided(
+                        TypeError(
+                            f"{where}: slice bounds must be integers or None, got {k!r} (a "
+                            f"{type(bound).__name__})"
+                        )
+                    )
+            continue
+        if k is None or k is Ellipsis or type(k) in (int, bool):
+            continue
+        dtype = getattr(k, "dtype", None)
+        if dtype is not None and getattr(k, "shape", None) is not None:  # an array or scalar
+            found = _dtypes._lookup(dtype)
+            if found is None or found.kind not in "biu":
+                return _decided(
+                    IndexError(
+                        f"{where}: index arrays must be integer or boolean, got {dtype}; "
+                        f"{_VALID_INDICES}"
+                    )
+                )
+            continue
+        if isinstance(k, (list, tuple)):
+            bad = _non_integer(k)
+            if bad is not None:
+                return _decided(
+                    IndexError(
+                        f"{where}: an index list must hold integers or booleans, got a "
+                        f"{type(bad).__name__} ({bad!r}); {_VALID_INDICES}"
+                    )
+                )
+            continue
+        if hasattr(k, "__index__"):
+            continue
+        return _decided(
+            IndexError(f"{where}: index {k!r} is a {type(k).__name__}; {_VALID_INDICES}")
+        )
+    return None
+
+
+def _non_integer(items: Any) -> Any:
+    for item in items:
+        if isinstance(item, (list, tuple)):
+            bad = _non_integer(item)
+            if bad is not None:
+                return bad
+        elif type(item) is bool or hasattr(item, "__index__"):
+            continue
+        else:
+            return item
+    return None
+
+
+def setitem_error(backend: Any, data: Any, key: Any, value: Any) -> Exception | None:
+    """The decided error for ``x[key] = value`` that the backend refused, or None: the index
+    (:func:`index_error`), then a value that is not numbers (:func:`data_error`), then a value
+    that does not broadcast to the selection (a ``ValueError`` naming both shapes; as in
+    NumPy, the value may have extra leading dimensions of size 1)."""
+    error = index_error("__setitem__", key)
+    if error is None and type(value) not in _SCALARS and not hasattr(value, "shape"):
+        error = data_error(value, where="__setitem__", name="value", dtype=backend.dtype(data))
+    if error is not None:
+        return error
+    try:
+        target = tuple(int(d) for d in backend.shape(backend.getitem(data, key)))
+        given = _shape(value) if hasattr(value, "shape") else _scan(value, "value", "", None)
+    except Exception:  # noqa: BLE001 - the selection or the value cannot be read: theirs stands
+        return None
+    if given is None or None in given:
+        return None
+    trimmed = list(given)
+    while len(trimmed) > len(target) and trimmed[0] == 1:
+        trimmed.pop(0)
+    fits = len(trimmed) <= len(target) and all(
+        v == 1 or v == t for v, t in zip(reversed(trimmed), reversed(target))
+    )
+    if fits:
+        return None
+    return _decided(
+        ValueError(
+            f"__setitem__: value of shape {tuple(given)} does not broadcast to the selection "
+            f"x[{_key_text(key)}] of shape {target}"
+        )
+    )
+
+
+def _key_text(key: Any) -> str:
+    items = key if type(key) is tuple else (key,)
+    parts = []
+    for k in items:
+        if type(k) is slice:
+            step = "" if k.step is None else f":{k.step}"
+            start = "" if k.start is None else k.start
+            stop = "" if k.stop is None else k.stop
+            parts.append(f"{start}:{stop}{step}")
+        elif k is Ellipsis:
+            parts.append("...")
+        elif _shape(k):
+            parts.append(f"<array of shape {_shape(k)}>")
+        else:
+            parts.append(repr(k))
+    return ", ".join(parts)
+
+
 # -- dtypes: the categories of the array API standard (2023.12), as dtype kinds ----------------
 # A declaration names its category (``@op(dtype_category=FLOAT)``); each is the dtype kinds
 # it admits (b boolean, i/u integers, f real floating, c complex floating).
@@ -234,9 +734,27 @@ def _dtype_error(spec: OpSpec, args: dict[str, Any]) -> TypeError | None:
     return None
 
 
+def _none_error(spec: OpSpec, args: dict[str, Any]) -> TypeError | None:
+    """None given for an array parameter that has no None default is dispatch's TypeError
+    (in its words): dispatch lets None through for optional arrays (``sorter=None``), so the
+    framework met it (TensorFlow's ``add(x, None)`` was an AttributeError)."""
+    for p in spec.params:
+        if p.name in spec.arrays and p.default is not None and args.get(p.name, 0) is None:
+            return TypeError(
+                f"{spec.name}: argument {p.name!r} must be an array (native, ivy_like.Array or "
+                f"NumPy), a Python scalar or a Container, got NoneType"
+            )
+    return None
+
+
 def decides(spec: OpSpec) -> bool:
-    """Whether ``spec`` has rules (its generated functions then hand failures to translate)."""
-    return spec.shape_rule is not None or spec.dtype_category is not None
+    """Whether ``spec`` has rules (its generated functions then hand failures to translate):
+    a dtype category, a shape rule, or an array parameter that None must not be given for."""
+    return (
+        spec.shape_rule is not None
+        or spec.dtype_category is not None
+        or any(p.name in spec.arrays and p.default is not None for p in spec.params)
+    )
 
 
 def _raised_by_dispatch(error: BaseException) -> bool:
@@ -253,13 +771,14 @@ def _raised_by_dispatch(error: BaseException) -> bool:
 def translate(spec: OpSpec, values: tuple[Any, ...], error: Exception) -> None:
     """Raise ivy_like's error from ``error`` when a rule of ``spec`` refuses ``values`` (the
     arguments in the declaration's order, ``self`` first for a method); return otherwise."""
-    if _raised_by_dispatch(error):
+    if _raised_by_dispatch(error) or is_decided(error):
         return  # ivy_like's own argument errors (types, mixed frameworks, out=) stand
     args = dict(zip(spec.param_names, values))
-    if spec.dtype_category is not None:
-        decided = _dtype_error(spec, args)
-        if decided is not None:
-            raise decided from error
+    found = _none_error(spec, args)
+    if found is None and spec.dtype_category is not None:
+        found = _dtype_error(spec, args)
+    if found is not None:
+        raise found from error
     check = spec.shape_rule
     if check is None:
         return
@@ -267,5 +786,7 @@ def translate(spec: OpSpec, values: tuple[Any, ...], error: Exception) -> None:
         check(spec, args)
     except ValueError as decided:  # AxisError included
         raise decided from error
-    except Exception:  # noqa: BLE001 - the rule could not read an argument: the framework's
-        return  # error stands
+    except Exception as decided:  # noqa: BLE001 - the rule could not read an argument: the
+        if is_decided(decided):  # framework's error stands; unless it is the rule's own
+            raise decided from error
+        return

@@ -13,6 +13,7 @@ parameters on every backend.
 from __future__ import annotations
 
 import math
+from contextvars import ContextVar
 from typing import Any
 
 import ivy_like as il
@@ -107,13 +108,53 @@ class Layer:
     __hash__ = None  # type: ignore[assignment]
 
 
+# -- parameter shapes -------------------------------------------------------------------------
+class _Shape:
+    """A parameter's shape, standing in for its array while ``_param_shapes`` runs ``init``."""
+
+    __slots__ = ("shape",)
+
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        self.shape = tuple(shape)
+
+
+# True while _param_shapes runs a layer's init: the initialisers below then make no arrays, so
+# the structure of a large model is read without drawing its parameters.
+_SHAPES_ONLY: ContextVar[bool] = ContextVar("ivy_like_nn_shapes_only", default=False)
+
+
+def _param_shapes(layer: Layer) -> dict[str, tuple[int, ...]]:
+    """Key chain -> shape of each parameter ``layer.init`` makes, read from ``init`` itself.
+
+    The built-in initialisers make no array while this runs; a custom layer whose ``init``
+    draws arrays by other means still works (its arrays are made, then only their shapes kept).
+    """
+    token = _SHAPES_ONLY.set(True)
+    try:
+        params = layer.init(0)
+    finally:
+        _SHAPES_ONLY.reset(token)
+    flat = il.Container(params).cont_flatten_key_chains() if params else {}
+    return {kc: tuple(leaf.shape) for kc, leaf in flat.items()}
+
+
 def _uniform(key: int, shape: tuple[int, ...], bound: float, backend: Any, dtype: Any) -> Any:
+    if _SHAPES_ONLY.get():
+        return _Shape(shape)
     return _random.uniform(
         shape, seed=key, low=-bound, high=bound, backend=backend, dtype=dtype
     ).data
 
 
+def _normal(key: int, shape: tuple[int, ...], backend: Any, dtype: Any) -> Any:
+    if _SHAPES_ONLY.get():
+        return _Shape(shape)
+    return _random.normal(shape, seed=key, backend=backend, dtype=dtype).data
+
+
 def _filled(shape: tuple[int, ...], value: float, backend: Any, dtype: Any) -> Any:
+    if _SHAPES_ONLY.get():
+        return _Shape(shape)
     b = il.current_backend() if backend is None else il.get_backend(backend)
     with il.use_backend(b):
         return il.full(shape, value, dtype=dtype or b.DEFAULT_FLOAT).data
@@ -353,7 +394,7 @@ class Embedding(Layer):
 
     def init(self, key: int, *, backend: Any = None, dtype: Any = None) -> Any:
         shape = (self.num_embeddings, self.embedding_dim)
-        return _container(weight=_random.normal(shape, seed=key, backend=backend, dtype=dtype).data)
+        return _container(weight=_normal(key, shape, backend, dtype))
 
     def apply(self, params: Any, x: Any) -> Any:
         return il.nn.embedding(x, params["weight"])

@@ -34,9 +34,32 @@ from .layers import (
     Sigmoid,
     SiLU,
     Tanh,
+    _param_shapes,
 )
 
 __all__ = ["MLP", "Model", "Sequential", "SmallCNN", "TransformerBlock"]
+
+
+def _check_params(who: str, expected: dict[str, tuple[int, ...]], params: Any) -> None:
+    """Given ``params`` must have the key chains and shapes the model's ``init`` makes.
+
+    Checked when the model is built, so a wrong set of weights is a ValueError naming the
+    parameter there, not a shape error deep inside the first forward pass.
+    """
+    flat = il.Container(params).cont_flatten_key_chains() if params else {}
+    for kc, shape in expected.items():
+        if kc not in flat:
+            raise ValueError(f"{who}: params has no {kc!r} (expected shape {shape})")
+        got = getattr(flat[kc], "shape", None)
+        got = None if got is None else tuple(got)
+        if got != shape:
+            raise ValueError(f"{who}: params {kc!r} has shape {got}, expected {shape}")
+    extra = [kc for kc in flat if kc not in expected]
+    if extra:
+        raise ValueError(
+            f"{who}: params has {extra[0]!r}, which the model does not have "
+            f"(its parameters: {', '.join(expected) or 'none'})"
+        )
 
 
 class Model(Layer):
@@ -66,7 +89,11 @@ class Model(Layer):
     def _create(self, seed: int, backend: Any, dtype: Any, params: Any) -> None:
         self.seed = seed
         b = il.current_backend() if backend is None else il.get_backend(backend)
-        self.params = self.init(seed, backend=b, dtype=dtype) if params is None else params
+        if params is None:
+            params = self.init(seed, backend=b, dtype=dtype)
+        else:
+            _check_params(type(self).__name__, _param_shapes(self), params)
+        self.params = params
         self._moved: tuple[Any, Any, Any] | None = None
 
     def _config(self) -> dict[str, Any]:

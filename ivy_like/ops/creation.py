@@ -4,6 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.decided_errors import (
+    arange_count,
+    creation_shape,
+    eye_sizes,
+    like_shape,
+    linspace_num,
+)
 from ..core.registry import op
 
 
@@ -24,7 +31,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
     """
 
 
-@op(dtypes=("dtype",), creation=True)
+@op(dtypes=("dtype",), creation=True, shape_rule=creation_shape)
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None):
     """An array of zeros of the given shape (default dtype float32).
 
@@ -37,7 +44,7 @@ def zeros(shape: Any, *, dtype: Any = None, device: Any = None):
     """
 
 
-@op(dtypes=("dtype",), creation=True)
+@op(dtypes=("dtype",), creation=True, shape_rule=creation_shape)
 def ones(shape: Any, *, dtype: Any = None, device: Any = None):
     """An array of ones of the given shape (default dtype float32).
 
@@ -49,7 +56,7 @@ def ones(shape: Any, *, dtype: Any = None, device: Any = None):
     """
 
 
-@op(dtypes=("dtype",), creation=True)
+@op(dtypes=("dtype",), creation=True, shape_rule=creation_shape)
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None):
     """An array filled with ``fill_value``; the dtype follows the value when not given.
 
@@ -61,7 +68,7 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None):
     """
 
 
-@op(dtypes=("dtype",), creation=True)
+@op(dtypes=("dtype",), creation=True, shape_rule=arange_count)
 def arange(
     start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
 ):
@@ -77,7 +84,7 @@ def arange(
     """
 
 
-@op(dtypes=("dtype",), creation=True)
+@op(dtypes=("dtype",), creation=True, shape_rule=linspace_num)
 def linspace(
     start: Any,
     stop: Any,
@@ -98,7 +105,7 @@ def linspace(
     """
 
 
-@op(dtypes=("dtype",), creation=True)
+@op(dtypes=("dtype",), creation=True, shape_rule=eye_sizes)
 def eye(
     n_rows: int,
     n_cols: int | None = None,
@@ -119,7 +126,7 @@ def eye(
     """
 
 
-@op(arrays=("x",), dtypes=("dtype",))
+@op(arrays=("x",), dtypes=("dtype",), shape_rule=like_shape)
 def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None):
     """Zeros with the shape (and by default the dtype) of ``x``; the type follows ``x``.
 
@@ -131,7 +138,7 @@ def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None):
     """
 
 
-@op(arrays=("x",), dtypes=("dtype",))
+@op(arrays=("x",), dtypes=("dtype",), shape_rule=like_shape)
 def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None):
     """Ones with the shape (and by default the dtype) of ``x``; the type follows ``x``.
 
@@ -144,7 +151,7 @@ def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None):
 
 
 # -- array API creation functions (issue 5) -----------------------------------------------------
-@op(dtypes=("dtype",), creation=True)
+@op(dtypes=("dtype",), creation=True, shape_rule=creation_shape)
 def empty(shape: Any, *, dtype: Any = None, device: Any = None):
     """An uninitialised array of the given shape (default dtype float32).
 
@@ -160,7 +167,7 @@ def empty(shape: Any, *, dtype: Any = None, device: Any = None):
     """
 
 
-@op(arrays=("x",), dtypes=("dtype",))
+@op(arrays=("x",), dtypes=("dtype",), shape_rule=like_shape)
 def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None):
     """An uninitialised array with the shape (and by default the dtype) of ``x``.
 
@@ -172,7 +179,7 @@ def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None):
     """
 
 
-@op(arrays=("x",), dtypes=("dtype",))
+@op(arrays=("x",), dtypes=("dtype",), shape_rule=like_shape)
 def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None):
     """An array of ``fill_value`` with the shape (and by default the dtype) of ``x``.
 

@@ -21,11 +21,24 @@ Rules decided once for every backend:
   larger, NumPy's pinv uses 1e-15). ``matrix_rank`` gives the backend's default integer.
 * ``eigh`` eigenvalues are ascending. Eigenvector and singular vector signs (phases) are not
   unique and may differ between backends; ``U @ diag(S) @ Vh`` and ``A @ v = v * w`` agree.
-* Singular matrices in ``inv``/``solve``/``cholesky`` of non-positive-definite input: what the
-  framework does; the standard leaves it unspecified and checking would cost a
-  synchronisation per call. For ``solve``: an error on NumPy, torch, TensorFlow and MXNet,
-  non-finite values on JAX; MLX 0.32 returns finite values with no error (a known failure in
-  the test suite).
+* A singular matrix given to ``inv`` or ``solve`` (``x1``) is a :class:`LinAlgError` in eager
+  code on every backend, naming the function and the argument; for a stack, when any of its
+  matrices is singular. Singular means what LAPACK's LU says: an exactly zero pivot
+  (``info > 0``), found by the framework's own factorization. So an exactly singular matrix
+  is caught, and a nearly singular one is not (its inverse is returned, large, as NumPy
+  does); input holding NaN follows the framework's LU (NumPy, JAX and TensorFlow find a zero
+  pivot, torch and MLX return NaN). The check costs nothing where the framework raises
+  (NumPy, torch, TensorFlow, MXNet: its error is translated on the failure path). JAX
+  returns inf/NaN: a concrete result is tested for non-finite values in the same jitted call
+  as the solve (one more reduction, a read of one bool), and only a non-finite one has its
+  LU pivots inspected. MLX raises when the result is evaluated, and ``numpy.asarray`` of
+  that result gives garbage without an error, so the mlx backend evaluates the result
+  (a synchronisation MLX would make later anyway). Where the values are not known (inside
+  ``jax.jit``, ``jax.grad`` and ``jax.vmap``, ``tf.function``, ``mx.compile``/``mx.vmap``,
+  ``torch.compile`` graphs) nothing is checked and the framework's own result or error
+  comes out: inf/NaN on JAX, an ``InvalidArgumentError`` when a TensorFlow graph runs, the
+  framework's values on MLX. ``cholesky`` of a matrix that is not positive definite: what
+  the framework does.
 * ``cholesky`` reads the lower triangle, or the upper one with ``upper=True``; ``eigh`` and
   ``eigvalsh`` read the lower triangle (NumPy's rules; JAX and TensorFlow read the lower
   triangle for ``upper=True`` too, torch and MLX not). Their gradient is the symmetric
@@ -61,11 +74,38 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from ..core.decided_errors import NUMERIC, matmul_shapes, tensordot_axes
 from ..core.registry import op
 from ._half import HALF_EPS, _half_in_float32  # noqa: F401  (the backends' linalg uses them)
 
-__all__ = ["EighResult", "QRResult", "SVDResult", "SlogdetResult"]
+__all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult"]
+
+
+class LinAlgError(np.linalg.LinAlgError, ValueError):
+    """A singular matrix given to :func:`ivy_like.linalg.inv` or :func:`ivy_like.linalg.solve`.
+
+    The same type on every backend, in eager code (see the rules at the top of this module).
+    A ``ValueError``, and NumPy's ``numpy.linalg.LinAlgError`` too: NumPy is ivy_like's one
+    required dependency, so code that catches NumPy's error keeps working on every backend
+    (NumPy 1's LinAlgError is not a ValueError, hence both bases).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> try:
+    ...     ivy_like.linalg.inv(ivy_like.array([[1., 2.], [2., 4.]]))
+    ... except ivy_like.linalg.LinAlgError as e:
+    ...     print(e)
+    linalg.inv: x is singular (its LU factorization has a zero pivot)
+    """
+
+
+def _singular(name: str, arg: str, ndim: int) -> LinAlgError:
+    """The error for a singular ``arg`` of ``linalg.<name>`` with ``ndim`` dimensions."""
+    which = f"{arg} holds a singular matrix" if ndim > 2 else f"{arg} is singular"
+    return LinAlgError(f"linalg.{name}: {which} (its LU factorization has a zero pivot)")
 
 
 class EighResult(NamedTuple):
@@ -253,6 +293,10 @@ def eigvalsh(x: Any, /, *, out: Any = None):
 def inv(x: Any, /, *, out: Any = None):
     """Inverse of a square matrix (stack).
 
+    A singular ``x`` (a zero pivot in its LU factorization; in a stack, any of its matrices)
+    is a :class:`LinAlgError` in eager code on every backend; see the module's rules for
+    traced code.
+
     Examples
     --------
     >>> import ivy_like
@@ -372,7 +416,9 @@ def slogdet(x: Any, /):
 def solve(x1: Any, x2: Any, /, *, out: Any = None):
     """Solve ``x1 @ result = x2`` for square ``x1``, broadcasting batch dimensions.
 
-    ``x2`` is a vector only when it is one-dimensional; otherwise a stack of matrices.
+    ``x2`` is a vector only when it is one-dimensional; otherwise a stack of matrices. A
+    singular ``x1`` is a :class:`LinAlgError` in eager code on every backend, as for
+    :func:`inv`.
 
     Examples
     --------

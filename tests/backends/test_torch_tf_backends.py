@@ -810,14 +810,15 @@ def test_tensorflow_imports_a_strided_torch_view_by_copying():
 
 def test_torch_solve_of_two_matrices_is_torch_linalg_solve():
     # The common call runs torch.linalg.solve_ex and reads its info: the same numbers and
-    # gradients as torch.linalg.solve, its LinAlgError for a singular matrix, and the general
-    # path under vmap (where info cannot be read).
+    # gradients as torch.linalg.solve, ivy_like's LinAlgError (from torch's) for a singular
+    # matrix, and the general path under vmap (where info cannot be read).
     g = torch.Generator().manual_seed(0)
     for dtype in (torch.float32, torch.float64, torch.complex64):
         a, b = torch.randn(4, 4, generator=g).to(dtype), torch.randn(4, 2, generator=g).to(dtype)
         assert torch.equal(ivy_like.linalg.solve(a, b), torch.linalg.solve(a, b))
-    with pytest.raises(torch.linalg.LinAlgError, match="singular"):
+    with pytest.raises(ivy_like.linalg.LinAlgError, match="singular") as raised:
         ivy_like.linalg.solve(torch.zeros(3, 3), torch.ones(3, 1))
+    assert isinstance(raised.value.__cause__, torch.linalg.LinAlgError)
     a = torch.randn(3, 3, generator=g, requires_grad=True)
     b = torch.randn(3, 2, generator=g)
     (ours,) = torch.autograd.grad(ivy_like.linalg.solve(a, b).sum(), a)

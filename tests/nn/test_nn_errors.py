@@ -239,6 +239,33 @@ CASES = {
         ValueError,
         r"cross_entropy: reduction must be 'mean', 'sum' or 'none', got 'avg'",
     ),
+    # A label outside the classes matched none and gave a loss of 0 (issue 25).
+    "cross_entropy_label_too_large": (
+        lambda: nn.cross_entropy(ones(4, 3), idx(0, 1, 3, 7)),
+        ValueError,
+        r"^cross_entropy: labels\[2\] is 3, not a class index of logits with 3 classes "
+        r"\(0 to 2\)$",
+    ),
+    "cross_entropy_label_negative": (
+        lambda: nn.cross_entropy(ones(2, 3), idx(1, -1)),
+        ValueError,
+        r"^cross_entropy: labels\[1\] is -1, not a class index",
+    ),
+    "cross_entropy_label_narrow_int": (  # more classes than int8 holds: no wrap-around
+        lambda: nn.cross_entropy(ones(2, 300), np.array([0, -1], np.int8)),
+        ValueError,
+        r"^cross_entropy: labels\[1\] is -1, not a class index of logits with 300 classes",
+    ),
+    "cross_entropy_label_uint8": (
+        lambda: nn.cross_entropy(ones(2, 200), np.array([199, 250], np.uint8)),
+        ValueError,
+        r"^cross_entropy: labels\[1\] is 250, not a class index",
+    ),
+    "cross_entropy_label_position_2d": (
+        lambda: nn.cross_entropy(ones(2, 2, 3), np.array([[0, 1], [2, 9]], np.int32)),
+        ValueError,
+        r"^cross_entropy: labels\[1, 1\] is 9, not a class index",
+    ),
     "mse_loss_shape": (
         lambda: nn.mse_loss(ones(2, 3), ones(2, 1)),
         ValueError,
@@ -286,6 +313,11 @@ NATIVE_CASES = {
         ValueError,
         r"mse_loss: input and target must have the same shape",
     ),
+    "cross_entropy_label": (
+        lambda c: nn.cross_entropy(c(ones(2, 3)), c(idx(0, 5))),
+        ValueError,
+        r"cross_entropy: labels\[1\] is 5, not a class index",
+    ),
 }
 
 
@@ -298,3 +330,76 @@ def test_native_and_array_inputs_raise_the_same_errors(backend, case, wrap):
     convert = backend.asarray if wrap == "native" else ivy_like.array
     with pytest.raises(exc, match=message):
         call(convert)
+
+
+def test_out_of_range_labels_in_traced_code_are_not_checked():
+    # Documented: inside jax.jit the labels have no values; the label matches no class.
+    jax = pytest.importorskip("jax")
+    with ivy_like.use_backend("jax"):
+        loss = jax.jit(lambda logits, y: nn.cross_entropy(logits, y, reduction="none"))(
+            jax.numpy.zeros((2, 3)), jax.numpy.array([0, 7])
+        )
+    np.testing.assert_allclose(np.asarray(loss), [np.log(3.0), 0.0], rtol=1e-6)
+
+
+# Models given params= of another architecture: a ValueError naming the parameter when the
+# model is built (the first forward pass failed deep inside, or not at all).
+MODEL_CASES = {
+    "mlp_width": (
+        lambda p: nn.MLP([4, 8, 3], params=p),
+        lambda: nn.MLP([4, 9, 3]),
+        r"^MLP: params '0/weight' has shape \(9, 4\), expected \(8, 4\)$",
+    ),
+    "mlp_missing_layer": (
+        lambda p: nn.MLP([4, 9, 9, 3], params=p),
+        lambda: nn.MLP([4, 9, 3]),
+        r"^MLP: params '2/weight' has shape \(3, 9\), expected \(9, 9\)$",
+    ),
+    "mlp_extra_key": (
+        lambda p: nn.MLP([4, 3], params=p),
+        lambda: ivy_like.Container(
+            {"0": {"weight": ones(3, 4), "bias": ones(3)}, "1": {"weight": ones(1)}}
+        ),
+        r"^MLP: params has '1/weight', which the model does not have",
+    ),
+    "mlp_no_bias": (
+        lambda p: nn.MLP([4, 3], params=p),
+        lambda: ivy_like.Container({"0": {"weight": ones(3, 4)}}),
+        r"^MLP: params has no '0/bias' \(expected shape \(3,\)\)$",
+    ),
+    "sequential": (
+        lambda p: nn.Sequential([nn.Linear(4, 8), nn.ReLU(), nn.Embedding(3, 2)], params=p),
+        lambda: nn.Sequential([nn.Linear(4, 8), nn.ReLU(), nn.Embedding(3, 5)]),
+        r"^Sequential: params '2/weight' has shape \(3, 5\), expected \(3, 2\)$",
+    ),
+    "small_cnn": (
+        lambda p: nn.SmallCNN(params=p),
+        lambda: nn.SmallCNN(channels=(8, 8)),
+        r"^SmallCNN: params '3/weight' has shape \(8, 8, 3, 3\), expected \(16, 8, 3, 3\)$",
+    ),
+    "transformer_block": (
+        lambda p: nn.TransformerBlock(8, 2, params=p),
+        lambda: nn.TransformerBlock(8, 2, d_ff=16),
+        r"^TransformerBlock: params 'ff1/weight' has shape \(16, 8\), expected \(32, 8\)$",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MODEL_CASES))
+def test_models_check_given_params_when_built(backend, case):
+    build, source, message = MODEL_CASES[case]
+    made = source()
+    params = made.params if isinstance(made, nn.Model) else made
+    with pytest.raises(ValueError, match=message):
+        build(params)
+
+
+def test_models_take_their_own_params(backend):
+    for make in (
+        lambda p=None: nn.MLP([4, 9, 3], params=p),
+        lambda p=None: nn.SmallCNN(params=p),
+        lambda p=None: nn.TransformerBlock(8, 2, params=p),
+        lambda p=None: nn.Sequential([nn.LayerNorm(4), nn.BatchNorm2d(3)], params=p),
+    ):
+        params = make().params
+        assert make(params).params is params

@@ -21,12 +21,14 @@ from ...ops.linalg import (
     _check_power,
     _check_qr_mode,
     _check_solve_operands,
+    _singular,
     _tensordot_axes,
     _vector_axis,
 )
 
 Kernel = Callable[..., Any]
 Check = Callable[..., Any]
+Errors = tuple[type[BaseException], ...]  # a framework's errors for a singular matrix
 
 
 # -- private helpers ------------------------------------------------------------------------------
@@ -124,13 +126,29 @@ def pinv_for(xp: Any, check: Check, default_rtol: Callable[[Any], float]) -> Ker
 # -- linalg: one framework function after ``check`` -----------------------------------------------
 def of_matrix_for(fn: Callable[[Any], Any], name: str, check: Check, square: bool) -> Kernel:
     """``linalg_<name>(x)``: ``fn`` of ``x`` checked as a float stack of (square) matrices
-    (det, inv, eigvalsh, svdvals: numpy, jax, torch, tensorflow, mlx)."""
+    (det, eigvalsh, svdvals: numpy, jax, torch, tensorflow, mlx; jax's inv before its
+    singularity check)."""
 
     def kernel(x: Any, /) -> Any:
         return fn(check(name, x, square=square))
 
     kernel.__name__ = kernel.__qualname__ = f"linalg_{name}"
     return kernel
+
+
+def inv_for(fn: Callable[[Any], Any], check: Check, singular: Errors) -> Kernel:
+    """inv of a checked square float stack by ``fn``, which raises one of ``singular`` for a
+    singular matrix: that becomes ivy_like's LinAlgError (numpy, torch, tensorflow). On the
+    failure path only: the call that succeeds runs no check."""
+
+    def linalg_inv(x: Any, /) -> Any:
+        x = check("inv", x, square=True)
+        try:
+            return fn(x)
+        except singular as e:
+            raise _singular("inv", "x", len(x.shape)) from e
+
+    return linalg_inv
 
 
 def named_result_for(
@@ -177,16 +195,20 @@ def svd_for(fn: Callable[..., Any], check: Check) -> Kernel:  # numpy, torch
     return linalg_svd
 
 
-def checked_solve_for(fn: Callable[[Any, Any], Any], check: Check) -> Kernel:
+def checked_solve_for(fn: Callable[[Any, Any], Any], check: Check, singular: Errors = ()) -> Kernel:
     """solve with ivy_like's checks (the part of a backend's ``linalg_solve`` that is not its
     direct call), by an ``fn`` that already follows the standard: x2 is a vector only when it
-    is 1-D (numpy 2, jax >= 0.5). (JAX itself would promote integers to floats.)"""
+    is 1-D (numpy 2, jax >= 0.5). (JAX itself would promote integers to floats.) ``fn``'s
+    errors in ``singular`` (a singular x1) become ivy_like's LinAlgError (numpy)."""
 
     def _checked_solve(x1: Any, x2: Any) -> Any:
         x1 = check("solve", x1, square=True)
         x2 = check("solve", x2, matrix=False)
         _check_solve_operands(x1.shape, x2.shape)
-        return fn(x1, x2)
+        try:
+            return fn(x1, x2)
+        except singular as e:
+            raise _singular("solve", "x1", len(x1.shape)) from e
 
     return _checked_solve
 

@@ -21,15 +21,16 @@ from .helpers import named
 
 
 def mean_for(
-    xp: Any,
+    xp_mean: Callable[..., Any],
     inexact: frozenset[Any],
     in_float32: Callable[..., Any],
     accurate_sum: Callable[[Any, Any, bool], Any] | None = None,
 ) -> Callable[..., Any]:
-    """``mean`` for a NumPy-like namespace (jax.numpy, mlx.core): ``xp.mean`` of floating-point
-    arrays (``inexact``: the backend's float and complex dtypes); other dtypes raise
-    ``TypeError``. ``accurate_sum(x, axis, keepdims)`` sums inputs of ``_ACCURATE_SUM_FROM``
-    elements or more where ``xp.mean``'s own sum drifts (mlx: ``_float_sum``, in blocks).
+    """``mean`` from a NumPy-like ``xp_mean(x, axis=, keepdims=)`` (``jnp.mean``; mlx: its
+    guarded ``mx.mean``) of floating-point arrays (``inexact``: the backend's float and complex
+    dtypes); other dtypes raise ``TypeError``. ``accurate_sum(x, axis, keepdims)`` sums inputs
+    of ``_ACCURATE_SUM_FROM`` elements or more where ``xp_mean``'s own sum drifts (mlx:
+    ``_float_sum``, in blocks).
 
     Examples
     --------
@@ -48,7 +49,7 @@ def mean_for(
         if x.dtype not in inexact:
             raise TypeError(f"mean: expected a floating-point array, got dtype {x.dtype}")
         if accurate_sum is None or x.size < _ACCURATE_SUM_FROM:
-            return xp.mean(x, axis=axis, keepdims=keepdims)
+            return xp_mean(x, axis=axis, keepdims=keepdims)
         total = accurate_sum(x, axis, keepdims)
         return total / (x.size // total.size)  # (total is not empty: x has 512+ elements)
 

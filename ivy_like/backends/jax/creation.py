@@ -3,6 +3,9 @@
 ``jax.numpy``'s, with ivy_like's defaults (float32 for Python floats and by default, the
 default integer for Python ints) and ``device=`` resolved to a ``jax.Device``. Without 64-bit
 mode, ``asarray`` and ``from_dlpack`` refuse a 64-bit input (JAX would truncate it silently).
+A shape whose byte count int64 cannot hold is refused before jax sees it (XLA aborts the
+process on it), and ``linspace`` of more bytes than the machine's memory too (JAX would report
+that only when the result is read).
 """
 
 from __future__ import annotations
@@ -12,13 +15,20 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from ...core.decided_errors import arange_error, arange_length, memory_limit
 from .._common import creation as _creation
-from . import DEFAULT_FLOAT, DEFAULT_INT, _check_representable, _device
+from . import DEFAULT_FLOAT, DEFAULT_INT, X64, _check_representable, _device
 
 _DEFAULT_COMPLEX = jnp.dtype("complex64")
 # Python data that JAX infers as 64-bit floats (64-bit mode only) gets the 32-bit defaults.
 _PY_DEFAULTS = {jnp.dtype("float64"): DEFAULT_FLOAT, jnp.dtype("complex128"): _DEFAULT_COMPLEX}
 _is_python_data = _creation.is_python_data
+_INT_BITS = 64 if X64 else 32  # the integers Python ints become
+# XLA aborts the process (a failed CHECK) when an array's byte count overflows int64: such
+# shapes are refused before jax sees them (``_creation.too_big``: a product and a comparison).
+_XLA_MAX_BYTES = 2**63 - 1
+_HOST_BYTES = memory_limit()
+_too_big = _creation.too_big
 _arange_dtype = _creation.arange_dtype_for(DEFAULT_FLOAT, DEFAULT_INT)
 _scalar_default = _creation.scalar_default_for(
     jnp.dtype("bool"), DEFAULT_INT, DEFAULT_FLOAT, _DEFAULT_COMPLEX
@@ -42,45 +52,62 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = N
     Array([1., 1.], dtype=float32)
     """
     device = _device(device)
-    if dtype is None:
-        if _is_python_data(obj):
-            arr = jnp.asarray(obj, copy=copy, device=device)
-            default = _PY_DEFAULTS.get(arr.dtype)
-            return arr if default is None else arr.astype(default)
-        _check_representable(obj, "asarray")
-    return jnp.asarray(obj, dtype=dtype, copy=copy, device=device)
+    try:
+        if dtype is None:
+            if _is_python_data(obj):
+                arr = jnp.asarray(obj, copy=copy, device=device)
+                default = _PY_DEFAULTS.get(arr.dtype)
+                return arr if default is None else arr.astype(default)
+            _check_representable(obj, "asarray")
+        return jnp.asarray(obj, dtype=dtype, copy=copy, device=device)
+    except Exception as err:  # strings, None, ints beyond int64...: the decided error
+        _creation.refuse_data(obj, err, dtype=dtype, int_bits=_INT_BITS)
+        raise
 
 
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    return jnp.zeros(shape, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
+    dtype = dtype or DEFAULT_FLOAT
+    _too_big("zeros", shape, dtype.itemsize, _XLA_MAX_BYTES)
+    return jnp.zeros(shape, dtype=dtype, device=_device(device))
 
 
 def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    return jnp.ones(shape, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
+    dtype = dtype or DEFAULT_FLOAT
+    _too_big("ones", shape, dtype.itemsize, _XLA_MAX_BYTES)
+    return jnp.ones(shape, dtype=dtype, device=_device(device))
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
     if dtype is None:
         dtype = _scalar_default(fill_value)
+    _too_big("full", shape, 8 if dtype is None else dtype.itemsize, _XLA_MAX_BYTES)
     return jnp.full(shape, fill_value, dtype=dtype, device=_device(device))
 
 
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
     if dtype is None:
         dtype = _arange_dtype(start, stop, step)
+    count = arange_length(start, stop, step)
+    if count is not None and count * dtype.itemsize > _XLA_MAX_BYTES:
+        raise arange_error(start, stop, step, dtype.itemsize)  # type: ignore[misc]
     return jnp.arange(start, stop, step, dtype=dtype, device=_device(device))
 
 
 def linspace(start, stop, /, num: int, *, dtype=None, device=None, endpoint: bool = True) -> Any:
-    return jnp.linspace(
-        start, stop, num, endpoint=endpoint, dtype=dtype or DEFAULT_FLOAT, device=_device(device)
-    )
+    dtype = dtype or DEFAULT_FLOAT
+    # jnp.linspace dispatches asynchronously: an allocation that fails would be reported only
+    # when the result is read, so here the limit is the machine's memory.
+    _too_big("linspace", num, dtype.itemsize, _HOST_BYTES, name="num", scalar=True)
+    return jnp.linspace(start, stop, num, endpoint=endpoint, dtype=dtype, device=_device(device))
 
 
 def eye(
     n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None
 ) -> Any:
-    return jnp.eye(n_rows, n_cols, k=k, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
+    dtype = dtype or DEFAULT_FLOAT
+    shape = (n_rows, n_rows if n_cols is None else n_cols)
+    _too_big("eye", shape, dtype.itemsize, _XLA_MAX_BYTES, name="(n_rows, n_cols)")
+    return jnp.eye(n_rows, n_cols, k=k, dtype=dtype, device=_device(device))
 
 
 def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
@@ -92,7 +119,9 @@ def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
 
 
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    return jnp.empty(shape, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
+    dtype = dtype or DEFAULT_FLOAT
+    _too_big("empty", shape, dtype.itemsize, _XLA_MAX_BYTES)
+    return jnp.empty(shape, dtype=dtype, device=_device(device))
 
 
 def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:

@@ -25,7 +25,7 @@ min = jnp.min  # noqa: A001
 
 _INEXACT = frozenset(v for k, v in DTYPES.items() if k.kind in "fc")
 
-mean = _statistical.mean_for(jnp, _INEXACT, _in_float32)
+mean = _statistical.mean_for(jnp.mean, _INEXACT, _in_float32)
 
 
 _UINT_OF_DEFAULT = jnp.dtype(f"uint{DEFAULT_INT.itemsize * 8}")

@@ -37,9 +37,11 @@ import mlx.core as mx
 import numpy as np
 
 from ...core import dtypes as D
+from ...core.interop import GradientCutError
 from ...ops.indexing import _check_step
 from .._common import hooks as _hooks
 from ._helpers import _out_of_bounds, _stream
+from .gradients import TRACING
 
 NAME = "mlx"
 VERSION = mx.__version__
@@ -121,8 +123,29 @@ def to_numpy(x: Any) -> np.ndarray:
     return np.array(x)  # a copy: a view would let NumPy write into MLX's buffer
 
 
-dlpack = _hooks.dlpack
+def dlpack(x: Any, *args: Any, **kwargs: Any) -> Any:
+    if TRACING.get():
+        # MLX itself asks first (mx.array * Array); refusing makes it use __mlx_array__, which
+        # keeps the gradient. Any other consumer gets this error instead of traced constants.
+        raise GradientCutError(
+            "__dlpack__: inside ivy_like.grad on mlx an Array holds traced values; exporting "
+            "them through DLPack would cut the gradient (use ivy_like functions, or x.data "
+            "with mlx functions)"
+        )
+    return x.__dlpack__(*args, **kwargs)
+
+
 dlpack_device = _hooks.dlpack_device
+
+
+def check_complex_conversion() -> None:
+    """Called by ``complex(Array)``: MLX tries ``complex()`` on a 0-d foreign operand before
+    ``__mlx_array__``, and a Python complex is a constant; refused while differentiating."""
+    if TRACING.get():
+        raise GradientCutError(
+            "complex(): inside ivy_like.grad on mlx an Array holds traced values; a Python "
+            "complex would cut the gradient (use ivy_like functions on the Array)"
+        )
 
 
 # Always raises: ivy_like treats MLX arrays as immutable (see the module docstring).

@@ -6,6 +6,11 @@ kind when it is higher); ``linspace(endpoint=False)`` is built from ``num + 1`` 
 has no ``endpoint=``); ``empty``/``empty_like`` give zeros (MLX has no uninitialised
 allocation); ``from_dlpack`` always copies (MLX cannot import CPU memory without a copy):
 ``copy=False`` raises ``BufferError``.
+
+MLX allocates an array when it is first read, and a shape the machine cannot hold is accepted
+and then crashes the process (a segfault) when read. Every kernel here that makes an array from
+a size refuses one of more bytes than ``memory_limit()`` first (``_creation.too_big``: a
+product and a comparison), with the decided ``MemoryError``.
 """
 
 from __future__ import annotations
@@ -16,16 +21,25 @@ import mlx.core as mx
 import numpy as np
 
 from ...core import dtypes as D
+from ...core.decided_errors import arange_error, arange_length, memory_limit
 from .._common import creation as _creation
 from . import DEFAULT_FLOAT, DEFAULT_INT, DTYPES
 from ._helpers import _stream
 
 _DEFAULT_COMPLEX = mx.complex64
 _is_python_data = _creation.is_python_data
+_too_big = _creation.too_big
+_LIMIT = memory_limit()  # bytes; read once, at load
 _arange_dtype = _creation.arange_dtype_for(DEFAULT_FLOAT, DEFAULT_INT)
 _scalar_default = _creation.scalar_default_for(
     mx.bool_, DEFAULT_INT, DEFAULT_FLOAT, _DEFAULT_COMPLEX
 )
+
+
+def _numpy_dtype(native: Any) -> Any:
+    """The NumPy dtype of an MLX dtype (None for bfloat16, which NumPy lacks: inferred)."""
+    name = D.as_dtype(native).name
+    return None if name == "bfloat16" else np.dtype(name)
 
 
 def _native_for(np_dtype: Any, where: str) -> Any:
@@ -67,33 +81,46 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = N
     if _is_python_data(obj):
         try:
             return mx.array(obj) if dtype is None else mx.array(obj, dtype=dtype)
-        except (TypeError, ValueError):
-            pass  # e.g. a list holding NumPy scalars: read it with NumPy below
-        arr = np.asarray(obj)
+        except (TypeError, ValueError, RuntimeError, OverflowError) as err:
+            # MLX's refusal (std::bad_cast for strings, None and ints beyond int64) is decided
+            # here; what holds numbers (a list of NumPy scalars) is read with NumPy below.
+            _creation.refuse_data(obj, err, dtype=dtype)
+        arr = np.asarray(obj, dtype=None if dtype is None else _numpy_dtype(dtype))
+        if arr.dtype.kind in "OUSu":  # strings, objects ([2**70]), uint64 ([2**63])
+            _creation.check_numeric(obj, arr, dtype=dtype)
         if dtype is None:
             dtype = {"f": DEFAULT_FLOAT, "c": _DEFAULT_COMPLEX}.get(arr.dtype.kind)
     else:
         arr = np.asarray(obj)
+        if arr.dtype.kind in "OUS":  # a NumPy array of strings or objects
+            _creation.check_numeric(obj, arr)
     if dtype is None:
         dtype = _native_for(arr.dtype, "asarray")
     return mx.array(arr, dtype=dtype)
 
 
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    dtype = dtype or DEFAULT_FLOAT
+    _too_big("zeros", shape, dtype.size, _LIMIT)
     if device is None:  # positional and no stream=: the cheapest call of nanobind's parser
-        return mx.zeros(shape, dtype or DEFAULT_FLOAT)
-    return mx.zeros(shape, dtype=dtype or DEFAULT_FLOAT, stream=_stream(device))
+        return mx.zeros(shape, dtype)
+    return mx.zeros(shape, dtype=dtype, stream=_stream(device))
 
 
 def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    dtype = dtype or DEFAULT_FLOAT
+    _too_big("ones", shape, dtype.size, _LIMIT)
     if device is None:  # positional and no stream=: the cheapest call of nanobind's parser
-        return mx.ones(shape, dtype or DEFAULT_FLOAT)
-    return mx.ones(shape, dtype=dtype or DEFAULT_FLOAT, stream=_stream(device))
+        return mx.ones(shape, dtype)
+    return mx.ones(shape, dtype=dtype, stream=_stream(device))
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    # MLX fills with a byte's code (b"1" as 49) and refuses 2**70 for a float dtype.
+    fill_value = _creation.fill("full", fill_value, dtype)
     if dtype is None:
         dtype = _scalar_default(fill_value)
+    _too_big("full", shape, 8 if dtype is None else dtype.size, _LIMIT)
     out = mx.full(shape, fill_value, dtype=dtype, stream=_stream(device))
     # mx.full keeps the value's kind when it is higher than dtype's (full((2,), 2.5,
     # dtype=int32) is float32): convert, as NumPy does (an unsafe cast of the value).
@@ -103,6 +130,9 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
     if dtype is None:
         dtype = _arange_dtype(start, stop, step)
+    count = arange_length(start, stop, step)
+    if count is not None and count * dtype.size > _LIMIT:
+        raise arange_error(start, stop, step, dtype.size)  # type: ignore[misc]
     if stop is None:
         start, stop = 0, start
     return mx.arange(start, stop, step, dtype=dtype, stream=_stream(device))
@@ -110,6 +140,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
 
 def linspace(start, stop, /, num: int, *, dtype=None, device=None, endpoint: bool = True) -> Any:
     dtype = dtype or DEFAULT_FLOAT
+    _too_big("linspace", num, dtype.size, _LIMIT, name="num", scalar=True)
     stream = _stream(device)
     if endpoint:
         return mx.linspace(start, stop, num, dtype=dtype, stream=stream)
@@ -120,28 +151,42 @@ def linspace(start, stop, /, num: int, *, dtype=None, device=None, endpoint: boo
 def eye(
     n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None
 ) -> Any:
-    return mx.eye(n_rows, n_cols, k=k, dtype=dtype or DEFAULT_FLOAT, stream=_stream(device))
+    dtype = dtype or DEFAULT_FLOAT
+    shape = (n_rows, n_rows if n_cols is None else n_cols)
+    _too_big("eye", shape, dtype.size, _LIMIT, name="(n_rows, n_cols)")
+    return mx.eye(n_rows, n_cols, k=k, dtype=dtype, stream=_stream(device))
 
 
+# The *_like kernels check too: x may be a broadcast view (mx.broadcast_to allocates nothing).
 def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
-    return mx.zeros(x.shape, dtype=dtype or x.dtype, stream=_stream(device))
+    dtype = dtype or x.dtype
+    _too_big("zeros_like", x.shape, dtype.size, _LIMIT, name="x's shape")
+    return mx.zeros(x.shape, dtype=dtype, stream=_stream(device))
 
 
 def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
-    return mx.ones(x.shape, dtype=dtype or x.dtype, stream=_stream(device))
+    dtype = dtype or x.dtype
+    _too_big("ones_like", x.shape, dtype.size, _LIMIT, name="x's shape")
+    return mx.ones(x.shape, dtype=dtype, stream=_stream(device))
 
 
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    return mx.zeros(shape, dtype=dtype or DEFAULT_FLOAT, stream=_stream(device))
+    dtype = dtype or DEFAULT_FLOAT
+    _too_big("empty", shape, dtype.size, _LIMIT)
+    return mx.zeros(shape, dtype=dtype, stream=_stream(device))
 
 
 def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
-    return mx.zeros(x.shape, dtype=dtype or x.dtype, stream=_stream(device))
+    dtype = dtype or x.dtype
+    _too_big("empty_like", x.shape, dtype.size, _LIMIT, name="x's shape")
+    return mx.zeros(x.shape, dtype=dtype, stream=_stream(device))
 
 
 def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
     # mx.full(shape, 2.5, dtype=int32) keeps float32 (the value's kind wins): convert first.
+    fill_value = _creation.fill("full_like", fill_value, dtype or x.dtype)
     value = mx.array(fill_value, dtype=dtype or x.dtype)
+    _too_big("full_like", x.shape, value.dtype.size, _LIMIT, name="x's shape")
     return mx.full(x.shape, value, stream=_stream(device))
 
 

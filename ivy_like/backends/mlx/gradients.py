@@ -5,9 +5,17 @@ MLX transforms are functional and nest natively.
 
 from __future__ import annotations
 
+import contextvars
 from typing import Any, Callable
 
 import mlx.core as mx
+
+# True while ivy_like differentiates on MLX. MLX converts a foreign operand (``mx.array * x``)
+# through DLPack before ``__mlx_array__``, and DLPack hands over evaluated values, cut from the
+# graph; the ``dlpack`` hook refuses while this is set, so MLX takes ``__mlx_array__`` instead.
+TRACING: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "ivy_like_mlx_tracing", default=False
+)
 
 
 def _scalar_only(xs: list[Any], f: Callable[[list[Any]], tuple[Any, Any]], box: list[Any]) -> Any:
@@ -35,11 +43,15 @@ def value_and_grad_leaves(
     # grad(lambda x: value_and_grad(g)(x)[0][1]) must see them connected, as on jax and torch.
     box: list[Any] = []
     # The value is taken from the box too, for the same reason.
-    if len(leaves) == 1:
-        _, grad = _VALUE_AND_GRAD_ONE(leaves[0], f, box)
-        grads = [grad]
-    else:
-        _, grads = _VALUE_AND_GRAD(list(leaves), f, box)
+    token = TRACING.set(True)
+    try:
+        if len(leaves) == 1:
+            _, grad = _VALUE_AND_GRAD_ONE(leaves[0], f, box)
+            grads = [grad]
+        else:
+            _, grads = _VALUE_AND_GRAD(list(leaves), f, box)
+    finally:
+        TRACING.reset(token)
     value, aux = box[-1]
     return value, aux, grads
 
@@ -57,5 +69,9 @@ def jacobian(f: Callable[[Any], Any], x: Any) -> Any:
         _, (g,) = mx.vjp(lambda a: f(a), [x], [cotangent.reshape(y.shape)])
         return g
 
-    rows = mx.vmap(row)(mx.eye(n_out, dtype=y.dtype))
+    token = TRACING.set(True)
+    try:
+        rows = mx.vmap(row)(mx.eye(n_out, dtype=y.dtype))
+    finally:
+        TRACING.reset(token)
     return rows.reshape(tuple(y.shape) + tuple(x.shape))

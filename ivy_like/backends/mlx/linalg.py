@@ -13,6 +13,9 @@ has no cutoff), ``matrix_rank``, ``svd(full_matrices=False)`` (MLX returns full 
 broadcast batch dimensions, ``vector_norm``, ``matrix_power``, and ``matmul``, ``tensordot``
 and ``vecdot`` of integers (``mx.matmul`` rejects them).
 
+``inv`` and ``solve`` evaluate their result, so that a singular matrix is ivy_like's
+``LinAlgError`` in the call (MLX reports it only at evaluation; see ``_evaluated``).
+
 Gradients: MLX 0.32 cannot differentiate ``inv``, ``solve``, ``cholesky``, ``eigh``,
 ``eigvalsh``, ``svd`` or ``qr``; ``_linalg_vjp`` gives them and ``pinv`` VJPs (so
 ``matrix_power`` with n < 0, ``svdvals`` and ``matrix_norm`` of ord 2, -2 and 'nuc' too).
@@ -40,6 +43,7 @@ from ivy_like.ops.linalg import (
     _norm_axes,
     _power_sum_norm,
     _root_zero_grad,
+    _singular,
     _tensordot_axes,
     _vector_axis,
 )
@@ -189,7 +193,34 @@ def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
 
 linalg_eigh = _in_float32(_linalg.named_result_for(_vjp.eigh, "eigh", _float, EighResult))
 linalg_eigvalsh = _in_float32(_linalg.of_matrix_for(_vjp.eigvalsh, "eigvalsh", _float, square=True))
-linalg_inv = _in_float32(_linalg.of_matrix_for(_vjp.inv, "inv", _float, square=True))
+
+
+@_in_float32
+def linalg_inv(x: Any, /) -> Any:
+    x = _float("inv", x, square=True)
+    return _evaluated(_vjp.inv(x), x, "inv", "x")
+
+
+def _evaluated(out: Any, x: Any, name: str, arg: str) -> Any:
+    """``out`` (the inverse of ``x``, or a solution with ``x`` as ``x1``), evaluated.
+
+    MLX reports a singular matrix (a zero pivot of LAPACK's LU) only when the result is
+    evaluated, as a RuntimeError, and ``numpy.asarray`` of that result gives garbage with no
+    error at all: so the result is evaluated here, and that error becomes ivy_like's
+    LinAlgError once ``x``'s own LU shows the zero pivot. (An evaluation MLX makes later
+    anyway when the result is read: +0.3 µs on a 64x64 inverse, see ``docs/design.md``.)
+    Inside ``mx.compile``/``mx.vmap`` nothing can be evaluated: ``out`` goes on unchecked.
+    """
+    try:
+        mx.eval(out)
+    except ValueError:  # inside mx.compile / mx.vmap: values unknown
+        pass
+    except RuntimeError as e:
+        lu, _ = mx.linalg.lu_factor(x, stream=_CPU)
+        if mx.any(mx.diagonal(lu, 0, -2, -1) == 0).item():
+            raise _singular(name, arg, x.ndim) from e
+        raise
+    return out
 
 
 @_in_float32
@@ -280,9 +311,11 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
         # Two matrices: MLX accepts exactly what the checks below pass on unchanged (real
         # floating dtypes, square x1, matching rows) and raises ValueError for the rest.
         try:
-            return _vjp.solve(x1, x2)
+            out = _vjp.solve(x1, x2)
         except ValueError:
             pass
+        else:
+            return _evaluated(out, x1, "solve", "x1")
     return _checked_solve(x1, x2)
 
 
@@ -301,7 +334,7 @@ def _checked_solve(x1: Any, x2: Any) -> Any:
         batch = mx.broadcast_shapes(b1, b2)
         x1 = mx.broadcast_to(x1, (*batch, *x1.shape[-2:]))
         x2 = mx.broadcast_to(x2, (*batch, *x2.shape[-2:]))
-    out = _vjp.solve(x1, x2)
+    out = _evaluated(_vjp.solve(x1, x2), x1, "solve", "x1")
     return out[..., 0] if vector else out
 
 

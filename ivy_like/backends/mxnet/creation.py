@@ -21,6 +21,7 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
+from ...core.decided_errors import arange_error, shape_error
 from ...ops.creation import _check_matrix, _check_meshgrid
 from .._common import creation as _creation
 from . import _BOOL, DEFAULT_FLOAT, DEFAULT_INT, NDArray, _context, numpy_shapes
@@ -35,6 +36,7 @@ from ._helpers import (
 )
 
 nd = mx.nd
+_MAX_ELEMENTS = 2**31 - 1
 _is_python_data = _creation.is_python_data
 _arange_dtype = _creation.arange_dtype_for(DEFAULT_FLOAT, DEFAULT_INT)
 
@@ -64,27 +66,49 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = N
         return obj.as_in_context(ctx).astype(want, copy=True)
     if copy is False:
         raise ValueError(f"asarray: copy=False but MXNet must copy a {type(obj).__name__}")
-    arr = np.asarray(obj)
-    if dtype is None and _is_python_data(obj) and arr.dtype == np.float64:
+    python = _is_python_data(obj)
+    try:  # Python data with a dtype is read in it: [2**70] as float32, [300] as int8 refused
+        arr = np.asarray(obj, dtype=np.dtype(dtype) if python and dtype is not None else None)
+    except Exception as err:  # strings, None, ints beyond the dtype: the decided error
+        _creation.refuse_data(obj, err, dtype=dtype)
+        raise
+    if arr.dtype.kind in ("OUSu" if python else "OUS"):  # strings, objects, [2**63]
+        _creation.check_numeric(obj, arr, dtype=dtype)
+    if dtype is None and python and arr.dtype == np.float64:
         arr = arr.astype(DEFAULT_FLOAT)
     want = _supported(np.dtype(dtype) if dtype is not None else arr.dtype, "asarray")
-    if arr.dtype.kind in "OUSV":
-        raise TypeError(f"asarray: cannot make an mxnet array from {type(obj).__name__}")
     return nd.array(arr.astype(want, copy=False), ctx=ctx, dtype=want)
+
+
+def _fits(where: str, shape: Any, dtype: Any, name: str = "shape") -> None:
+    """Refuse more elements than this MXNet holds (2**31 - 1: built without int64 tensor
+    sizes) before it sees them: it wraps larger products around (``zeros((2**62, 4))`` had
+    shape (0, 4)). The decided error where one applies (a size beyond int64, more than the
+    machine's memory), else a ValueError naming MXNet's limit."""
+    itemsize = np.dtype(dtype).itemsize
+    if _creation.too_big(where, shape, itemsize, _MAX_ELEMENTS * itemsize, name=name):
+        raise ValueError(
+            f"{where}: {name} {shape!r} has more than {_MAX_ELEMENTS} elements, the most this "
+            f"MXNet build holds (built without USE_INT64_TENSOR_SIZE)"
+        )
 
 
 @numpy_shapes
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    _fits("zeros", shape, dtype or DEFAULT_FLOAT)
     return nd.zeros(_shape(shape), ctx=_context(device), dtype=dtype or DEFAULT_FLOAT)
 
 
 @numpy_shapes
 def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    _fits("ones", shape, dtype or DEFAULT_FLOAT)
     return nd.ones(_shape(shape), ctx=_context(device), dtype=dtype or DEFAULT_FLOAT)
 
 
 @numpy_shapes
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    # MXNet fills with 0 for 2**70 as a float, and would read "1.5"
+    fill_value = _creation.fill("full", fill_value, dtype)
     if dtype is None:
         dtype = (
             _scalar_dtype(_BOOL, fill_value, "full")
@@ -92,6 +116,7 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
             else np.asarray(fill_value).dtype
         )
         dtype = _BOOL if isinstance(fill_value, bool) else dtype
+    _fits("full", shape, dtype)
     return nd.full(_shape(shape), fill_value, ctx=_context(device), dtype=dtype)
 
 
@@ -105,6 +130,11 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
         raise ValueError("arange: step must not be zero")
     # NumPy's length rule, computed here: MXNet rounds the count of float ranges differently.
     n = builtins.max(0, int(np.ceil((stop - start) / step)))
+    if n > _MAX_ELEMENTS:  # before NumPy allocates it (MXNet aborted the process after)
+        itemsize = np.dtype(dtype).itemsize
+        raise arange_error(start, stop, step, itemsize) or ValueError(
+            f"arange: {n} values, more than the {_MAX_ELEMENTS} elements this MXNet build holds"
+        )
     if n == 0:
         return nd.zeros((0,), ctx=_context(device), dtype=dtype)
     return nd.array(np.arange(start, stop, step, dtype=dtype), ctx=_context(device), dtype=dtype)
@@ -124,6 +154,11 @@ def eye(
 ) -> Any:
     dtype = dtype or DEFAULT_FLOAT
     n_cols = n_rows if n_cols is None else n_cols
+    for name, size in (("n_rows", n_rows), ("n_cols", n_cols)):  # MXNet reads -1 as "square"
+        error = shape_error("eye", size, name=name, scalar=True, sizes=False)
+        if error is not None:
+            raise error
+    _fits("eye", (n_rows, n_cols), dtype, name="(n_rows, n_cols)")
     if n_rows == 0 or n_cols == 0:  # MXNet reads M=0 as "square"
         return nd.zeros((n_rows, n_cols), ctx=_context(device), dtype=dtype)
     return nd.eye(n_rows, n_cols, k=k, ctx=_context(device), dtype=dtype)
@@ -143,6 +178,7 @@ def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
 
 @numpy_shapes
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    _fits("empty", shape, dtype or DEFAULT_FLOAT)
     return nd.empty(_shape(shape), ctx=_context(device), dtype=dtype or DEFAULT_FLOAT)
 
 
@@ -156,6 +192,7 @@ def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
 def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
     ctx = x.context if device is None else _context(device)
     dt = np.dtype(dtype or x.dtype)
+    fill_value = _creation.fill("full_like", fill_value, dt)  # as in full
     if dt.kind in "iub" and isinstance(fill_value, float):
         fill_value = int(fill_value)  # as astype would convert it (2.5 -> 2)
     return nd.full(x.shape, fill_value, ctx=ctx, dtype=dt)

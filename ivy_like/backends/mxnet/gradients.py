@@ -25,7 +25,8 @@ def _fresh_leaves(leaves: list[Any]) -> list[Any]:
     if autograd.is_recording():
         raise NotImplementedError(
             "mxnet: gradients of gradients (a gradient taken inside another one) are not "
-            "supported: MXNet's autograd records one tape per thread and cannot nest"
+            "supported: MXNet's autograd records one tape per thread and cannot nest (hessian, "
+            "grad of grad, vjp inside grad); jax, torch, tensorflow and mlx can"
         )
     with autograd.pause():
         copies = [leaf.copy() for leaf in leaves]

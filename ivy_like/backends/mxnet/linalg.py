@@ -45,6 +45,7 @@ from ivy_like.ops.linalg import (
     _norm_axes,
     _power_sum_norm,
     _root_zero_grad,
+    _singular,
     _tensordot_axes,
     _vector_axis,
 )
@@ -216,9 +217,23 @@ def _syevd(x: Any) -> tuple[Any, Any]:
 
 
 @numpy_shapes
+def _inverse(x: Any, name: str, arg: str) -> Any:
+    """``nd.linalg.inverse`` of the square float stack ``x``, waited for: MXNet reports a
+    singular matrix (LAPACK's zero pivot) only when the result is read, and a second read
+    gives garbage without an error. That error becomes ivy_like's LinAlgError."""
+    x, dt = _float(name, x, square=True)
+    out = nd.linalg.inverse(x)
+    try:
+        out.wait_to_read()
+    except mx.base.MXNetError as e:
+        if "non-convertible" not in str(e):
+            raise
+        raise _singular(name, arg, x.ndim) from e
+    return _cast(out, dt)
+
+
 def linalg_inv(x: Any, /) -> Any:
-    x, dt = _float("inv", x, square=True)
-    return _cast(nd.linalg.inverse(x), dt)
+    return _inverse(x, "inv", "x")
 
 
 @_in_float32(pair=True)
@@ -227,7 +242,8 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
     _check_float("solve", np.dtype(x1.dtype).kind)
     _check_matrix("solve", tuple(x1.shape), square=True)
     _check_solve_operands(tuple(x1.shape), tuple(x2.shape))
-    return matmul(linalg_inv(x1), x2)  # a 1-D x2 is a vector, as the standard reads it
+    # A 1-D x2 is a vector, as the standard reads it.
+    return matmul(_inverse(x1, "solve", "x1"), x2)
 
 
 @numpy_shapes

@@ -15,43 +15,63 @@ from .._common import creation as _creation
 from . import _DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT
 
 _is_python_data = _creation.is_python_data
+_NUMBERS = _creation.NUMBERS
 _arange_dtype = _creation.arange_dtype_for(DEFAULT_FLOAT, DEFAULT_INT)
 _scalar_default = _creation.scalar_default_for(
     np.dtype("bool"), DEFAULT_INT, DEFAULT_FLOAT, _DEFAULT_COMPLEX
 )
 
 
-def _default_dtype_for(arr: np.ndarray) -> Any:
-    """float64/complex128 inferred from Python data become the defaults (float32/complex64)."""
-    if arr.dtype == np.float64:
-        return DEFAULT_FLOAT
-    if arr.dtype == np.complex128:
-        return _DEFAULT_COMPLEX
-    return None
+# float64/complex128 inferred from Python data become the defaults (float32/complex64).
+_PY_DEFAULTS = {np.dtype("float64"): DEFAULT_FLOAT, np.dtype("complex128"): _DEFAULT_COMPLEX}
 
 
 def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = None) -> Any:
     if dtype is None and _is_python_data(obj):
-        arr = np.asarray(obj)
-        default = _default_dtype_for(arr)
-        return arr.astype(default) if default is not None else arr
-    if copy:
-        return np.array(obj, dtype=dtype, copy=True)
-    arr = np.asarray(obj, dtype=dtype)
+        try:
+            arr = np.asarray(obj)
+        except Exception as err:  # e.g. ragged lists: the decided error, else NumPy's
+            _creation.refuse_data(obj, err)
+            raise
+        default = _PY_DEFAULTS.get(arr.dtype)
+        if default is not None:
+            return arr.astype(default)
+        if arr.dtype.kind in "OUSu":  # strings, objects ([2**70]), uint64 ([2**63])
+            _creation.check_numeric(obj, arr)
+        return arr
+    try:
+        if copy:
+            return np.array(obj, dtype=dtype, copy=True)
+        arr = np.asarray(obj, dtype=dtype)
+    except Exception as err:  # ["a"] with a float dtype...: the decided error, else NumPy's
+        _creation.refuse_data(obj, err, dtype=dtype)
+        raise
     if copy is False and arr is not obj and not (isinstance(obj, np.ndarray) and arr.base is obj):
         raise ValueError("asarray: copy=False but a copy is needed")
     return arr
 
 
+# NumPy 1.x reads a shape of None as () (deprecated): refused here, the rule decides how.
+_NO_SHAPE = "shape must be an int or a sequence of ints, got None"
+
+
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    if shape is None:
+        raise TypeError(f"zeros: {_NO_SHAPE}")
     return np.zeros(shape, dtype or DEFAULT_FLOAT)  # positional: NumPy parses it faster
 
 
 def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    if shape is None:
+        raise TypeError(f"ones: {_NO_SHAPE}")
     return np.ones(shape, dtype=dtype or DEFAULT_FLOAT)
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    if shape is None:
+        raise TypeError(f"full: {_NO_SHAPE}")
+    if type(fill_value) not in _NUMBERS:  # NumPy fills with "1.5", None (NaN), b"1"...
+        _creation.fill("full", fill_value, dtype)
     if dtype is None:
         dtype = _scalar_default(fill_value)
     return np.full(shape, fill_value, dtype=dtype)
@@ -84,6 +104,8 @@ def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
 
 
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    if shape is None:
+        raise TypeError(f"empty: {_NO_SHAPE}")
     return np.empty(shape, dtype=dtype or DEFAULT_FLOAT)
 
 
@@ -92,6 +114,8 @@ def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
 
 
 def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    if type(fill_value) not in _NUMBERS:  # NumPy fills with "1.5", None (NaN), b"1"...
+        _creation.fill("full_like", fill_value, dtype or x.dtype)
     return np.full_like(x, fill_value, dtype=dtype)
 
 

@@ -26,7 +26,6 @@ from ivy_like.ops.linalg import (
     _check_float,
     _check_matrix,
     _check_matrix_norm_ord,
-    _check_solve_operands,
     _check_vector_norm_ord,
     _norm_axes,
     _vector_axis,
@@ -103,7 +102,8 @@ linalg_eigh = _in_float32(_linalg.named_result_for(np.linalg.eigh, "eigh", _floa
 linalg_eigvalsh = _in_float32(
     _linalg.of_matrix_for(np.linalg.eigvalsh, "eigvalsh", _float, square=True)
 )
-linalg_inv = _in_float32(_linalg.of_matrix_for(np.linalg.inv, "inv", _float, square=True))
+_SINGULAR = (np.linalg.LinAlgError,)  # NumPy's, for a zero pivot (the shapes are checked first)
+linalg_inv = _in_float32(_linalg.inv_for(np.linalg.inv, _float, _SINGULAR))
 
 
 @_in_float32
@@ -182,14 +182,12 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
 # What the direct call above does not take. NumPy 2 already follows the standard: x2 is a
 # vector only when it is 1-D.
 if _NP2:
-    _checked_solve = _in_float32(pair=True)(_linalg.checked_solve_for(np.linalg.solve, _float))
+    _checked_solve = _in_float32(pair=True)(
+        _linalg.checked_solve_for(np.linalg.solve, _float, _SINGULAR)
+    )
 else:
 
-    @_in_float32(pair=True)
-    def _checked_solve(x1: Any, x2: Any) -> Any:
-        x1 = _float("solve", x1, square=True)
-        x2 = _float("solve", x2, matrix=False)
-        _check_solve_operands(x1.shape, x2.shape)
+    def _solve1(x1: Any, x2: Any) -> Any:
         # NumPy 1 reads x2 as a stack of vectors exactly when x2.ndim == x1.ndim - 1: give x2
         # as many dimensions as x1 so that it is always read as a stack of matrices.
         if x2.ndim == 1:  # a vector: one column, broadcast over x1's batch
@@ -198,6 +196,8 @@ else:
         if x2.ndim == x1.ndim - 1:
             x2 = x2[np.newaxis]
         return np.linalg.solve(x1, x2)
+
+    _checked_solve = _in_float32(pair=True)(_linalg.checked_solve_for(_solve1, _float, _SINGULAR))
 
 
 linalg_svd = _in_float32(_linalg.svd_for(np.linalg.svd, _float))

@@ -65,10 +65,21 @@ def device(x: Any) -> str:
 
 
 def to_numpy(x: Any) -> np.ndarray:
-    return x.numpy()  # tf.Tensor and tf.Variable; bfloat16 comes out as ml_dtypes.bfloat16
+    # tf.Tensor and tf.Variable; bfloat16 comes out as ml_dtypes.bfloat16. A 0-d tensor gives a
+    # NumPy scalar (np.float32), which __array__ must not return: make it a 0-d ndarray.
+    return np.asarray(x.numpy())
 
 
-dlpack = _hooks.dlpack_for(tf.convert_to_tensor)  # a Variable exports its value
+def dlpack(x: Any, *args: Any, **kwargs: Any) -> Any:
+    t = tf.convert_to_tensor(x)  # a Variable exports its value
+    # TensorFlow refuses any dl_device, even the tensor's own; consumers (NumPy, scikit-learn)
+    # name the CPU explicitly. The tensor's own device needs no move: drop it.
+    dl_device = kwargs.get("dl_device")
+    if dl_device is not None and tuple(dl_device) == tuple(t.__dlpack_device__()):
+        kwargs = {k: v for k, v in kwargs.items() if k != "dl_device"}
+    return t.__dlpack__(*args, **kwargs)
+
+
 dlpack_device = _hooks.dlpack_device_for(tf.convert_to_tensor)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from ...core.decided_errors import shape_error
 from ...ops.creation import _check_matrix, _check_meshgrid, _meshgrid_shapes
 from .._common import creation as _creation
 from . import DEFAULT_FLOAT, DEFAULT_INT, _eager
@@ -26,7 +27,9 @@ from ._helpers import _const, _on, _shape
 _DEFAULT_COMPLEX = tf.complex64
 _KDLCPU = 1  # DLPack's device type of host memory
 _TF_ALIGNMENT = 64  # bytes; TensorFlow's CPU buffers must be aligned to this
+_LINSPACE_MAX = 2**31 - 2  # int32, less the point endpoint=False computes and drops
 _is_python_data = _creation.is_python_data
+_NUMBERS = _creation.NUMBERS
 _arange_dtype = _creation.arange_dtype_for(DEFAULT_FLOAT, DEFAULT_INT)
 _scalar_default = _creation.scalar_default_for(
     tf.bool, DEFAULT_INT, DEFAULT_FLOAT, _DEFAULT_COMPLEX
@@ -43,18 +46,29 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = N
     if copy is False:
         # Python data always needs a copy, and TensorFlow copies NumPy arrays.
         raise ValueError("asarray: copy=False but TensorFlow needs a copy of this input")
-    with _on(device):
-        if _is_python_data(obj):
-            # NumPy's inference (int64, float64, complex128, bool) with our float32/complex64
-            # defaults: the same dtypes as the numpy backend gives.
-            arr = np.asarray(obj, dtype=None if dtype is None else dtype.as_numpy_dtype)
-            if dtype is None and arr.dtype == np.float64:
-                arr = arr.astype(np.float32)
-            elif dtype is None and arr.dtype == np.complex128:
-                arr = arr.astype(np.complex64)
-            return tf.constant(arr)
-        out = tf.convert_to_tensor(obj)  # copies NumPy data: later writes do not show through
-        return out if dtype is None else tf.cast(out, dtype)
+    try:
+        with _on(device):
+            if _is_python_data(obj):
+                # NumPy's inference (int64, float64, complex128, bool) with our float32/complex64
+                # defaults: the same dtypes as the numpy backend gives.
+                arr = np.asarray(obj, dtype=None if dtype is None else dtype.as_numpy_dtype)
+                if arr.dtype.kind in "OUSu":  # strings (tf.string), objects, [2**63]
+                    _creation.check_numeric(obj, arr, dtype=dtype)
+                if dtype is None and arr.dtype == np.float64:
+                    arr = arr.astype(np.float32)
+                elif dtype is None and arr.dtype == np.complex128:
+                    arr = arr.astype(np.complex64)
+                return tf.constant(arr)
+            out = tf.convert_to_tensor(obj)  # copies NumPy data: later writes do not show
+            if out.dtype == tf.string:  # a NumPy array of strings, a bytes object
+                _creation.refuse_data(obj, None)
+                raise TypeError(f"asarray: obj holds strings ({type(obj).__name__})")
+            return out if dtype is None else tf.cast(out, dtype)
+    except Exception as err:  # ["a"] with a float dtype, objects...: the decided error
+        if _creation.is_decided(err):
+            raise
+        _creation.refuse_data(obj, err, dtype=dtype)
+        raise
 
 
 def _filled(shape: Any, dtype: Any, value: int) -> Any:
@@ -91,9 +105,13 @@ ones = _filled_for("ones", 1, tf.ones)
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    if type(fill_value) not in _NUMBERS:  # TensorFlow fills with "1.5", None (NaN), b"1"...
+        _creation.fill("full", fill_value, dtype)
     dtype = dtype or _scalar_default(fill_value)
     with _on(device):
         value = tf.convert_to_tensor(fill_value) if dtype is None else _const(fill_value, dtype)
+        if value.dtype == tf.string:  # a NumPy array of strings, which fill checks element-wise
+            raise TypeError(f"full: fill_value holds strings ({type(fill_value).__name__})")
         return tf.fill(_shape(shape), value)
 
 
@@ -112,6 +130,13 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
 def linspace(start, stop, /, num: int, *, dtype=None, device=None, endpoint: bool = True) -> Any:
     # Computed in float64 and then cast, as NumPy does; integer dtypes round down (NumPy 2).
     dtype = dtype or DEFAULT_FLOAT
+    if type(num) is int and num > _LINSPACE_MAX:
+        # tf.linspace counts in int32 and wraps larger counts around without a word
+        # (2**32 + 3 points gave 3).
+        error = shape_error("linspace", num, dtype.size, name="num", scalar=True)
+        raise error or ValueError(
+            f"linspace: num={num} is more than TensorFlow's linspace can count ({_LINSPACE_MAX})"
+        )
     with _on(device):
         out = tf.linspace(_const(start, tf.float64), _const(stop, tf.float64), num + (not endpoint))
         if not endpoint:
@@ -155,6 +180,8 @@ def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
 
 
 def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    if type(fill_value) not in _NUMBERS:  # TensorFlow fills with "1.5", None (NaN), b"1"...
+        _creation.fill("full_like", fill_value, dtype or x.dtype)
     with _on(device):
         return tf.fill(tf.shape(x), _const(fill_value, dtype or x.dtype))
 

@@ -31,6 +31,7 @@ from ivy_like.ops.linalg import (
     _norm_axes,
     _power_sum_norm,
     _root_zero_grad,
+    _singular,
     _tensordot_axes,
     _vector_axis,
 )
@@ -211,7 +212,11 @@ def linalg_eigvalsh(x: Any, /) -> Any:
     return tf.linalg.eigvalsh(_one_triangle("eigvalsh", x))
 
 
-linalg_inv = _in_float32(_linalg.of_matrix_for(tf.linalg.inv, "inv", _float, square=True))
+# What MatrixInverse and MatrixSolve raise for a singular matrix ("Input is not invertible")
+# in eager mode; the checks before them leave no other InvalidArgumentError. In a graph the
+# error comes when the graph runs: TensorFlow's own.
+_SINGULAR = (tf.errors.InvalidArgumentError,)
+linalg_inv = _in_float32(_linalg.inv_for(tf.linalg.inv, _float, _SINGULAR))
 
 
 @_in_float32
@@ -309,6 +314,13 @@ def _checked_solve(x1: Any, x2: Any) -> Any:
     """solve with ivy_like's checks: what the direct call above does not take."""
     x1, x2 = _common(_float("solve", x1, square=True), x2)
     _check_solve_operands(tuple(x1.shape), tuple(x2.shape))
+    try:
+        return _broadcast_solve(x1, x2)
+    except _SINGULAR as e:
+        raise _singular("solve", "x1", x1.shape.rank) from e
+
+
+def _broadcast_solve(x1: Any, x2: Any) -> Any:
     vector = len(x2.shape) == 1
     if vector:
         x2 = x2[:, None]

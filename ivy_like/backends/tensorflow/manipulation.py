@@ -35,14 +35,20 @@ _SHAPE_ERRORS = (ValueError, tf.errors.InvalidArgumentError)
 
 def reshape(x: Any, /, shape: Any, *, copy: Any = None) -> Any:
     # Tensors are immutable: sharing memory or not cannot be observed, so copy has no effect.
+    shape = _shape(shape)
     if type(x) is EagerTensor and _eager.executing_eagerly():
-        dims = _eager.int64(_shape(shape))
-        if dims is not None:
+        dims = _eager.int64(shape)
+        if dims is not None and 0 not in shape:  # (a 0 in the shape: see below)
             try:
                 return RAW.Reshape(tensor=x, shape=dims)
             except RAW_FAILS:
                 pass  # sizes that do not match: tf.reshape raises its own error
-    return tf.reshape(x, _shape(shape))
+    if isinstance(shape, (tuple, list)) and -1 in shape and 0 in shape:
+        # -1 beside a 0: no size makes the product fit, or every size does. TensorFlow picks
+        # one ((0, 3) to (-1, 0) gives (3, 0)); NumPy and the other frameworks refuse. This
+        # error makes the decided rule (reshape_size) raise its ValueError in its place.
+        raise ValueError(f"reshape: a -1 in shape {tuple(shape)} beside a 0 cannot be inferred")
+    return tf.reshape(x, shape)
 
 
 def permute_dims(x: Any, /, axes: Any) -> Any:

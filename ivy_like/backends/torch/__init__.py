@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from ...core.interop import GradientCutError
 from .._common import hooks as _hooks
 
 NAME = "torch"
@@ -77,7 +78,28 @@ def native_device(device: Any) -> Any:
     return dev
 
 
+_functorch = torch._C._functorch
+
+
+def _unwrap_grad_levels(x: Any) -> Any:
+    """The plain tensor under torch.func.grad/jvp wrappers (they hold the same values; reading
+    them is what float(x) does there). Under vmap the values differ per example: refuse, as
+    torch's own .item() does."""
+    while _functorch.is_functorch_wrapped_tensor(x):
+        if _functorch.is_batchedtensor(x):
+            raise RuntimeError(
+                "to_numpy: cannot read the values of a tensor inside a vmap transform "
+                "(each example has its own); return it from the function instead"
+            )
+        x = _functorch.get_unwrapped(x)
+    return x
+
+
 def to_numpy(x: Any) -> Any:
+    if _functorch.is_functorch_wrapped_tensor(x):
+        x = _unwrap_grad_levels(x)
+        with torch._C._DisableFuncTorch():  # the plain tensor, read outside the transforms
+            return to_numpy(x)
     # force=True detaches, moves to the CPU and resolves conjugate/negative views.
     if x.dtype is torch.bfloat16:
         # NumPy has no bfloat16; ml_dtypes (shipped with jax and tensorflow) provides one.
@@ -90,7 +112,21 @@ def to_numpy(x: Any) -> Any:
 
 
 # torch refuses to export a tensor that requires grad; the values are what is shared.
-dlpack = _hooks.dlpack_for(torch.Tensor.detach)
+def dlpack(x: Any, *args: Any, **kwargs: Any) -> Any:
+    # torch.as_tensor(Array) and every DLPack consumer land here. A tensor inside a torch.func
+    # transform (ivy_like.grad) or inside an autograd graph (it has a grad_fn) would arrive as
+    # values, cut from its gradient: refused, as torch refuses. A parameter (a leaf that
+    # requires grad) exports its values, detached, for converting weights between frameworks.
+    if _functorch.is_functorch_wrapped_tensor(x) or x.grad_fn is not None:
+        raise GradientCutError(
+            "__dlpack__: this tensor takes part in a gradient (inside ivy_like.grad or "
+            "torch.func, or computed in an autograd graph); exporting it would cut that "
+            "gradient. Pass x.data to torch functions (torch.as_tensor(x.data) is x.data), "
+            "or read the values with x.to_numpy()"
+        )
+    return x.detach().__dlpack__(*args, **kwargs)
+
+
 dlpack_device = _hooks.dlpack_device
 
 

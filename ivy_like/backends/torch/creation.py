@@ -25,8 +25,10 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = N
     # NumPy array, copy=True copies, copy=False raises ValueError when it cannot share memory.
     try:
         return torch.asarray(obj, dtype=dtype, device=device, copy=copy)
-    except ValueError as err:
-        if copy is False:
+    except Exception as err:
+        # Strings, None, ints beyond int64, ragged lists: the decided error, not torch's.
+        _creation.refuse_data(obj, err, dtype=dtype)
+        if copy is False and isinstance(err, ValueError):
             raise ValueError(f"asarray: copy=False but a copy is needed ({err})") from None
         raise
 
@@ -57,6 +59,7 @@ def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
     # Without a dtype torch infers bool/int64/float32/complex64 from the value, like NumPy's
     # backend with our defaults.
+    fill_value = _creation.fill("full", fill_value, dtype)  # torch refuses 2**70 as a float
     return torch.full(_shape(shape), fill_value, dtype=dtype, device=device)
 
 
@@ -104,6 +107,7 @@ def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
 
 
 def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    fill_value = _creation.fill("full_like", fill_value, dtype or x.dtype)
     return torch.full_like(x, fill_value, dtype=dtype, device=device)
 
 

@@ -23,6 +23,7 @@ from ivy_like.ops.linalg import (
     _check_vector_norm_ord,
     _norm_axes,
     _power_sum_norm,
+    _singular,
     _tensordot_axes,
     _vector_axis,
 )
@@ -118,7 +119,9 @@ linalg_eigh = _in_float32(_linalg.named_result_for(torch.linalg.eigh, "eigh", _f
 linalg_eigvalsh = _in_float32(
     _linalg.of_matrix_for(torch.linalg.eigvalsh, "eigvalsh", _float, square=True)
 )
-linalg_inv = _in_float32(_linalg.of_matrix_for(torch.linalg.inv, "inv", _float, square=True))
+# torch's error for a singular matrix (a RuntimeError): ivy_like's LinAlgError instead.
+_SINGULAR = (torch.linalg.LinAlgError,)
+linalg_inv = _in_float32(_linalg.inv_for(torch.linalg.inv, _float, _SINGULAR))
 
 
 @_in_float32
@@ -166,9 +169,9 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
         # Two matrices: torch succeeds exactly where the checks below pass them on unchanged
         # (one floating dtype, square x1, matching rows), and raises otherwise. solve_ex is
         # the same solver without torch.linalg.solve's error handling, ~2 µs cheaper on small
-        # matrices; a singular x1 (info != 0) goes on to the path below, whose
-        # torch.linalg.solve raises torch's own LinAlgError. Under vmap, reading info raises
-        # (data-dependent control flow) and the path below runs as well.
+        # matrices; a singular x1 (info != 0) goes on to the path below, where
+        # torch.linalg.solve's LinAlgError becomes ivy_like's. Under vmap, reading info
+        # raises (data-dependent control flow) and the path below runs as well.
         try:
             result, info = _solve_ex(x1, x2)
             if not info:
@@ -183,6 +186,13 @@ def _checked_solve(x1: Any, x2: Any) -> Any:
     """solve with ivy_like's checks: what the direct call above does not take."""
     x1, x2 = _common(_float("solve", x1, square=True), x2)
     _check_solve_operands(tuple(x1.shape), tuple(x2.shape))
+    try:
+        return _broadcast_solve(x1, x2)
+    except _SINGULAR as e:
+        raise _singular("solve", "x1", x1.ndim) from e
+
+
+def _broadcast_solve(x1: Any, x2: Any) -> Any:
     if x2.ndim == 2 and x1.ndim == 2:  # no batch dimensions: nothing to broadcast
         return torch.linalg.solve(x1, x2)
     if x2.ndim == 1:

@@ -1,0 +1,106 @@
+"""JAX transform primitives on flat lists of native leaves: ``jax.vjp``, ``jax.jvp``,
+``jax.vmap``, ``jax.jit``, ``jax.checkpoint``, ``jax.custom_vjp``/``custom_jvp``/``custom_vmap``.
+
+The frontend (``ivy_like/transforms/``) flattens arguments and rebuilds results; the contract
+of each function is in ``ivy_like/backends/__init__.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import jax
+from jax import custom_batching
+
+
+def vjp_leaves(
+    f: Callable[[list[Any]], list[Any]],
+    primals: list[Any],
+    cotangents_for: Callable[[list[Any]], list[Any]],
+) -> tuple[list[Any], list[Any]]:
+    outputs, pullback = jax.vjp(f, primals)
+    (grads,) = pullback(cotangents_for(outputs))
+    return outputs, grads
+
+
+def jvp_leaves(
+    f: Callable[[list[Any]], list[Any]], primals: list[Any], tangents: list[Any]
+) -> tuple[list[Any], list[Any]]:
+    return jax.jvp(f, (primals,), (tangents,))  # type: ignore[no-any-return]
+
+
+def vmap_leaves(
+    f: Callable[[list[Any]], tuple[list[Any], list[Any]]],
+    leaves: list[Any],
+    in_axes: list[Any],
+    axis_size: int,
+) -> tuple[list[Any], list[Any]]:
+    return jax.vmap(f, in_axes=(list(in_axes),), out_axes=(0, None), axis_size=axis_size)(leaves)  # type: ignore[no-any-return]
+
+
+def compile_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
+    return jax.jit(f)
+
+
+def compile_tree(
+    f: Callable[..., Any], static_argnums: tuple[int, ...], static_argnames: tuple[str, ...]
+) -> Callable[..., Any]:
+    """``jax.jit`` of the function itself: Arrays and Containers are pytree nodes, so JAX
+    flattens and rebuilds them (in C++), and the ivy_like layer costs nothing per call."""
+    return jax.jit(f, static_argnums=static_argnums, static_argnames=static_argnames)
+
+
+def checkpoint_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
+    return jax.checkpoint(f)  # type: ignore[no-any-return]
+
+
+def custom_function_leaves(
+    f: Callable[..., list[Any]],
+    vjp: Callable[[list[Any], list[Any], list[Any]], list[Any]] | None,
+    jvp: Callable[[list[Any], list[Any]], list[Any]] | None,
+    vmap: Callable[[list[Any], list[Any]], tuple[list[Any], list[Any]]] | None,
+) -> Callable[..., list[Any]]:
+    fun: Any = f
+    if vmap is not None:
+        # custom_vmap's rule gets (axis_size, in_batched, *args) with batched args' axis at 0.
+        batched_fun = custom_batching.custom_vmap(fun)
+
+        @batched_fun.def_vmap
+        def _rule(axis_size: int, in_batched: list[bool], *leaves: Any) -> Any:
+            axes = [0 if b else None for b in in_batched]
+            outs, out_axes = vmap(list(leaves), axes)
+            moved = [
+                o if a in (0, None) else jax.numpy.moveaxis(o, a, 0) for o, a in zip(outs, out_axes)
+            ]
+            return moved, [a is not None for a in out_axes]
+
+        fun = batched_fun
+        if vjp is None and jvp is None:
+            # custom_vmap has no reverse mode of its own: differentiate the plain function.
+            def plain_vjp(primals: list[Any], cotangents: list[Any], outs: list[Any]) -> list[Any]:
+                return list(jax.vjp(lambda *a: f(*a), *primals)[1](cotangents))
+
+            vjp = plain_vjp
+    if jvp is not None:
+        # JAX takes one custom rule per function: jvp when given (reverse mode transposes it).
+        jvp_fun = jax.custom_jvp(fun)
+
+        @jvp_fun.defjvp
+        def _jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> Any:
+            return fun(*primals), jvp(list(primals), list(tangents))
+
+        return jvp_fun  # type: ignore[no-any-return]
+    if vjp is not None:
+        vjp_fun = jax.custom_vjp(fun)
+
+        def fwd(*leaves: Any) -> Any:
+            outs = fun(*leaves)
+            return outs, (list(leaves), outs)
+
+        def bwd(res: Any, cotangents: list[Any]) -> tuple[Any, ...]:
+            primals, outs = res
+            return tuple(vjp(primals, list(cotangents), outs))
+
+        vjp_fun.defvjp(fwd, bwd)
+        return vjp_fun  # type: ignore[no-any-return]
+    return fun  # type: ignore[no-any-return]

@@ -1,0 +1,313 @@
+"""PyTorch transform primitives on flat lists of native leaves, all through ``torch.func`` and
+``torch.autograd.Function`` so that they nest with each other and with ``ivy_like.grad``
+(``torch.func.grad_and_value``, see ``gradients.py``), and never set ``.grad`` on a tensor:
+
+* ``vjp_leaves``: ``torch.func.vjp``; ``jvp_leaves``: ``torch.func.jvp`` (forward mode: an op
+  without a forward-mode formula raises torch's own error naming it);
+* ``vmap_leaves``: ``torch.func.vmap`` with ``out_dims=(0, None)``: torch raises when an
+  output declared unmapped depends on the mapped axis;
+* ``compile_leaves``: ``make_fx`` traces the function once per input signature (shapes,
+  strides, dtypes, devices, grad mode) into a graph of ATen ops that Inductor compiles
+  (``torch._inductor.compile``; ``torch.compile`` of the graph when shapes depend on values):
+  ``mx.compile``'s and ``jax.jit``'s semantics (the Python, ivy_like's layer included, runs
+  once per signature) and no Dynamo guards per call. Under a ``torch.func`` transform the
+  function runs uncompiled (make_fx cannot see through the transform's wrapped tensors);
+  inside the caller's own ``torch.compile`` it is traced inline;
+* ``checkpoint_leaves``: an ``autograd.Function`` whose backward recomputes with
+  ``torch.func.vjp``: ``torch.utils.checkpoint`` does not compose with ``torch.func``
+  (saved-tensor hooks are refused under ``torch.func.grad``, the reentrant form lacks
+  ``setup_context``). Arrays the function captures instead of taking them as arguments are
+  constants to the backward pass (as in ``mx.checkpoint``; ``jax.checkpoint`` differentiates
+  them);
+* ``custom_function_leaves``: one ``autograd.Function`` subclass per custom function, its
+  ``backward``/``jvp``/``vmap`` the rules; a missing rule falls back to the function's own
+  derivative (``torch.func.vjp``/``jvp``) or to ``generate_vmap_rule``, as MLX's
+  ``custom_function`` falls back to the default transformation (with a vmap rule,
+  ``grad(vmap(f))`` differentiates the rule, as MLX does).
+
+Dynamo (a caller's own ``torch.compile``) silently drops an ``autograd.Function``'s backward
+and jvp under ``torch.func`` (pytorch#193279, #192985): there, custom rules run eagerly behind
+a graph break, and a checkpointed function is traced inline (its derivative is its own).
+
+The frontend (``ivy_like/transforms/``) flattens arguments and rebuilds results; the contract
+of each function is in ``ivy_like/backends/__init__.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import torch
+import torch._inductor as _inductor
+import torch.func
+from torch._C import _functorch
+from torch._subclasses.fake_tensor import DataDependentOutputException as _DataDependentOutput
+from torch._subclasses.fake_tensor import DynamicOutputShapeException as _DynamicOutputShape
+from torch.fx.experimental.proxy_tensor import make_fx as _make_fx
+from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode as _DataDependent
+
+
+def vjp_leaves(
+    f: Callable[[list[Any]], list[Any]],
+    primals: list[Any],
+    cotangents_for: Callable[[list[Any]], list[Any]],
+) -> tuple[list[Any], list[Any]]:
+    outputs, pullback = torch.func.vjp(f, primals)
+    (grads,) = pullback(cotangents_for(outputs))
+    return outputs, grads
+
+
+def _call_list(f: Callable[[list[Any]], list[Any]]) -> Callable[..., list[Any]]:
+    return lambda *leaves: f(list(leaves))
+
+
+def jvp_leaves(
+    f: Callable[[list[Any]], list[Any]], primals: list[Any], tangents: list[Any]
+) -> tuple[list[Any], list[Any]]:
+    # torch.func.jvp takes the primals as positional arguments (a tuple), not one list.
+    outputs, jvps = torch.func.jvp(_call_list(f), tuple(primals), tuple(tangents))
+    return outputs, jvps
+
+
+def vmap_leaves(
+    f: Callable[[list[Any]], tuple[list[Any], list[Any]]],
+    leaves: list[Any],
+    in_axes: list[Any],
+    axis_size: int,
+) -> tuple[list[Any], list[Any]]:
+    # axis_size is implied: the frontend guarantees at least one mapped leaf of that size.
+    mapped = torch.func.vmap(f, in_dims=(list(in_axes),), out_dims=(0, None))
+    return mapped(leaves)  # type: ignore[no-any-return]
+
+
+def compile_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
+    # One compiled graph per input signature (shapes, dtypes, devices...), as jax.jit and
+    # mx.compile: the key is cheaper than Dynamo's guards and the graph is built once.
+    graphs: dict[tuple[Any, ...], Callable[..., list[Any]]] = {}
+
+    def compiled(*leaves: Any) -> list[Any]:
+        if torch.compiler.is_compiling() or _functorch.maybe_current_level() is not None:
+            # Inside a torch.compile the caller's trace takes f in; under a torch.func
+            # transform make_fx would see the transform's wrapped tensors: run f as it is.
+            return f(*leaves)
+        # Strides too: make_fx records reshape as a view or as a copy depending on them; and
+        # the grad mode, which decides whether Inductor builds a backward for the graph.
+        key = (
+            torch.is_grad_enabled(),
+            *[(x.shape, x.stride(), x.dtype, x.device, x.requires_grad) for x in leaves],
+        )
+        run = graphs.get(key)
+        if run is None:
+            run = graphs[key] = _trace_and_compile(f, leaves)
+        return run(*leaves)
+
+    return compiled
+
+
+def _trace_and_compile(f: Callable[..., list[Any]], leaves: tuple[Any, ...]) -> Any:
+    """``f`` traced once on fake tensors of the leaves' signature into a graph of ATen ops,
+    then compiled by Inductor.
+
+    Tracing with make_fx rather than letting Dynamo read ``f``'s bytecode gives mx.compile's
+    and jax.jit's semantics: the Python of ``f`` (the ivy_like layer, the user's side effects)
+    runs once per signature and is gone from the compiled function, whose graph holds only
+    ATen ops; captured tensors are constants of the graph (read by reference); custom
+    autograd.Function rules are traced as they run (Dynamo drops them under torch.func,
+    pytorch#193279). Python control flow on tensor values cannot be traced, as in jax.jit and
+    mx.compile (``.item()`` and ``.tolist()`` are traced; ``if``, ``bool``, ``float`` are not).
+    """
+    try:
+        graph = _make_fx(f, tracing_mode="fake", _allow_non_fake_inputs=True)(*leaves)
+    except _DataDependent as e:
+        raise TypeError(
+            "compile: the function uses the value of an array in Python control flow (if, "
+            "bool(), float()...), which a compiled function cannot (as in jax.jit and "
+            "mx.compile); use array ops (ivy_like.where) or call it uncompiled"
+        ) from e
+    # Forward mode leaves unused checks returning bools (aten.is_same_size...), each a graph
+    # break for Dynamo: drop every unused op without side effects.
+    graph.graph.eliminate_dead_code()
+    graph.recompile()
+    try:
+        # Inductor compiles the graph directly: Dynamo has nothing left to read in it, and its
+        # guards cost more per call than the signature key above (which fixes the shapes).
+        return _inductor.compile(graph, list(leaves))
+    except (_DataDependentOutput, _DynamicOutputShape):
+        # Shapes or numbers read from values (nonzero, a boolean mask, unique, .item()) need
+        # the shape environment that torch.compile builds around the graph.
+        return torch.compile(graph.forward, dynamic=False)
+
+
+def _is_float(x: Any) -> bool:
+    return isinstance(x, torch.Tensor) and (x.is_floating_point() or x.is_complex())
+
+
+def _default_vjp(
+    f: Callable[..., list[Any]], primals: tuple[Any, ...], cotangents: tuple[Any, ...]
+) -> list[Any]:
+    """``f``'s own vjp at ``primals``, recomputing its forward pass; integer inputs get None
+    and integer outputs are left out (torch.func differentiates floating-point tensors only)."""
+    wrt = [i for i, p in enumerate(primals) if _is_float(p)]
+    kept: list[int] = []
+
+    def on_float(*xs: Any) -> tuple[Any, ...]:
+        call = list(primals)
+        for i, x in zip(wrt, xs):
+            call[i] = x
+        outs = f(*call)
+        kept[:] = [j for j, o in enumerate(outs) if _is_float(o)]
+        return tuple(outs[j] for j in kept)
+
+    _, pullback = torch.func.vjp(on_float, *(primals[i] for i in wrt))
+    grads = pullback(tuple(cotangents[j] for j in kept))
+    out: list[Any] = [None] * len(primals)
+    for i, g in zip(wrt, grads):
+        out[i] = g
+    return out
+
+
+def _tangents_or_zeros(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any, ...]:
+    # autograd.Function.jvp gets None for an input without a tangent.
+    return tuple(
+        torch.zeros_like(p) if t is None and _is_float(p) else t for p, t in zip(primals, tangents)
+    )
+
+
+def _default_jvp(
+    f: Callable[..., list[Any]], primals: tuple[Any, ...], tangents: tuple[Any, ...]
+) -> list[Any]:
+    """``f``'s own jvp at ``primals``; integer inputs are held constant."""
+    wrt = [i for i, p in enumerate(primals) if _is_float(p)]
+
+    def on_float(*xs: Any) -> list[Any]:
+        call = list(primals)
+        for i, x in zip(wrt, xs):
+            call[i] = x
+        return f(*call)
+
+    tangents = _tangents_or_zeros(primals, tangents)
+    _, jvps = torch.func.jvp(
+        on_float, tuple(primals[i] for i in wrt), tuple(tangents[i] for i in wrt)
+    )
+    return jvps  # type: ignore[no-any-return]
+
+
+def _mark_integer_outputs(ctx: Any, output: tuple[Any, ...]) -> None:
+    ctx.differentiable = tuple(_is_float(o) for o in output)
+    ints = [o for o, d in zip(output, ctx.differentiable) if not d]
+    if ints:
+        ctx.mark_non_differentiable(*ints)
+
+
+def _output_tangents(ctx: Any, tangents: list[Any]) -> tuple[Any, ...]:
+    # autograd.Function.jvp must give None for an output that is not differentiable.
+    return tuple(t if d else None for t, d in zip(tangents, ctx.differentiable))
+
+
+class _Checkpoint(torch.autograd.Function):
+    """``f(*leaves)`` whose backward pass recomputes ``f`` instead of keeping its
+    intermediate values. ``f`` travels as the first (non-tensor) input, so one class serves
+    every checkpointed function. The forward pass runs untracked (autograd.Function's
+    forward, also under torch.func), so only the inputs are saved."""
+
+    generate_vmap_rule = True  # forward, backward and jvp are plain torch code
+
+    @staticmethod
+    def forward(f: Callable[..., list[Any]], *leaves: Any) -> tuple[Any, ...]:  # type: ignore[override]
+        return tuple(f(*leaves))
+
+    @staticmethod
+    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[Any, ...]) -> None:
+        ctx.f = inputs[0]
+        ctx.save_for_backward(*inputs[1:])
+        ctx.save_for_forward(*inputs[1:])
+        _mark_integer_outputs(ctx, output)
+
+    @staticmethod
+    def backward(ctx: Any, *cotangents: Any) -> tuple[Any, ...]:  # type: ignore[override]
+        return (None, *_default_vjp(ctx.f, ctx.saved_tensors, cotangents))
+
+    @staticmethod
+    def jvp(ctx: Any, _f: Any, *tangents: Any) -> tuple[Any, ...]:  # type: ignore[override]
+        return _output_tangents(ctx, _default_jvp(ctx.f, ctx.saved_tensors, tangents))
+
+
+def checkpoint_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
+    def checkpointed(*leaves: Any) -> list[Any]:
+        if torch.compiler.is_compiling():
+            # Traced inline: under torch.func Dynamo drops an autograd.Function's backward
+            # (pytorch#193279), harmless here (it is f's own derivative), and AOTAutograd's
+            # partitioner chooses what to recompute in a compiled graph.
+            return f(*leaves)
+        return list(_Checkpoint.apply(f, *leaves))
+
+    return checkpointed
+
+
+def custom_function_leaves(
+    f: Callable[..., list[Any]],
+    vjp: Callable[[list[Any], list[Any], list[Any]], list[Any]] | None,
+    jvp: Callable[[list[Any], list[Any]], list[Any]] | None,
+    vmap: Callable[[list[Any], list[Any]], tuple[list[Any], list[Any]]] | None,
+) -> Callable[..., list[Any]]:
+    if vjp is None and jvp is None and vmap is None:
+        return f  # every transform takes its default (MLX: "fall back to the default")
+
+    def forward(*leaves: Any) -> tuple[Any, ...]:
+        return tuple(f(*leaves))
+
+    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[Any, ...]) -> None:
+        ctx.n_inputs = len(inputs)
+        # The vjp rule sees the primals and the outputs; the default one recomputes. Both
+        # saves get the same tensors: generate_vmap_rule keeps one record of their batch dims.
+        saved = (*inputs, *output) if vjp is not None else inputs
+        ctx.save_for_backward(*saved)
+        ctx.save_for_forward(*saved)
+        _mark_integer_outputs(ctx, output)
+
+    def backward(ctx: Any, *cotangents: Any) -> tuple[Any, ...]:
+        saved = ctx.saved_tensors
+        primals = saved[: ctx.n_inputs]
+        if vjp is None:
+            return tuple(_default_vjp(f, primals, cotangents))
+        return tuple(vjp(list(primals), list(cotangents), list(saved[ctx.n_inputs :])))
+
+    def jvp_rule(ctx: Any, *tangents: Any) -> tuple[Any, ...]:
+        primals = ctx.saved_tensors[: ctx.n_inputs]
+        if jvp is None:
+            return _output_tangents(ctx, _default_jvp(f, primals, tangents))
+        rule = jvp(list(primals), list(_tangents_or_zeros(primals, tangents)))
+        return _output_tangents(ctx, rule)
+
+    body: dict[str, Any] = {
+        "forward": staticmethod(forward),
+        "setup_context": staticmethod(setup_context),
+        "backward": staticmethod(backward),
+        "jvp": staticmethod(jvp_rule),
+    }
+    if vmap is None:
+        # Forward, backward and jvp are torch code: torch.func can batch them itself.
+        body["generate_vmap_rule"] = True
+    else:
+
+        def vmap_rule(info: Any, in_dims: tuple[Any, ...], *leaves: Any) -> tuple[Any, Any]:
+            outs, out_axes = vmap(list(leaves), list(in_dims))
+            return tuple(outs), tuple(out_axes)
+
+        body["vmap"] = staticmethod(vmap_rule)
+    fn: Any = type(f"custom_{getattr(f, '__name__', 'function')}", (torch.autograd.Function,), body)
+
+    def custom(*leaves: Any) -> list[Any]:
+        if torch.compiler.is_compiling():
+            # Dynamo inlines an autograd.Function's forward under torch.func and silently drops
+            # its backward and jvp (pytorch#193279, #192985): the rules run eagerly instead
+            # (a graph break, so compile(grad(f)) runs the grad eagerly; correct, not fast).
+            return _apply_eagerly(fn, leaves)
+        return list(fn.apply(*leaves))
+
+    return custom
+
+
+@torch.compiler.disable
+def _apply_eagerly(fn: Any, leaves: tuple[Any, ...]) -> list[Any]:
+    return list(fn.apply(*leaves))

@@ -1,0 +1,246 @@
+"""Arguments and results of a transformed function as flat lists of native leaves.
+
+Every transform does the same three things around the framework's own transform: flatten the
+arguments (arrays, ``Array``, Containers, nested dicts/lists/tuples) into native leaves, let
+the backend transform a function of that flat list, and rebuild the results in the
+structures and types that came in. A *spec* records the structure; it is a hashable tuple
+tree, so ``compile`` can key its cache on it:
+
+* ``"n"`` a native array of the backend, ``"a"`` an ``ivy_like.Array``, ``"p"`` a NumPy array
+  or a Python number converted to the backend (a leaf like the others);
+* ``("s", value)`` a static value: kept out of the transform and passed as is (Python numbers
+  where ``static_scalars`` is set, ``None``, strings, anything that is not an array);
+* ``("d", type, keys, children)`` a dict or Container, ``("l", type, children)`` a list or tuple.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..container import Container
+from ..container._container import make as _make_container
+from ..core import backend as _backend
+from ..core.array import _wrap
+from ..core.backend import ARRAY_KIND, NEUTRAL, Backend, kind_of
+
+N, A, P = "n", "a", "p"
+_KIND = _backend._KIND
+_SCALARS = (bool, int, float, complex)
+
+
+def _kind(value: Any) -> Any:
+    hit = _KIND.get(type(value))
+    return hit if hit is not None else kind_of(type(value))
+
+
+def describe(owner: Any) -> str:
+    """``argument 0['w'][1]`` from the path ``(("argument 0", "w"), 1)`` a leaf's owner is
+    kept as (formatted only for an error message: formatting every leaf costs microseconds)."""
+    keys = []
+    while isinstance(owner, tuple):
+        owner, key = owner
+        keys.append(f"[{key!r}]")
+    return owner + "".join(reversed(keys))
+
+
+class Flat:
+    """The leaves of one call, their backend, and who owns each (for error messages)."""
+
+    __slots__ = ("leaves", "backend", "paths", "neutral", "who")
+
+    def __init__(self, who: str) -> None:
+        self.leaves: list[Any] = []
+        self.backend: Backend | None = None
+        self.paths: list[Any] = []  # one owner path per leaf, see describe()
+        self.neutral: list[int] = []  # positions of NumPy/Python leaves, converted later
+        self.who = who
+
+    @property
+    def owners(self) -> list[str]:
+        return [describe(p) for p in self.paths]
+
+    def add_backend(self, backend: Backend) -> None:
+        if self.backend is None:
+            self.backend = backend
+        elif backend is not self.backend:
+            raise TypeError(
+                f"{self.who}: arrays of two different frameworks ({self.backend.name} and "
+                f"{backend.name}); convert one of them first"
+            )
+
+
+def flatten(obj: Any, flat: Flat, owner: Any, static_scalars: bool) -> Any:
+    """The spec of ``obj``; its leaves are appended to ``flat``. (Every call of a compiled
+    function runs this on its arguments: kept to dict lookups and appends.)"""
+    kind = _KIND.get(type(obj))
+    if kind is None:
+        kind = kind_of(type(obj))
+    if kind.__class__ is Backend:
+        if kind is not flat.backend:
+            flat.add_backend(kind)
+        flat.leaves.append(obj)
+        flat.paths.append(owner)
+        return N
+    if kind is ARRAY_KIND:
+        backend = obj._backend
+        if backend is not flat.backend:
+            flat.add_backend(backend)
+        flat.leaves.append(obj._data)
+        flat.paths.append(owner)
+        return A
+    if kind is NEUTRAL and obj is not None:
+        if static_scalars and type(obj) in _SCALARS:
+            return ("s", obj)
+        flat.neutral.append(len(flat.leaves))
+        flat.leaves.append(obj)
+        flat.paths.append(owner)
+        return P
+    if isinstance(obj, dict):  # plain dicts and Containers
+        keys = tuple(obj)
+        children = tuple([flatten(obj[k], flat, (owner, k), static_scalars) for k in keys])
+        return ("d", type(obj), keys, children)
+    if isinstance(obj, (list, tuple)):
+        children = tuple([flatten(v, flat, (owner, i), static_scalars) for i, v in enumerate(obj)])
+        return ("l", type(obj), children)
+    return ("s", obj)
+
+
+def _make_mapping(tp: type, items: dict[Any, Any]) -> Any:
+    if tp is dict:
+        return items
+    if tp is Container:
+        return _make_container(items)  # its keys were checked when it was built: no checks
+    return tp(items)
+
+
+def rebuild(spec: Any, it: Any, backend: Backend) -> Any:
+    """The object ``spec`` describes, its leaves taken in order from the iterator ``it``."""
+    if spec is N or spec is P:
+        return next(it)
+    if spec is A:
+        return _wrap(next(it), backend)
+    tag = spec[0]
+    if tag == "d":
+        _, tp, keys, children = spec
+        return _make_mapping(tp, {k: rebuild(c, it, backend) for k, c in zip(keys, children)})
+    if tag == "l":
+        _, tp, children = spec
+        values = [rebuild(c, it, backend) for c in children]
+        if tp is list:
+            return values
+        if tp is tuple:
+            return tuple(values)
+        return tp(*values) if hasattr(tp, "_fields") else tp(values)
+    return spec[1]
+
+
+def place(spec: Any, it: Any) -> Any:
+    """Like :func:`rebuild`, with each leaf position filled by the next object as it is."""
+    if spec is N or spec is P or spec is A:
+        return next(it)
+    tag = spec[0]
+    if tag == "d":
+        _, tp, keys, children = spec
+        return _make_mapping(tp, {k: place(c, it) for k, c in zip(keys, children)})
+    if tag == "l":
+        _, tp, children = spec
+        values = [place(c, it) for c in children]
+        if tp is list:
+            return values
+        if tp is tuple:
+            return tuple(values)
+        return tp(*values) if hasattr(tp, "_fields") else tp(values)
+    return spec[1]
+
+
+def flatten_output(obj: Any, leaves: list[Any], backend: Backend) -> Any:
+    """The spec of a result: arrays of ``backend`` become leaves, anything else is static."""
+    kind = _kind(obj)
+    if kind is ARRAY_KIND:
+        leaves.append(obj._data)
+        return A
+    if kind is backend:
+        leaves.append(obj)
+        return N
+    if isinstance(obj, dict):
+        keys = tuple(obj)
+        return ("d", type(obj), keys, tuple(flatten_output(obj[k], leaves, backend) for k in keys))
+    if isinstance(obj, (list, tuple)):
+        return ("l", type(obj), tuple(flatten_output(v, leaves, backend) for v in obj))
+    return ("s", obj)
+
+
+def leaf_specs(spec: Any) -> list[Any]:
+    """The leaf entries of ``spec`` in order (``N``, ``A`` or ``P``)."""
+    if spec is N or spec is A or spec is P:
+        return [spec]
+    if spec[0] == "d":
+        return [s for c in spec[3] for s in leaf_specs(c)]
+    if spec[0] == "l":
+        return [s for c in spec[2] for s in leaf_specs(c)]
+    return []
+
+
+def promote(spec: Any) -> Any:
+    """``spec`` with NumPy/Python leaves rebuilt as Arrays (beside Arrays, see grad)."""
+    if spec is P:
+        return A
+    if spec is N or spec is A or spec[0] == "s":
+        return spec
+    if spec[0] == "d":
+        return ("d", spec[1], spec[2], tuple(promote(c) for c in spec[3]))
+    return ("l", spec[1], tuple(promote(c) for c in spec[2]))
+
+
+def resolve_backend(flat: Flat, *others: Any) -> Backend:
+    """The backend of the leaves, else of any array among ``others``, else the active one;
+    NumPy leaves are converted to it."""
+    backend = flat.backend
+    if backend is None:
+        for other in others:
+            backend = _find(other)
+            if backend is not None:
+                break
+        else:
+            backend = _backend.current_backend()
+    leaves = flat.leaves
+    for j in flat.neutral:
+        leaves[j] = backend.asarray(leaves[j])
+    return backend
+
+
+def first_backend(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Backend | None:
+    """The backend of the first array among the arguments (stops at the first: the common
+    call, an array or a Container first, costs a dict lookup or two)."""
+    for value in (*args, *kwargs.values()):
+        kind = _KIND.get(type(value))
+        if kind.__class__ is Backend:
+            return kind  # type: ignore[no-any-return]
+        if kind is ARRAY_KIND:
+            return value._backend  # type: ignore[no-any-return]
+        if isinstance(value, dict):
+            for leaf in value.values():  # a Container of arrays: its first value decides
+                hit = _find(leaf)
+                if hit is not None:
+                    return hit
+        elif isinstance(value, (list, tuple)):
+            hit = _find(value)
+            if hit is not None:
+                return hit
+    return None
+
+
+def _find(obj: Any) -> Backend | None:
+    kind = _kind(obj)
+    if kind.__class__ is Backend:
+        return kind  # type: ignore[no-any-return]
+    if kind is ARRAY_KIND:
+        return obj._backend  # type: ignore[no-any-return]
+    if isinstance(obj, dict):
+        obj = list(obj.values())
+    if isinstance(obj, (list, tuple)):
+        for v in obj:
+            hit = _find(v)
+            if hit is not None:
+                return hit
+    return None
