@@ -23,6 +23,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from . import _tree
 from .core import backend as _backend
 from .core.array import _wrap
 from .core.backend import ARRAY_KIND, NEUTRAL, Backend, kind_of
@@ -105,107 +106,10 @@ def _check_call(
 # (NumPy array or Python scalar, converted to the backend), ("d", type, keys, children) for a
 # dict or Container, ("l", type, children) for a list or tuple, ("s", obj) for a static
 # (non-array) output value.
-_N, _A, _P = "n", "a", "p"
+_N, _A, _P = _tree.N, _tree.A, _tree.P
 # The output is the differentiated scalar itself (native / ivy_like.Array): no aux to carry.
 _VALUE_N, _VALUE_A = ("value", "n"), ("value", "a")
 _NO_AUX: tuple = ()
-
-
-class _Flat:
-    """The flat view of the differentiated arguments of one call."""
-
-    __slots__ = ("leaves", "backend", "owners", "kinds")
-
-    def __init__(self) -> None:
-        self.leaves: list[Any] = []
-        self.backend: Backend | None = None
-        self.owners: list[Any] = []  # argument index or name, one per leaf (for errors)
-        self.kinds: set[str] = set()  # the leaf specs seen (_N, _A, _P)
-
-
-def _flatten(obj: Any, flat: _Flat, owner: Any, who: str) -> Any:
-    kind = _kind(obj)
-    if kind.__class__ is Backend or kind is ARRAY_KIND:
-        backend = kind if kind.__class__ is Backend else obj._backend
-        if flat.backend is None:
-            flat.backend = backend
-        elif backend is not flat.backend:
-            raise TypeError(
-                f"{who}: arrays of two different frameworks among the differentiated "
-                f"arguments ({flat.backend.name} and {backend.name}); convert one of them first"
-            )
-        flat.leaves.append(obj._data if kind is ARRAY_KIND else obj)
-        flat.owners.append(owner)
-        spec = _A if kind is ARRAY_KIND else _N
-        flat.kinds.add(spec)
-        return spec
-    if kind is NEUTRAL and obj is not None:
-        flat.leaves.append(obj)
-        flat.owners.append(owner)
-        flat.kinds.add(_P)
-        return _P
-    if isinstance(obj, dict):  # plain dicts and Containers (a dict subclass)
-        keys = list(obj)
-        return ("d", type(obj), keys, [_flatten(obj[k], flat, owner, who) for k in keys])
-    if isinstance(obj, (list, tuple)):
-        return ("l", type(obj), [_flatten(v, flat, owner, who) for v in obj])
-    raise TypeError(
-        f"{who}: {_describe(owner)} contains a {type(obj).__name__}; differentiated "
-        f"arguments must be arrays, Containers, or dicts/lists/tuples of arrays"
-    )
-
-
-def _promote(spec: Any) -> Any:
-    """``spec`` with its NumPy/Python leaves (``_P``) rebuilt as Arrays (``_A``)."""
-    if spec is _P:
-        return _A
-    if spec is _N or spec is _A:
-        return spec
-    if spec[0] == "d":
-        return ("d", spec[1], spec[2], [_promote(c) for c in spec[3]])
-    return ("l", spec[1], [_promote(c) for c in spec[2]])
-
-
-def _rebuild(spec: Any, it: Any, backend: Backend) -> Any:
-    if spec is _N or spec is _P:
-        return next(it)
-    if spec is _A:
-        return _wrap(next(it), backend)
-    tag = spec[0]
-    if tag == "d":
-        _, tp, keys, children = spec
-        items = {k: _rebuild(c, it, backend) for k, c in zip(keys, children)}
-        return items if tp is dict else tp(items)
-    if tag == "l":
-        _, tp, children = spec
-        values = [_rebuild(c, it, backend) for c in children]
-        if tp is list:
-            return values
-        if tp is tuple:
-            return tuple(values)
-        return tp(*values) if hasattr(tp, "_fields") else tp(values)  # namedtuple or subclass
-    return spec[1]  # static
-
-
-def _describe(owner: Any) -> str:
-    return f"argument {owner!r}" if isinstance(owner, str) else f"positional argument {owner}"
-
-
-def _find_backend(obj: Any) -> Backend | None:
-    """The framework of the first non-neutral array in ``obj`` (non-differentiated args)."""
-    kind = _kind(obj)
-    if kind.__class__ is Backend:
-        return kind
-    if kind is ARRAY_KIND:
-        return obj._backend
-    if isinstance(obj, dict):
-        obj = list(obj.values())
-    if isinstance(obj, (list, tuple)):
-        for v in obj:
-            hit = _find_backend(v)
-            if hit is not None:
-                return hit
-    return None
 
 
 def _no_autodiff(backend: Backend, who: str) -> NoAutodiffError:
@@ -235,45 +139,31 @@ def _prepare(
             )
             if backend.has_autodiff and _is_float(backend, backend.dtype(leaf)):
                 return backend, [spec], [leaf]
-    flat = _Flat()
-    specs = [_flatten(args[i], flat, i, who) for i in nums]
-    specs += [_flatten(kwargs[n], flat, n, who) for n in names]
-    if _A in flat.kinds and _P in flat.kinds:
+    flat = _tree.Flat(who, strict=True)
+    specs = [_tree.flatten(args[i], flat, f"positional argument {i}", False) for i in nums]
+    specs += [_tree.flatten(kwargs[n], flat, f"argument {n!r}", False) for n in names]
+    if flat.has_array and flat.neutral:
         # NumPy data and Python scalars beside Arrays become Arrays too: a native array next
         # to an Array would make the arithmetic the framework's (p["x"] * p["y"] a native
         # value, and on frameworks that read a foreign operand's values, a constant).
-        specs = [_promote(spec) for spec in specs]
-    backend = flat.backend
-    if backend is None:  # only NumPy / Python data: other arguments, else the active backend
-        backend = _find_backend((args, kwargs)) or _backend.current_backend()
+        specs = [_tree.promote(spec) for spec in specs]
+    # Only NumPy / Python data: the backend of the other arguments, else the active one.
+    backend = _tree.resolve_backend(flat, args, kwargs)
     if not backend.has_autodiff:
         raise _no_autodiff(backend, who)
     leaves = flat.leaves
-    for j, leaf in enumerate(leaves):
-        if _kind(leaf) is NEUTRAL:
-            leaf = leaves[j] = backend.asarray(leaf)
+    for leaf, path in zip(leaves, flat.paths):
         dtype = backend.unified_dtype(backend.dtype(leaf))
         if dtype.kind != "f":
             raise TypeError(
-                f"{who}: {_describe(flat.owners[j])} has dtype {dtype.name}; gradients need "
+                f"{who}: {_tree.describe(path)} has dtype {dtype.name}; gradients need "
                 f"floating-point inputs (cast with ivy_like.astype(x, 'float32'))"
             )
     return backend, specs, leaves
 
 
 # -- the differentiated call ------------------------------------------------------------------------
-def _activate(backend: Backend) -> Any:
-    """Make ``backend`` the active one while ``fun`` runs (``ivy_like.ones(2)`` inside it is
-    then an array of the differentiated framework); None when it already is."""
-    stack = _backend._stack.get()
-    if (stack[-1] if stack else _backend._default) is backend:
-        return None  # the common case: one backend in use
-    return _backend._stack.set(stack + (backend,)), _backend._active_table.set(backend.table)
-
-
-def _deactivate(tokens: Any) -> None:
-    _backend._stack.reset(tokens[0])
-    _backend._active_table.reset(tokens[1])
+_activate, _deactivate = _backend.activate, _backend.deactivate
 
 
 # native dtype -> is it floating point (native dtypes are hashable on every framework).
@@ -312,23 +202,6 @@ def _as_scalar(head: Any, backend: Backend, who: str) -> Any:
     return head
 
 
-def _flatten_output(obj: Any, leaves: list[Any], backend: Backend) -> Any:
-    """Arrays of ``backend`` in the output become leaves; anything else is kept as is."""
-    kind = _kind(obj)
-    if kind is ARRAY_KIND:
-        leaves.append(obj._data)
-        return _A
-    if kind is backend:
-        leaves.append(obj)
-        return _N
-    if isinstance(obj, dict):
-        keys = list(obj)
-        return ("d", type(obj), keys, [_flatten_output(obj[k], leaves, backend) for k in keys])
-    if isinstance(obj, (list, tuple)):
-        return ("l", type(obj), [_flatten_output(v, leaves, backend) for v in obj])
-    return ("s", obj)
-
-
 def _value_and_grads(
     fun: Callable[..., Any],
     nums: tuple[int, ...],
@@ -357,10 +230,10 @@ def _value_and_grads(
             it = iter(native_leaves)
             call_args = list(args)
             for i, spec in zip(nums, specs):
-                call_args[i] = _rebuild(spec, it, backend)
+                call_args[i] = _tree.rebuild(spec, it, backend)
             call_kwargs = dict(kwargs)
             for name, spec in zip(names, specs[n_pos:]):
-                call_kwargs[name] = _rebuild(spec, it, backend)
+                call_kwargs[name] = _tree.rebuild(spec, it, backend)
             out = fun(*call_args, **call_kwargs)
         out_kind = _kind(out)
         if out_kind is backend and getattr(out, "ndim", None) == 0 and _IS_FLOAT.get(out.dtype):
@@ -385,7 +258,7 @@ def _value_and_grads(
         else:
             scalar = _as_scalar(out, backend, who)
         out_leaves: list[Any] = []
-        out_spec.append(_flatten_output(out, out_leaves, backend))
+        out_spec.append(_tree.flatten_output(out, out_leaves, backend))
         return scalar, out_leaves
 
     tokens = _activate(backend)
@@ -400,7 +273,7 @@ def _value_and_grads(
     elif spec is _VALUE_A:
         value = _wrap(scalar, backend)
     else:
-        value = _rebuild(spec, iter(aux), backend)
+        value = _tree.rebuild(spec, iter(aux), backend)
     return value, backend, specs, list(grads), names
 
 
@@ -416,11 +289,13 @@ def _assemble(
     if not names and len(specs) == 1 and (specs[0] is _N or specs[0] is _P):
         return grads[0]  # one bare array: its gradient as is
     it = iter(grads)
-    pos = [_rebuild(spec, it, backend) for spec in specs[: len(nums)]]
+    pos = [_tree.rebuild(spec, it, backend) for spec in specs[: len(nums)]]
     positional = pos[0] if len(pos) == 1 else (tuple(pos) if pos else None)
     if not names:
         return positional
-    keyword = {name: _rebuild(spec, it, backend) for name, spec in zip(names, specs[len(nums) :])}
+    keyword = {
+        name: _tree.rebuild(spec, it, backend) for name, spec in zip(names, specs[len(nums) :])
+    }
     return positional, keyword
 
 
@@ -561,7 +436,7 @@ def execute_with_gradients(
     )
     if not retain_grads:
         leaves: list[Any] = []
-        spec = _flatten_output(value, leaves, backend)
+        spec = _tree.flatten_output(value, leaves, backend)
         cut = [backend.stop_gradient(v, preserve_type=False) for v in leaves]
-        value = _rebuild(spec, iter(cut), backend)
-    return value, _rebuild(specs[0], iter(grads), backend)
+        value = _tree.rebuild(spec, iter(cut), backend)
+    return value, _tree.rebuild(specs[0], iter(grads), backend)

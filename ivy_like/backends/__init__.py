@@ -24,8 +24,9 @@ rebuild the results; a backend never sees an ``ivy_like.Array``):
   compiled / recomputed in the backward pass;
 * ``custom_function_leaves(f, vjp, jvp, vmap)``: ``f(*leaves) -> list`` with optional rules
   ``vjp(primals, cotangents, outputs) -> list`` (one per primal), ``jvp(primals, tangents)
-  -> list`` (one per output) and ``vmap(leaves, axes) -> (outputs, out_axes)``; returns the
-  function that uses them under every transform.
+  -> list`` (one per output) and ``vmap(leaves, axes) -> (outputs, out_axes)``, at least one
+  of them given (without rules the frontend uses ``f`` itself); returns the function that uses
+  them under every transform.
 
 The loader
 (:mod:`ivy_like.core.backend`) reads each op from its family's file only, so there are no

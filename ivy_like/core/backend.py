@@ -502,13 +502,31 @@ def use_backend(name: str | Backend) -> Iterator[Backend]:
     'numpy'
     """
     backend = get_backend(name)
-    token = _stack.set(_stack.get() + (backend,))
-    table_token = _active_table.set(backend.table)
+    tokens = _push(backend)
     try:
         yield backend
     finally:
-        _active_table.reset(table_token)
-        _stack.reset(token)
+        deactivate(tokens)
+
+
+def _push(backend: Backend) -> tuple[Any, Any]:
+    return _stack.set(_stack.get() + (backend,)), _active_table.set(backend.table)
+
+
+def activate(backend: Backend) -> tuple[Any, Any] | None:
+    """Make ``backend`` the active one until ``deactivate(tokens)``; None (nothing to undo)
+    when it already is, the common case. ``grad`` and the transforms run the user's function
+    so, where ``ivy_like.ones(2)`` must make an array of the differentiated framework."""
+    stack = _stack.get()
+    if (stack[-1] if stack else _default) is backend:
+        return None
+    return _push(backend)
+
+
+def deactivate(tokens: tuple[Any, Any]) -> None:
+    """Undo :func:`activate` (or the push of :func:`use_backend`)."""
+    _active_table.reset(tokens[1])
+    _stack.reset(tokens[0])
 
 
 # -- resolving array types ---------------------------------------------------------------------

@@ -55,15 +55,20 @@ def _array_type() -> type:
     return Array
 
 
-def unwrap(obj: Any) -> Any:
-    """``obj`` with every ``Array`` (inside lists, tuples and dicts too) replaced by its data."""
+def _data(x: Any) -> Any:
+    return x._data
+
+
+def unwrap(obj: Any, leaf: Any = _data) -> Any:
+    """``obj`` with every ``Array`` (inside lists, tuples and dicts too) replaced by
+    ``leaf(array)``: its data, by default."""
     tp = type(obj)
     if tp is _array_type():
-        return obj._data
+        return leaf(obj)
     if tp is list or tp is tuple:
-        return tp(unwrap(v) for v in obj)
+        return tp(unwrap(v, leaf) for v in obj)
     if tp is dict:
-        return {k: unwrap(v) for k, v in obj.items()}
+        return {k: unwrap(v, leaf) for k, v in obj.items()}
     return obj
 
 
@@ -147,18 +152,11 @@ def mlx_array(x: Any) -> Any:
 def array_function(func: Any, args: Any, kwargs: Any) -> Any:
     """``Array.__array_function__``: NumPy's function on the values (NumPy arrays), as NumPy
     treats any array-like; NumPy arrays come back, as for a list."""
-    return func(*_to_numpy(args), **_to_numpy(kwargs))
+    return func(*unwrap(args, _values), **unwrap(kwargs, _values))
 
 
-def _to_numpy(obj: Any) -> Any:
-    tp = type(obj)
-    if tp is _array_type():
-        return sys.modules["numpy"].asarray(obj._backend.to_numpy(obj._data))
-    if tp is list or tp is tuple:
-        return tp(_to_numpy(v) for v in obj)
-    if tp is dict:
-        return {k: _to_numpy(v) for k, v in obj.items()}
-    return obj
+def _values(x: Any) -> Any:
+    return sys.modules["numpy"].asarray(x._backend.to_numpy(x._data))
 
 
 # -- Array as a tree node: jax.jit, jax.vmap, torch.func and friends see the array it holds ------

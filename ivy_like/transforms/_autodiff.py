@@ -12,11 +12,11 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .. import _tree
 from .._gradients import _activate, _check_fun, _deactivate, _no_autodiff, _normalise
 from .._gradients import grad as _grad
+from .._tree import A, Flat
 from ..core.backend import Backend
-from . import _tree
-from ._tree import A, Flat
 
 __all__ = ["hessian", "jac", "jvp", "vjp"]
 
@@ -45,7 +45,7 @@ def _differentiable_leaves(flat: Flat, backend: Backend, who: str) -> None:
 def _flatten_primals(primals: list[Any], who: str) -> tuple[Flat, list[Any]]:
     flat = Flat(who)
     specs = [_tree.flatten(p, flat, f"primals[{i}]", False) for i, p in enumerate(primals)]
-    if A in {s for spec in specs for s in _tree.leaf_specs(spec)}:
+    if flat.has_array and flat.neutral:  # as in grad: NumPy/Python beside Arrays are Arrays
         specs = [_tree.promote(spec) for spec in specs]
     return flat, specs
 

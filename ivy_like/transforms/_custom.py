@@ -30,9 +30,9 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from .. import _tree
 from .._gradients import _check_fun
 from ..core.backend import Backend
-from . import _tree
 from ._compile import _flatten_call, _hashable
 from ._vmap import _leaf_axes
 
@@ -169,5 +169,7 @@ class custom_function:  # noqa: N801 - MLX's name
                 out[:] = [spec]  # fun may never run under vmap (torch's vmap staticmethod)
                 return native, _leaf_axes(spec, out_axes, "out_axes of the vmap rule", "")
 
+        if flat_vjp is None and flat_jvp is None and flat_vmap is None:
+            return flat_fun, out  # no rule: every transform takes its default (MLX)
         native = backend.custom_function_leaves(flat_fun, flat_vjp, flat_jvp, flat_vmap)
         return native, out

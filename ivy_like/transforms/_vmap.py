@@ -14,10 +14,10 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from .. import _tree
 from .._gradients import _activate, _check_fun, _deactivate
+from .._tree import A, Flat, N, P
 from ..core.backend import Backend
-from . import _tree
-from ._tree import A, Flat, N, P
 
 __all__ = ["vmap"]
 

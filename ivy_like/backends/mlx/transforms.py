@@ -217,8 +217,6 @@ def custom_function_leaves(
     jvp: Callable[[list[Any], list[Any]], list[Any]] | None,
     vmap: Callable[[list[Any], list[Any]], tuple[list[Any], list[Any]]] | None,
 ) -> Callable[..., list[Any]]:
-    if vjp is None and jvp is None and vmap is None:
-        return f
     fun = mx.custom_function(f)
     if vjp is not None:
 

@@ -775,6 +775,4 @@ def custom_function_leaves(
     jvp: Callable[[list[Any], list[Any]], list[Any]] | None,
     vmap: Callable[[list[Any], list[Any]], tuple[list[Any], list[Any]]] | None,
 ) -> Callable[..., list[Any]]:
-    if vjp is None and jvp is None and vmap is None:
-        return f
     return _Custom(f, vjp, jvp, vmap, recompute=False)

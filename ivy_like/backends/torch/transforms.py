@@ -250,8 +250,6 @@ def custom_function_leaves(
     jvp: Callable[[list[Any], list[Any]], list[Any]] | None,
     vmap: Callable[[list[Any], list[Any]], tuple[list[Any], list[Any]]] | None,
 ) -> Callable[..., list[Any]]:
-    if vjp is None and jvp is None and vmap is None:
-        return f  # every transform takes its default (MLX: "fall back to the default")
 
     def forward(*leaves: Any) -> tuple[Any, ...]:
         return tuple(f(*leaves))

@@ -1,4 +1,5 @@
-"""Arguments and results of a transformed function as flat lists of native leaves.
+"""Arguments and results of a differentiated or transformed function as flat lists of native
+leaves (``grad``/``value_and_grad`` in ``_gradients.py`` and the transforms in ``transforms/``).
 
 Every transform does the same three things around the framework's own transform: flatten the
 arguments (arrays, ``Array``, Containers, nested dicts/lists/tuples) into native leaves, let
@@ -17,11 +18,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..container import Container
-from ..container._container import make as _make_container
-from ..core import backend as _backend
-from ..core.array import _wrap
-from ..core.backend import ARRAY_KIND, NEUTRAL, Backend, kind_of
+from .container import Container
+from .container._container import make as _make_container
+from .core import backend as _backend
+from .core.array import _wrap
+from .core.backend import ARRAY_KIND, NEUTRAL, Backend, kind_of
 
 N, A, P = "n", "a", "p"
 _KIND = _backend._KIND
@@ -46,14 +47,18 @@ def describe(owner: Any) -> str:
 class Flat:
     """The leaves of one call, their backend, and who owns each (for error messages)."""
 
-    __slots__ = ("leaves", "backend", "paths", "neutral", "who")
+    __slots__ = ("leaves", "backend", "paths", "neutral", "has_array", "who", "strict")
 
-    def __init__(self, who: str) -> None:
+    def __init__(self, who: str, strict: bool = False) -> None:
         self.leaves: list[Any] = []
         self.backend: Backend | None = None
         self.paths: list[Any] = []  # one owner path per leaf, see describe()
         self.neutral: list[int] = []  # positions of NumPy/Python leaves, converted later
+        self.has_array = False  # an ivy_like.Array among the leaves
         self.who = who
+        # Differentiated arguments: anything that is not an array (a string, None) is an error
+        # rather than a static value passed through.
+        self.strict = strict
 
     @property
     def owners(self) -> list[str]:
@@ -87,6 +92,7 @@ def flatten(obj: Any, flat: Flat, owner: Any, static_scalars: bool) -> Any:
             flat.add_backend(backend)
         flat.leaves.append(obj._data)
         flat.paths.append(owner)
+        flat.has_array = True
         return A
     if kind is NEUTRAL and obj is not None:
         if static_scalars and type(obj) in _SCALARS:
@@ -102,6 +108,11 @@ def flatten(obj: Any, flat: Flat, owner: Any, static_scalars: bool) -> Any:
     if isinstance(obj, (list, tuple)):
         children = tuple([flatten(v, flat, (owner, i), static_scalars) for i, v in enumerate(obj)])
         return ("l", type(obj), children)
+    if flat.strict:
+        raise TypeError(
+            f"{flat.who}: {describe(owner)} contains a {type(obj).__name__}; differentiated "
+            f"arguments must be arrays, Containers, or dicts/lists/tuples of arrays"
+        )
     return ("s", obj)
 
 
