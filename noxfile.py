@@ -1,5 +1,5 @@
 """nox sessions: the suite per backend in its own environment, deep hypothesis runs, lint,
-type checking."""
+type checking, the documentation site."""
 
 from __future__ import annotations
 
@@ -63,6 +63,16 @@ def typecheck(session: nox.Session) -> None:
     framework is installed: mypy takes them as Any (see [tool.mypy] in pyproject.toml)."""
     session.install("-c", "constraints.txt", "-e", ".[test]")
     session.run("mypy", "ivy_like", "examples/typed_usage.py", *session.posargs)
+
+
+@nox.session(python="3.11")
+def docs(session: nox.Session) -> None:
+    """The documentation site in site/ (mkdocs.yml): the guides, README as the home page and the
+    API reference generated from the registry. Only numpy is installed: the other backends'
+    statuses come from the generated support tables. Any warning (a broken link or anchor, a
+    reference to a missing name) fails the build."""
+    session.install("-c", "constraints.txt", "-e", ".[docs]")
+    session.run("mkdocs", "build", "--strict", "--clean", *session.posargs, env=ENV)
 
 
 @nox.session(python="3.11")

@@ -3,7 +3,9 @@
 Two cases per autodiff backend, each written once with ivy_like ops on a Container of
 parameters and once with the framework's own ops on its own tree (a dict), the same math:
 
-* compiled loss and gradient: an MLP 64-128-10 (ReLU), batch 64, mean squared error;
+* compiled loss and gradient: an MLP 64-128-10 (ReLU: ``ivy_like.nn.relu`` against each
+  framework's own, ``jax.nn.relu``, ``torch.relu``, ``tf.nn.relu``, ``mlx.nn.relu``), batch 64,
+  mean squared error;
   ``ivy_like.compile(ivy_like.value_and_grad(loss))`` against ``jax.jit(jax.value_and_grad)``,
   ``torch.compile(torch.func.grad_and_value)``, ``tf.function`` of a ``GradientTape`` step and
   ``mx.compile(mx.value_and_grad)``;
@@ -54,15 +56,16 @@ def _data() -> dict[str, np.ndarray]:
 
 
 def ivy_loss(p: Any, x: Any, t: Any) -> Any:
-    h = il.maximum(il.matmul(x, p["w1"]) + p["b1"], 0.0)
+    h = il.nn.relu(il.matmul(x, p["w1"]) + p["b1"])
     return il.mean((il.matmul(h, p["w2"]) + p["b2"] - t) ** 2)
 
 
 def _native_loss(name: str) -> Callable[..., Any]:
     if name == "jax":
+        import jax
         import jax.numpy as xp
 
-        relu = lambda a: xp.maximum(a, 0.0)  # noqa: E731
+        relu = jax.nn.relu
     elif name == "torch":
         import torch as xp
 
@@ -76,8 +79,9 @@ def _native_loss(name: str) -> Callable[..., Any]:
         )
     else:
         import mlx.core as xp
+        import mlx.nn
 
-        relu = lambda a: xp.maximum(a, 0.0)  # noqa: E731
+        relu = mlx.nn.relu
     return lambda p, x, t: xp.mean((relu(x @ p["w1"] + p["b1"]) @ p["w2"] + p["b2"] - t) ** 2)
 
 

@@ -17,7 +17,7 @@ from . import (
 from ._convert import array, is_variable, to_native, to_numpy
 from ._data_type_functions import can_cast, finfo, iinfo, isdtype, result_type
 from ._info import __array_namespace_info__
-from .container import Container
+from .container import Container, ContainerStructureError
 from .core import dtypes as _dtypes
 from .core.array import Array
 from .core.backend import (
@@ -41,6 +41,7 @@ from .core.dtypes import (
     bool,
     complex64,
     complex128,
+    default_dtype,
     float16,
     float32,
     float64,
@@ -48,15 +49,17 @@ from .core.dtypes import (
     int16,
     int32,
     int64,
+    set_default_dtype,
     uint8,
     uint16,
     uint32,
     uint64,
+    use_default_dtype,
 )
 
 __version__ = "0.1.0"
 # The revision of the Python array API standard this namespace implements.
-__array_api_version__ = "2023.12"
+__array_api_version__ = "2024.12"
 
 build_all(globals(), container_map=container.container_map)
 container.install()
@@ -67,6 +70,7 @@ from ._gradients import (  # noqa: E402
     grad,
     value_and_grad,
 )
+from .control_flow import cond, fori_loop, scan, while_loop  # noqa: E402
 from .transforms import (  # noqa: E402
     checkpoint,
     compile,

@@ -8,6 +8,7 @@ from typing import Any, TypeVar, overload
 from typing_extensions import TypeAlias
 
 from . import container as container
+from . import control_flow as control_flow
 from . import core as core
 from . import fft as fft
 from . import linalg as linalg
@@ -29,6 +30,11 @@ from ._gradients import grad as grad
 from ._gradients import value_and_grad as value_and_grad
 from ._info import __array_namespace_info__ as __array_namespace_info__
 from .container import Container as Container
+from .container import ContainerStructureError as ContainerStructureError
+from .control_flow import cond as cond
+from .control_flow import fori_loop as fori_loop
+from .control_flow import scan as scan
+from .control_flow import while_loop as while_loop
 from .core.array import Array as Array
 from .core.backend import Backend as Backend
 from .core.backend import BackendError as BackendError
@@ -48,6 +54,7 @@ from .core.dtypes import bfloat16 as bfloat16
 from .core.dtypes import bool as bool
 from .core.dtypes import complex64 as complex64
 from .core.dtypes import complex128 as complex128
+from .core.dtypes import default_dtype as default_dtype
 from .core.dtypes import float16 as float16
 from .core.dtypes import float32 as float32
 from .core.dtypes import float64 as float64
@@ -55,10 +62,12 @@ from .core.dtypes import int8 as int8
 from .core.dtypes import int16 as int16
 from .core.dtypes import int32 as int32
 from .core.dtypes import int64 as int64
+from .core.dtypes import set_default_dtype as set_default_dtype
 from .core.dtypes import uint8 as uint8
 from .core.dtypes import uint16 as uint16
 from .core.dtypes import uint32 as uint32
 from .core.dtypes import uint64 as uint64
+from .core.dtypes import use_default_dtype as use_default_dtype
 from .transforms import checkpoint as checkpoint
 from .transforms import compile as compile
 from .transforms import custom_function as custom_function
@@ -758,6 +767,28 @@ def take(x: _Plain, indices: _T, /, *, axis: int | None = ..., out: _T | None = 
 @overload
 def take(x: _T, indices: Any, /, *, axis: int | None = ..., out: _T | None = ...) -> _T: ...
 @overload
+def take_along_axis(
+    x: Container, indices: Any, /, *, axis: int = ..., out: Container | None = ...
+) -> Container: ...
+@overload
+def take_along_axis(
+    x: Any, indices: Container, /, *, axis: int = ..., out: Container | None = ...
+) -> Container: ...
+@overload
+def take_along_axis(
+    x: Array, indices: Any, /, *, axis: int = ..., out: Array | None = ...
+) -> Array: ...
+@overload
+def take_along_axis(
+    x: Any, indices: Array, /, *, axis: int = ..., out: Array | None = ...
+) -> Array: ...
+@overload
+def take_along_axis(x: _Plain, indices: _Plain, /, *, axis: int = ..., out: Any = ...) -> Any: ...
+@overload
+def take_along_axis(x: _Plain, indices: _T, /, *, axis: int = ..., out: _T | None = ...) -> _T: ...
+@overload
+def take_along_axis(x: _T, indices: Any, /, *, axis: int = ..., out: _T | None = ...) -> _T: ...
+@overload
 def matmul(x1: Container, x2: Any, /, *, out: Container | None = ...) -> Container: ...
 @overload
 def matmul(x1: Any, x2: Container, /, *, out: Container | None = ...) -> Container: ...
@@ -870,9 +901,9 @@ def broadcast_to(x: _Plain, /, shape: Any, *, out: Any = ...) -> Any: ...
 @overload
 def broadcast_to(x: _T, /, shape: Any, *, out: _T | None = ...) -> _T: ...
 @overload
-def expand_dims(x: _Plain, /, *, axis: int = ..., out: Any = ...) -> Any: ...
+def expand_dims(x: _Plain, /, axis: int = ..., *, out: Any = ...) -> Any: ...
 @overload
-def expand_dims(x: _T, /, *, axis: int = ..., out: _T | None = ...) -> _T: ...
+def expand_dims(x: _T, /, axis: int = ..., *, out: _T | None = ...) -> _T: ...
 @overload
 def flip(x: _Plain, /, *, axis: Any = ..., out: Any = ...) -> Any: ...
 @overload
@@ -922,6 +953,78 @@ def unstack(x: _Plain, /, *, axis: int = ...) -> Any: ...
 @overload
 def unstack(x: _T, /, *, axis: int = ...) -> tuple[_T, ...]: ...
 @overload
+def pad(x: _Plain, pad_width: Any, mode: str = ..., constant_values: Any = ...) -> Any: ...
+@overload
+def pad(x: _T, pad_width: Any, mode: str = ..., constant_values: Any = ...) -> _T: ...
+@overload
+def einsum(subscripts: Any, *operands: Container) -> Container: ...
+@overload
+def einsum(subscripts: Any, *operands: Array) -> Array: ...
+@overload
+def einsum(subscripts: Any, *operands: _Plain) -> Any: ...
+@overload
+def einsum(subscripts: Any, *operands: _T) -> _T: ...
+@overload
+def one_hot(indices: _Plain, num_classes: Any, dtype: Any = ...) -> Any: ...
+@overload
+def one_hot(indices: _T, num_classes: Any, dtype: Any = ...) -> _T: ...
+@overload
+def logsumexp(x: _Plain, axis: Any = ..., keepdims: builtins.bool = ...) -> Any: ...
+@overload
+def logsumexp(x: _T, axis: Any = ..., keepdims: builtins.bool = ...) -> _T: ...
+@overload
+def top_k(x: _Plain, k: Any) -> Any: ...
+@overload
+def top_k(x: _T, k: Any) -> tuple[_T, _T]: ...
+@overload
+def scatter_add(x: Container, indices: Any, updates: Any) -> Container: ...
+@overload
+def scatter_add(x: Any, indices: Container, updates: Any) -> Container: ...
+@overload
+def scatter_add(x: Any, indices: Any, updates: Container) -> Container: ...
+@overload
+def scatter_add(x: Array, indices: Any, updates: Any) -> Array: ...
+@overload
+def scatter_add(x: Any, indices: Array, updates: Any) -> Array: ...
+@overload
+def scatter_add(x: Any, indices: Any, updates: Array) -> Array: ...
+@overload
+def scatter_add(x: _Plain, indices: _Plain, updates: _Plain) -> Any: ...
+@overload
+def scatter_add(x: _Plain, indices: _Plain, updates: _T) -> _T: ...
+@overload
+def scatter_add(x: _Plain, indices: _T, updates: Any) -> _T: ...
+@overload
+def scatter_add(x: _T, indices: Any, updates: Any) -> _T: ...
+@overload
+def segment_sum(data: Container, segment_ids: Any, num_segments: Any) -> Container: ...
+@overload
+def segment_sum(data: Any, segment_ids: Container, num_segments: Any) -> Container: ...
+@overload
+def segment_sum(data: Array, segment_ids: Any, num_segments: Any) -> Array: ...
+@overload
+def segment_sum(data: Any, segment_ids: Array, num_segments: Any) -> Array: ...
+@overload
+def segment_sum(data: _Plain, segment_ids: _Plain, num_segments: Any) -> Any: ...
+@overload
+def segment_sum(data: _Plain, segment_ids: _T, num_segments: Any) -> _T: ...
+@overload
+def segment_sum(data: _T, segment_ids: Any, num_segments: Any) -> _T: ...
+@overload
+def segment_max(data: Container, segment_ids: Any, num_segments: Any) -> Container: ...
+@overload
+def segment_max(data: Any, segment_ids: Container, num_segments: Any) -> Container: ...
+@overload
+def segment_max(data: Array, segment_ids: Any, num_segments: Any) -> Array: ...
+@overload
+def segment_max(data: Any, segment_ids: Array, num_segments: Any) -> Array: ...
+@overload
+def segment_max(data: _Plain, segment_ids: _Plain, num_segments: Any) -> Any: ...
+@overload
+def segment_max(data: _Plain, segment_ids: _T, num_segments: Any) -> _T: ...
+@overload
+def segment_max(data: _T, segment_ids: Any, num_segments: Any) -> _T: ...
+@overload
 def argmax(
     x: _Plain, /, *, axis: int | None = ..., keepdims: builtins.bool = ..., out: Any = ...
 ) -> Any: ...
@@ -936,6 +1039,14 @@ def argmin(
 @overload
 def argmin(
     x: _T, /, *, axis: int | None = ..., keepdims: builtins.bool = ..., out: _T | None = ...
+) -> _T: ...
+@overload
+def count_nonzero(
+    x: _Plain, /, *, axis: Any = ..., keepdims: builtins.bool = ..., out: Any = ...
+) -> Any: ...
+@overload
+def count_nonzero(
+    x: _T, /, *, axis: Any = ..., keepdims: builtins.bool = ..., out: _T | None = ...
 ) -> _T: ...
 @overload
 def nonzero(x: Container, /) -> Container: ...  # type: ignore[overload-overlap]
@@ -1096,6 +1207,26 @@ def cumulative_sum(
     out: _T | None = ...,
 ) -> _T: ...
 @overload
+def cumulative_prod(
+    x: _Plain,
+    /,
+    *,
+    axis: int | None = ...,
+    dtype: Any = ...,
+    include_initial: builtins.bool = ...,
+    out: Any = ...,
+) -> Any: ...
+@overload
+def cumulative_prod(
+    x: _T,
+    /,
+    *,
+    axis: int | None = ...,
+    dtype: Any = ...,
+    include_initial: builtins.bool = ...,
+    out: _T | None = ...,
+) -> _T: ...
+@overload
 def prod(
     x: _Plain,
     /,
@@ -1166,4 +1297,92 @@ def any(x: _Plain, /, *, axis: Any = ..., keepdims: builtins.bool = ..., out: An
 @overload
 def any(
     x: _T, /, *, axis: Any = ..., keepdims: builtins.bool = ..., out: _T | None = ...
+) -> _T: ...
+@overload
+def diff(
+    x: Container,
+    /,
+    *,
+    axis: int = ...,
+    n: int = ...,
+    prepend: Any = ...,
+    append: Any = ...,
+    out: Container | None = ...,
+) -> Container: ...
+@overload
+def diff(
+    x: Any,
+    /,
+    *,
+    axis: int = ...,
+    n: int = ...,
+    prepend: Container,
+    append: Any = ...,
+    out: Container | None = ...,
+) -> Container: ...
+@overload
+def diff(
+    x: Any,
+    /,
+    *,
+    axis: int = ...,
+    n: int = ...,
+    prepend: Any = ...,
+    append: Container,
+    out: Container | None = ...,
+) -> Container: ...
+@overload
+def diff(
+    x: Array,
+    /,
+    *,
+    axis: int = ...,
+    n: int = ...,
+    prepend: Any = ...,
+    append: Any = ...,
+    out: Array | None = ...,
+) -> Array: ...
+@overload
+def diff(
+    x: Any,
+    /,
+    *,
+    axis: int = ...,
+    n: int = ...,
+    prepend: Array,
+    append: Any = ...,
+    out: Array | None = ...,
+) -> Array: ...
+@overload
+def diff(
+    x: Any,
+    /,
+    *,
+    axis: int = ...,
+    n: int = ...,
+    prepend: Any = ...,
+    append: Array,
+    out: Array | None = ...,
+) -> Array: ...
+@overload
+def diff(
+    x: _Plain,
+    /,
+    *,
+    axis: int = ...,
+    n: int = ...,
+    prepend: _Plain | None = ...,
+    append: _Plain | None = ...,
+    out: Any = ...,
+) -> Any: ...
+@overload
+def diff(
+    x: _T,
+    /,
+    *,
+    axis: int = ...,
+    n: int = ...,
+    prepend: Any = ...,
+    append: Any = ...,
+    out: _T | None = ...,
 ) -> _T: ...

@@ -1,14 +1,159 @@
 """``python -m ivy_like demo``: the main demo (an MLP trained and converted on every backend).
 
-Other commands: ``seeds`` (the seed pages' examples), ``backends``, ``support-table``,
-``stubs`` (write the ``.pyi`` type stubs; ``--check`` only reports stale ones).
+Other commands: ``seeds`` (the seed pages' examples), ``backends`` (the registered backends and
+their installed versions, read from package metadata; ``--check`` imports each to prove it
+loads), ``support-table``, ``stubs`` (write the ``.pyi`` type stubs; ``--check`` only reports
+stale ones), ``api-docs DIR`` (write the API reference pages of the documentation site).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import importlib.util
 import os
 import sys
+from collections.abc import Mapping
+from importlib import metadata
+from typing import Any
+
+# The distributions a built-in backend's framework may be installed as, in the order tried
+# (TensorFlow's CPU build is the tensorflow-cpu distribution, still imported as tensorflow).
+_DISTRIBUTIONS = {
+    "tensorflow": ("tensorflow", "tensorflow-cpu", "tensorflow-macos", "tensorflow-intel"),
+}
+
+
+@functools.cache
+def _all_distributions() -> Mapping[str, list[str]]:
+    # Reads every installed distribution's file list (~0.5 s): only for names the quick
+    # lookups in _framework_version miss.
+    return metadata.packages_distributions()
+
+
+def _framework_version(import_name: str) -> str:
+    """The installed version of the distribution providing ``import_name``, from package
+    metadata (nothing is imported); ``"unknown"`` when no metadata names it."""
+    candidates = _DISTRIBUTIONS.get(import_name, (import_name,))
+    for dist in (*candidates, *_all_distributions().get(import_name, ())):
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            continue
+    return "unknown"
+
+
+def _framework_of(name: str, target: Any) -> str:
+    """The top-level module a registered backend needs: for built-ins the framework (the
+    backend's name is its import name), for a plugin the package its entry point names."""
+    from .core import backend as _backend
+
+    if name in _backend._BUILTIN_BACKENDS:
+        return name
+    value = target.value if hasattr(target, "value") else str(target)
+    return value.split(":")[0].split(".")[0]
+
+
+def installed_backends() -> dict[str, str | None]:
+    """Every registered backend -> the installed version of its framework (None when it is not
+    installed), sorted by name. Reads package metadata only: no framework is imported.
+
+    Examples
+    --------
+    >>> import sys
+    >>> from ivy_like.__main__ import installed_backends
+    >>> found = installed_backends()
+    >>> found["numpy"] == sys.modules["numpy"].__version__
+    True
+    """
+    from .core import backend as _backend
+
+    registry = _backend._discover()
+    found: dict[str, str | None] = {}
+    for name in sorted(registry):
+        module = _framework_of(name, registry[name])
+        try:
+            present = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            present = False
+        if not present:
+            found[name] = None
+        elif name in _backend._BUILTIN_BACKENDS:
+            found[name] = _framework_version(module)
+        else:  # a plugin: its own distribution's version
+            dist = getattr(registry[name], "dist", None)
+            found[name] = dist.version if dist is not None else _framework_version(module)
+    return found
+
+
+def _list_backends(check: bool) -> int:
+    """The ``backends`` command: one line per registered backend; with ``check``, each
+    installed one is loaded (its framework imported) and said to load or not."""
+    from .core import backend as _backend
+
+    versions = installed_backends()
+    width = max(len(name) for name in versions) + 2
+    how = "each installed one imported" if check else "--check imports each to prove it loads"
+    print(f"registered backends, versions from package metadata ({how}):")
+    failures = 0
+    for name, version in versions.items():
+        if version is None:
+            status = f"not installed; to use it: {_backend._install_hint(name)}"
+            print(f"  {name:<{width}}{status}")
+            continue
+        status = ""
+        if check:
+            try:
+                loaded = _backend.get_backend(name)
+            except _backend.BackendError as err:
+                status = f"fails to load: {err}"
+                failures += 1
+            else:
+                status = "loads, " + ("autodiff" if loaded.has_autodiff else "no autodiff")
+        print(f"  {name:<{width}}{version:<14}{status}".rstrip())
+    return 1 if failures else 0
+
+
+def _chosen_backends(
+    parser: argparse.ArgumentParser, value: str | None, need_autodiff: bool
+) -> list[str] | None:
+    """The names given to ``--backends``, each registered, installed and loadable (else a usage
+    error, exit code 2); with ``need_autodiff``, at least one of them must have autodiff."""
+    if value is None:
+        return None
+    names = [n.strip() for n in value.split(",") if n.strip()]
+    if not names:
+        parser.error("argument --backends: expected comma-separated backend names, got none")
+    versions = installed_backends()
+    for name in names:
+        if name not in versions:
+            parser.error(
+                f"argument --backends: unknown backend {name!r} (registered: {', '.join(versions)})"
+            )
+        if versions[name] is None:
+            from .core.backend import _install_hint
+
+            parser.error(
+                f"argument --backends: the {name!r} backend is not installed here (to use it: "
+                f"{_install_hint(name)}); installed: "
+                f"{', '.join(n for n, v in versions.items() if v is not None)}"
+            )
+    from .core.backend import BackendError, get_backend
+
+    loaded = []
+    for name in names:
+        try:
+            loaded.append(get_backend(name))
+        except BackendError as err:
+            parser.error(f"argument --backends: {err}")
+    if need_autodiff and not any(b.has_autodiff for b in loaded):
+        others = [n for n, v in versions.items() if v is not None and n not in names]
+        lacking = f"{names[0]} lacks" if len(names) == 1 else f"none of {', '.join(names)} has"
+        parser.error(
+            f"argument --backends: the demo trains by gradients and needs a backend with "
+            f"autodiff, which {lacking}; other installed backends: {', '.join(others) or 'none'}"
+        )
+    return names
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,8 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     --------
     >>> from ivy_like.__main__ import main
     >>> main(["backends"])  # doctest: +ELLIPSIS
-    registered: ...
-    available:  ...numpy...
+    registered backends, versions from package metadata ...
+      numpy ...
     0
     """
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -39,8 +184,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     seeds = sub.add_parser("seeds", help="run the seed pages' examples on every installed backend")
     seeds.add_argument("--backends", default=None, help="comma-separated (default: all installed)")
-    sub.add_parser("backends", help="list registered and available backends")
+    backends = sub.add_parser(
+        "backends", help="list the registered backends and their installed versions"
+    )
+    backends.add_argument(
+        "--check", action="store_true", help="import each installed backend to prove it loads"
+    )
     sub.add_parser("support-table", help="print every op's status per backend (Markdown)")
+    api = sub.add_parser("api-docs", help="write the API reference pages (DIR/api/*.md)")
+    api.add_argument("dir", help="the directory to write api/ into")
+    api.add_argument("--docs", default="docs", help="where the support tables are (docs)")
     stubs = sub.add_parser("stubs", help="write the .pyi type stubs generated from the registry")
     stubs.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 naming the stale stubs"
@@ -57,6 +210,14 @@ def main(argv: list[str] | None = None) -> int:
         for path in _stubs.write():
             print(f"wrote {path}")
         return 0
+    if args.command == "api-docs":
+        from .core import api_docs
+
+        result = api_docs.write(args.dir, args.docs)
+        print(f"wrote {len(result.pages)} pages under {args.dir}/api")
+        for problem in result.problems:
+            print(f"error: {problem}", file=sys.stderr)
+        return 1 if result.problems else 0
     if args.command == "support-table":
         from .core.support import support_table
 
@@ -67,20 +228,16 @@ def main(argv: list[str] | None = None) -> int:
         print(support_table())
         return 0
     if args.command == "backends":
-        import ivy_like
-
-        print("registered:", ", ".join(ivy_like.registered_backends()))
-        print("available: ", ", ".join(ivy_like.available_backends()))
-        return 0
-    names = args.backends.split(",") if args.backends else None
+        return _list_backends(args.check)
     if args.command == "seeds":
         from .demo import run_seeds
 
-        return run_seeds(names)
+        return run_seeds(_chosen_backends(seeds, args.backends, need_autodiff=False))
+    if args.steps < 1:
+        demo.error("--steps must be at least 1")
+    names = _chosen_backends(demo, args.backends, need_autodiff=True)
     from .demo import DEFAULT_PLOT, run_main_demo
 
-    if args.steps < 1:
-        parser.error("--steps must be at least 1")
     return run_main_demo(
         names,
         steps=args.steps,

@@ -102,9 +102,13 @@ def _promote(a: Dtype, b: Dtype) -> Dtype:
 def result_type(*arrays_and_dtypes: Any) -> Dtype:
     """The dtype that results from applying type promotion to the arguments.
 
-    Arguments are arrays (``ivy_like.Array``, native or NumPy) and dtypes (unified, strings or
-    native), as in the 2023.12 standard; Python scalars raise ``TypeError``. See the module
-    docstring for the rules (the standard's table, NumPy 2's across kinds).
+    Arguments are arrays (``ivy_like.Array``, native or NumPy), dtypes (unified, strings or
+    native) and, as in the 2024.12 standard, Python scalars, with at least one array or dtype.
+    See the module docstring for the rules (the standard's table, NumPy 2's across kinds).
+    A scalar is weak, as in the elementwise functions: it takes the dtype of the others when
+    its kind fits in it (an ``int`` outside an integer dtype's range is an ``OverflowError``);
+    across kinds, what ``ivy_like.add`` gives on the backend of the first array argument, or
+    of the active backend (``int8`` with ``1.0`` is float64 on numpy, float32 on torch).
 
     Examples
     --------
@@ -113,13 +117,55 @@ def result_type(*arrays_and_dtypes: Any) -> Dtype:
     ivy_like.int16
     >>> ivy_like.result_type(ivy_like.array([1, 2], dtype="float32"), "float64")
     ivy_like.float64
+    >>> ivy_like.result_type(ivy_like.float32, 2, 1j)
+    ivy_like.complex64
     """
-    if not arrays_and_dtypes:
+    typed = [v for v in arrays_and_dtypes if type(v) not in _SCALAR_TYPES]
+    if not typed:
         raise ValueError("result_type: at least one array or dtype is required")
-    out = _dtype_of(arrays_and_dtypes[0], "result_type")
-    for value in arrays_and_dtypes[1:]:
+    out = _dtype_of(typed[0], "result_type")
+    for value in typed[1:]:
         out = _promote(out, _dtype_of(value, "result_type"))
+    for value in arrays_and_dtypes:
+        if type(value) in _SCALAR_TYPES:
+            out = _with_scalar(out, value, typed)
     return out
+
+
+_SCALAR_TYPES = (builtins.bool, int, float, complex)
+
+
+def _backend_for(typed: list[Any]) -> Any:
+    """The backend of the first array among ``typed``, else the active one."""
+    from .core import backend as _backend
+
+    for value in typed:
+        if _is_array(value):
+            kind = _backend.kind_of(type(getattr(value, "_data", value)))
+            if isinstance(kind, _backend.Backend):
+                return kind
+    return _backend.current_backend()
+
+
+def _with_scalar(d: Dtype, value: Any, typed: list[Any]) -> Dtype:
+    if type(value) is builtins.bool:
+        return d
+    if type(value) is int and d.kind in "iu":
+        info = iinfo(d)
+        if not info.min <= value <= info.max:
+            raise OverflowError(f"result_type: Python int {value} is out of bounds for {d}")
+        return d
+    if (type(value) is int and d.kind in "fc") or (type(value) is float and d.kind in "fc"):
+        return d
+    if type(value) is complex and d.kind == "c":
+        return d
+    # Across kinds the standard leaves the result to the implementation: ask the backend's
+    # own add, so that result_type says what the elementwise functions do there.
+    import ivy_like
+
+    backend = _backend_for(typed)
+    with ivy_like.use_backend(backend):
+        return ivy_like.add(ivy_like.zeros((), dtype=d), value).dtype  # type: ignore[no-any-return]
 
 
 def can_cast(from_: Any, to: Any, /) -> builtins.bool:

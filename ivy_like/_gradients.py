@@ -6,10 +6,13 @@ MLX does, flattens the differentiated arguments (arrays, ``Array``, Containers, 
 dicts/lists/tuples) into a list of native leaves, checks them, and rebuilds gradients in the
 structure and types that came in. The backend's ``gradients.py`` does only the differentiation,
 with the framework's own functional transform on that flat list
-(``value_and_grad_leaves(f, leaves) -> (value, aux, grads)`` and ``jacobian(f, x)``):
+(``value_and_grad_leaves(f, leaves) -> (value, aux, grads)`` and ``jacobian(f, x)``; optionally
+``value_and_grad_native_leaves``, the same, used when no ``ivy_like.Array`` is among the
+arguments):
 
 * jax: ``jax.value_and_grad`` / ``jax.jacrev``
-* torch: ``torch.func.grad_and_value`` / ``torch.func.jacrev`` (no ``.grad``, no flags flipped)
+* torch: ``torch.func.grad_and_value`` / ``torch.func.jacrev`` (no ``.grad``, no flags flipped);
+  with native tensors only, at the top level, ``torch.autograd.grad`` on fresh leaves
 * tensorflow: ``tf.GradientTape`` watching the leaves, unconnected gradients as zeros
 * mlx: ``mx.value_and_grad`` / ``mx.vjp`` under ``mx.vmap``
 
@@ -25,7 +28,8 @@ from typing import Any
 
 from . import _tree
 from .core import backend as _backend
-from .core.array import _wrap
+from .core import tracing as _tracing
+from .core.array import Array, _wrap
 from .core.backend import ARRAY_KIND, NEUTRAL, Backend, kind_of
 
 __all__ = ["NoAutodiffError", "execute_with_gradients", "grad", "value_and_grad"]
@@ -167,13 +171,18 @@ _activate, _deactivate = _backend.activate, _backend.deactivate
 
 
 # native dtype -> is it floating point (native dtypes are hashable on every framework).
-_IS_FLOAT: dict[Any, bool] = {}
+# backend name -> {native dtype: is it floating point}. One table per backend: torch.compile
+# hashes every key of a dict it reads, and TensorFlow's DType has a C hash it cannot trace.
+_IS_FLOAT: dict[str, dict[Any, bool]] = {}
 
 
 def _is_float(backend: Backend, native_dtype: Any) -> bool:
-    hit = _IS_FLOAT.get(native_dtype)
+    table = _IS_FLOAT.get(backend.name)
+    hit = table.get(native_dtype) if table is not None else None
     if hit is None:
-        hit = _IS_FLOAT[native_dtype] = backend.unified_dtype(native_dtype).kind == "f"
+        hit = backend.unified_dtype(native_dtype).kind == "f"
+        if not _tracing.is_tracing():  # see core/tracing.py
+            _IS_FLOAT.setdefault(backend.name, {})[native_dtype] = hit
     return hit
 
 
@@ -200,6 +209,30 @@ def _as_scalar(head: Any, backend: Backend, who: str) -> Any:
     if dtype.kind != "f":
         raise TypeError(f"{who}: fun must return a floating-point scalar, got {dtype.name}")
     return head
+
+
+def _has_array(obj: Any) -> bool:
+    if type(obj) is Array:
+        return True
+    if isinstance(obj, dict):
+        obj = obj.values()
+    elif not isinstance(obj, (list, tuple)):
+        return False
+    return any(_has_array(v) for v in obj)
+
+
+def _holds_array(
+    specs: list[Any], nums: tuple[int, ...], names: tuple[str, ...], args: tuple, kwargs: dict
+) -> bool:
+    """Whether an ``ivy_like.Array`` is among the arguments (a differentiated one, by its
+    spec; the others by a walk that stops at the first). A backend's native-only gradient
+    route (torch's ``torch.autograd.grad``) is taken only when none is."""
+    if any(_tree.has_array_spec(spec) for spec in specs):
+        return True
+    for i, a in enumerate(args):
+        if i not in nums and _has_array(a):
+            return True
+    return any(_has_array(v) for k, v in kwargs.items() if k not in names)
 
 
 def _value_and_grads(
@@ -236,7 +269,11 @@ def _value_and_grads(
                 call_kwargs[name] = _tree.rebuild(spec, it, backend)
             out = fun(*call_args, **call_kwargs)
         out_kind = _kind(out)
-        if out_kind is backend and getattr(out, "ndim", None) == 0 and _IS_FLOAT.get(out.dtype):
+        if (
+            out_kind is backend
+            and getattr(out, "ndim", None) == 0
+            and _is_float(backend, out.dtype)
+        ):
             # The most common output, a native float scalar, checked inline: beside the
             # framework's transform each call here costs two to three times its own cost.
             out_spec.append(_VALUE_N)
@@ -261,9 +298,13 @@ def _value_and_grads(
         out_spec.append(_tree.flatten_output(out, out_leaves, backend))
         return scalar, out_leaves
 
+    primitive = backend.value_and_grad_leaves
+    native_only = backend.__dict__.get("value_and_grad_native_leaves")
+    if native_only is not None and not _holds_array(specs, nums, names, args, kwargs):
+        primitive = native_only
     tokens = _activate(backend)
     try:
-        scalar, aux, grads = backend.value_and_grad_leaves(differentiable, leaves)
+        scalar, aux, grads = primitive(differentiable, leaves)
     finally:
         if tokens is not None:
             _deactivate(tokens)

@@ -1,4 +1,4 @@
-"""``__array_namespace_info__``: the array API (2023.12) inspection API, for the active backend.
+"""``__array_namespace_info__``: the array API (2024.12) inspection API, for the active backend.
 
 Answers come from the backend module (its ``DTYPES``, ``DEFAULT_FLOAT``, ``DEFAULT_INT``) and,
 for devices, from the framework of the active backend only (already imported, since the
@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sys
 from typing import Any
+
+import numpy as np
 
 from ._data_type_functions import isdtype
 from .core import backend as _backend
@@ -28,6 +30,22 @@ _CAPABILITIES = {
     "tensorflow": (True, True),
     "mlx": (True, True),
     "jax": (False, False),
+}
+
+# capabilities()["max dimensions"] (2024.12): the most axes an array may have. Every backend's
+# arrays convert to NumPy (printing, to_numpy), which holds 64 axes (32 before NumPy 2); the
+# frameworks refuse more themselves (jax and torch at 64, MXNet at 32), except MLX, whose
+# 65-axis arrays convert to wrong NumPy arrays: so they count as unsupported. Measured with
+# ones((1,) * n), a sum over one axis, a reshape and the conversion. Unknown backends: None
+# (the standard's "no limit known").
+_NUMPY_MAX_DIMENSIONS = 64 if int(np.__version__.split(".")[0]) >= 2 else 32
+_MAX_DIMENSIONS = {
+    "numpy": _NUMPY_MAX_DIMENSIONS,
+    "jax": _NUMPY_MAX_DIMENSIONS,
+    "torch": _NUMPY_MAX_DIMENSIONS,
+    "tensorflow": _NUMPY_MAX_DIMENSIONS,
+    "mlx": _NUMPY_MAX_DIMENSIONS,
+    "mxnet": 32,
 }
 
 
@@ -65,17 +83,24 @@ class Info:
     def __init__(self, backend: _backend.Backend) -> None:
         self._backend = backend
 
-    def capabilities(self) -> dict[str, bool]:
-        """``{"boolean indexing": bool, "data-dependent shapes": bool}`` for the backend.
+    def capabilities(self) -> dict[str, Any]:
+        """``{"boolean indexing": bool, "data-dependent shapes": bool, "max dimensions": int}``
+        for the backend (``"max dimensions"``, added in 2024.12, is None where unknown).
 
         Examples
         --------
         >>> import ivy_like
-        >>> ivy_like.__array_namespace_info__().capabilities()["data-dependent shapes"]
-        True
+        >>> caps = ivy_like.__array_namespace_info__().capabilities()
+        >>> caps["data-dependent shapes"], caps["max dimensions"] >= 32
+        (True, True)
         """
-        boolean, dynamic = _CAPABILITIES.get(self._backend.name, (False, False))
-        return {"boolean indexing": boolean, "data-dependent shapes": dynamic}
+        name = self._backend.name
+        boolean, dynamic = _CAPABILITIES.get(name, (False, False))
+        return {
+            "boolean indexing": boolean,
+            "data-dependent shapes": dynamic,
+            "max dimensions": _MAX_DIMENSIONS.get(name),
+        }
 
     def default_device(self) -> str:
         """The device new arrays are created on (``"cpu"`` unless an accelerator is used).
@@ -108,8 +133,9 @@ class Info:
             )
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, D.Dtype]:
-        """Default dtypes: ``"real floating"``, ``"complex floating"``, ``"integral"``,
-        ``"indexing"`` (the dtype of index results, the default integer).
+        """Default dtypes: ``"real floating"`` (:func:`ivy_like.default_dtype`, float32 unless
+        set), ``"complex floating"``, ``"integral"``, ``"indexing"`` (the dtype of index
+        results, the default integer).
 
         Examples
         --------
@@ -119,7 +145,7 @@ class Info:
         """
         self._check_device(device)
         b = self._backend
-        real = b.unified_dtype(b.DEFAULT_FLOAT)
+        real = D.default_dtype()  # what creation functions use: see set_default_dtype
         integral = b.unified_dtype(b.DEFAULT_INT)
         return {
             "real floating": real,

@@ -192,6 +192,19 @@ def leaf_specs(spec: Any) -> list[Any]:
     return []
 
 
+def has_array_spec(spec: Any) -> bool:
+    """Whether ``spec`` rebuilds an ``ivy_like.Array`` anywhere."""
+    if spec is A:
+        return True
+    if spec is N or spec is P:
+        return False
+    if spec[0] == "d":
+        return any(has_array_spec(c) for c in spec[3])
+    if spec[0] == "l":
+        return any(has_array_spec(c) for c in spec[2])
+    return False
+
+
 def promote(spec: Any) -> Any:
     """``spec`` with NumPy/Python leaves rebuilt as Arrays (beside Arrays, see grad)."""
     if spec is P:
@@ -224,7 +237,7 @@ def first_backend(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Backend | No
     """The backend of the first array among the arguments (stops at the first: the common
     call, an array or a Container first, costs a dict lookup or two)."""
     for value in (*args, *kwargs.values()):
-        kind = _KIND.get(type(value))
+        kind = _kind(value)  # filled on a miss: a type not seen yet is still classified
         if kind.__class__ is Backend:
             return kind  # type: ignore[no-any-return]
         if kind is ARRAY_KIND:

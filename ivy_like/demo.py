@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import textwrap
 import time
 from collections.abc import Iterator
 from contextlib import redirect_stdout
@@ -25,28 +26,44 @@ import numpy as np
 import ivy_like
 
 
+def _show(label: str, value: Any) -> None:
+    """Print ``value`` under a line saying what it is, indented below it."""
+    print(f"{'ivy page':>15}  {label}")
+    print(textwrap.indent(str(value), " " * 17))
+
+
 def ivy_page(backend: str) -> dict[str, Any]:
-    """Ivy's stop_gradient page: function, Array method and Container variants (printed).
+    """Ivy's stop_gradient page: function, Array method and Container variants, each printed
+    under the expression that made it.
 
     Examples
     --------
     >>> from ivy_like.demo import ivy_page
-    >>> print(ivy_page("numpy")["printed"].splitlines()[0])
+    >>> for line in ivy_page("numpy")["printed"].splitlines()[:2]:
+    ...     print(line.strip())
+    ivy page  x = array([1., 2., 3.]); stop_gradient(x, preserve_type=True)
     ivy_like.array([1., 2., 3.])
     """
     buf = io.StringIO()
     with ivy_like.use_backend(backend), redirect_stdout(buf):
         x = ivy_like.array([1.0, 2.0, 3.0])
         y = ivy_like.stop_gradient(x, preserve_type=True)
-        print(y)
+        _show("x = array([1., 2., 3.]); stop_gradient(x, preserve_type=True)", y)
         x = ivy_like.zeros((2, 3))
         ivy_like.stop_gradient(x, preserve_type=False, out=x)
-        print(x)
-        print(ivy_like.array([1.0, 2.0, 3.0]).stop_gradient(preserve_type=True))
+        _show("x = zeros((2, 3)); stop_gradient(x, preserve_type=False, out=x); x", x)
+        _show(
+            "array([1., 2., 3.]).stop_gradient(preserve_type=True)  (Array method)",
+            ivy_like.array([1.0, 2.0, 3.0]).stop_gradient(preserve_type=True),
+        )
         c = ivy_like.Container(a=ivy_like.array([0.0, 1.0, 2.0]), b=ivy_like.array([3.0, 4.0, 5.0]))
-        print(ivy_like.stop_gradient(c, preserve_type=False))
+        _show(
+            "c = Container(a=array([0., 1., 2.]), b=array([3., 4., 5.])); "
+            "stop_gradient(c, preserve_type=False)",
+            ivy_like.stop_gradient(c, preserve_type=False),
+        )
         ivy_like.stop_gradient(c, preserve_type=True, out=c)
-        print(c)
+        _show("stop_gradient(c, preserve_type=True, out=c); c", c)
     return {"printed": buf.getvalue()}
 
 
@@ -95,6 +112,17 @@ def tensorflow_page(backend: str) -> dict[str, Any]:
         }
 
 
+# What each value of the MXNet and TensorFlow pages is (printed beside it by run_seeds).
+SEED_LABELS = {
+    "mxnet/loss": "loss = stop_gradient(3 * b) + a, a = [1., 2.], b = [0., 1.]",
+    "mxnet/grad_a": "d sum(loss) / da",
+    "mxnet/grad_b": "d sum(loss) / db  (zero: b is behind stop_gradient)",
+    "tensorflow/with_stop_gradient": "d/dx sum(stop_gradient(x * x) * x), x = [1., 2., 3.]",
+    "tensorflow/without": "d/dx sum(x * x * x)",
+    "tensorflow/note": "gradients",
+}
+
+
 def run_seeds(backends: list[str] | None = None) -> int:
     """Run the seed pages' examples on ``backends`` (default: all installed); 0 if they agree.
 
@@ -121,7 +149,8 @@ def run_seeds(backends: list[str] | None = None) -> int:
         for page_name, values in results.items():
             for key, value in values.items():
                 shown = np.array2string(np.asarray(value)) if not isinstance(value, str) else value
-                print(f"{page_name:>10} page  {key:<18} {shown}")
+                label = SEED_LABELS.get(f"{page_name}/{key}", key)
+                print(f"{page_name + ' page':>15}  {label}\n{'':>17}{shown}")
                 ref = reference.setdefault(f"{page_name}/{key}", value)
                 if not isinstance(value, str) and not np.allclose(value, ref, rtol=1e-6):
                     print(f"  !! differs from the first backend: {ref}")
@@ -486,7 +515,13 @@ def run_main_demo(
             f"{100 * r.accuracy:.1f}%, {r.seconds:.2f} s ({r.mode})"
         )
     if not results:
-        print("no backend with autodiff is installed: nothing to train")
+        if backends:
+            print(
+                f"no backend with autodiff among those chosen ({', '.join(names)}): the demo "
+                "trains by gradients, so there is nothing to train"
+            )
+        else:
+            print("no installed backend has autodiff: nothing to train")
         return 1
     ref = results[0]
     rows = []

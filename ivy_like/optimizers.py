@@ -1,4 +1,5 @@
-"""Optimizers written once, on Containers: ``sgd``, ``momentum``, ``adam``, ``adamw``.
+"""Optimizers written once, on Containers: ``sgd``, ``momentum``, ``adam``, ``adamw``,
+``rmsprop``, ``adagrad``, ``lion``; learning-rate schedules and gradient clipping.
 
 Functional, in the style of optax: an optimizer is a pair of pure functions,
 
@@ -27,20 +28,60 @@ instead of once per step. The bias corrections are computed from it with array o
 ``1 - b^t = -expm1(t log b)`` in float32 (float64 for float64 parameters): within an ulp of
 the exact value, where float32 ``1 - b2**t`` is off by 1e-5 relative for ``b2 = 0.999``
 (0.999 is not a float32). Eagerly that is a few scalar ops per update, once per dtype.
+
+rmsprop, adagrad and lion follow optax (``optax.rmsprop``, ``optax.adagrad``, ``optax.lion``),
+defaults included; where torch's differ, their docstrings say how to get torch's numbers.
+
+**Schedules.** ``lr`` may be a *schedule*: a callable of the step count (the number of updates
+made before this one, as optax counts) returning the learning rate. The schedules here have
+optax's names, arguments and numbers (``constant_schedule``, ``linear_schedule``,
+``exponential_decay``, ``cosine_decay_schedule``, ``warmup_cosine_decay_schedule``,
+``join_schedules``). With a schedule, every optimizer's state holds the step count as an int32
+scalar array (``state["count"]``) and the schedule is evaluated on it with array ops in float32,
+so a compiled step compiles once. A schedule called with a Python int returns a float.
+
+**Clipping.** ``clip_by_global_norm(max_norm)`` and ``clip_by_value(max_delta)`` return plain
+functions ``grads -> grads`` (as ``optax.clip_by_global_norm`` and ``optax.clip``); pass one as
+``clip=`` to any optimizer, which applies it to the gradients before anything else (what
+``optax.chain(clip, optimizer)`` does), or call it yourself.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 import operator
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, Union
+
+import numpy as np
 
 import ivy_like as il
 from ivy_like.core.array import Array
 from ivy_like.core.dtypes import Dtype
 
-__all__ = ["Optimizer", "adam", "adamw", "momentum", "sgd"]
+__all__ = [
+    "Optimizer",
+    "adagrad",
+    "adam",
+    "adamw",
+    "clip_by_global_norm",
+    "clip_by_value",
+    "constant_schedule",
+    "cosine_decay_schedule",
+    "exponential_decay",
+    "join_schedules",
+    "lion",
+    "linear_schedule",
+    "momentum",
+    "rmsprop",
+    "sgd",
+    "warmup_cosine_decay_schedule",
+]
+
+Schedule = Callable[[Any], Any]  # step count (an int, or an int32 scalar array) -> rate
+Clip = Callable[[Any], Any]  # gradients -> gradients of the same structure
+LearningRate = Union[float, Schedule]
 
 
 class Optimizer(NamedTuple):
@@ -149,10 +190,44 @@ def _log(b: float) -> float:
     return math.log(b) if b > 0 else -math.inf  # b = 0: 1 - 0^t = -expm1(-inf) = 1
 
 
-def _check_lr(lr: Any, who: str) -> float:
+def _check_lr(lr: Any, who: str) -> LearningRate:
+    """A positive number, or a schedule (any callable of the step count)."""
+    if callable(lr):
+        return lr  # type: ignore[no-any-return]
     if not isinstance(lr, (int, float)) or isinstance(lr, bool) or not lr > 0:
-        raise ValueError(f"{who}: lr must be a positive number, got {lr!r}")
+        raise ValueError(
+            f"{who}: lr must be a positive number, got {lr!r} (or a schedule: a callable of "
+            f"the step count)"
+        )
     return float(lr)
+
+
+def _check_positive(value: Any, name: str, who: str) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not value > 0:
+        raise ValueError(f"{who}: {name} must be a positive number, got {value!r}")
+    return float(value)
+
+
+def _check_clip(clip: Any, who: str) -> Clip | None:
+    if clip is not None and not callable(clip):
+        raise TypeError(
+            f"{who}: clip must be a function of the gradients (clip_by_global_norm(...), "
+            f"clip_by_value(...)) or None, got {type(clip).__name__}"
+        )
+    return clip  # type: ignore[no-any-return]
+
+
+def _check_mask(mask: Any, who: str) -> Callable[[str], bool] | None:
+    if mask is not None and not callable(mask):
+        raise TypeError(
+            f"{who}: mask must be a callable of the key chain (or None), got {type(mask).__name__}"
+        )
+    return mask  # type: ignore[no-any-return]
+
+
+def _times(rate: Any, factor: float) -> Any:
+    """``rate * factor`` for a number or a schedule's scalar array."""
+    return rate * factor if isinstance(rate, numbers.Real) else il.multiply(rate, factor)
 
 
 def _check_unit(value: Any, name: str, who: str) -> float:
@@ -182,8 +257,291 @@ def _same_shape(p: Any, g: Any, kc: str) -> None:
         )
 
 
-def sgd(lr: float = 1e-2) -> Optimizer:
+# -- the step count, learning rates and scalar factors -------------------------------------------
+def _count_state(lr: LearningRate, params: Any) -> dict[str, Any]:
+    """The step count a schedule needs (none for a constant ``lr``)."""
+    return {"count": _zero_count(params)} if callable(lr) else {}
+
+
+def _next_count(state: Any) -> dict[str, Any]:
+    return {"count": _increment(state["count"])} if "count" in state else {}
+
+
+def _rate(lr: LearningRate, state: Any) -> Any:
+    """This update's learning rate: ``lr``, or the schedule at the state's step count (the
+    updates made before this one, optax's count)."""
+    return lr(state["count"]) if callable(lr) else lr
+
+
+def _scale_by(value: Any) -> Callable[[Any, Any], Any]:
+    """``scale(x, p) = x * value`` for a number, or for a scalar array (a schedule's value, a
+    clipping factor) cast to the dtype of ``p`` once per dtype: TensorFlow does not promote
+    float32 with float64, and a float32 factor would make bfloat16 leaves float32."""
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        return lambda x, p: x * number
+    b, native = _parts(value)
+    wrap = isinstance(value, Array)
+    # A leaf times a 0-d array: Arrays' operator, or the backend's function on native arrays
+    # (MXNet's own operators have no 0-d arrays).
+    times = operator.mul if wrap else b.multiply
+    by_dtype: dict[Any, Any] = {}
+
+    def scale(x: Any, p: Any) -> Any:
+        factor = by_dtype.get(p.dtype)
+        if factor is None:
+            factor = b.astype(native, b.native_dtype(_dtype_name(p)))
+            factor = by_dtype[p.dtype] = Array(factor, b) if wrap else factor
+        return times(x, factor)
+
+    return scale
+
+
+def _clipped(clip: Clip | None, grads: Any) -> Any:
+    return grads if clip is None else clip(grads)
+
+
+def _leaves(tree: Any) -> list[Any]:
+    """The leaves of a tree of dicts/Containers, lists and tuples, in order."""
+    if isinstance(tree, dict):
+        return [leaf for child in tree.values() for leaf in _leaves(child)]
+    if isinstance(tree, (list, tuple)):
+        return [leaf for child in tree for leaf in _leaves(child)]
+    return [tree]
+
+
+# -- gradient clipping ---------------------------------------------------------------------------
+def clip_by_global_norm(max_norm: float) -> Clip:
+    """Scale all gradients by ``max_norm / norm`` when their global norm (the L2 norm of all
+    leaves together) is ``max_norm`` or more (``optax.clip_by_global_norm``, torch's
+    ``clip_grad_norm_`` without its ``1e-6``). The norm is summed in float32 (float64 if a leaf
+    is float64) and is an array op: nothing is read to the host, so it compiles.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> clip = ivy_like.optimizers.clip_by_global_norm(1.0)
+    >>> clip({"a": ivy_like.array([3.0]), "b": ivy_like.array([-4.0])})   # norm 5
+    {'a': ivy_like.array([0.6]), 'b': ivy_like.array([-0.8])}
+    """
+    max_norm = _check_positive(max_norm, "max_norm", "clip_by_global_norm")
+
+    def clip(grads: Any) -> Any:
+        leaves = _leaves(grads)
+        if not leaves:
+            return grads
+        names = [_dtype_name(g) for g in leaves]
+        wide = il.float64 if "float64" in names else il.float32
+        total = None
+        for g, name in zip(leaves, names):
+            if name not in ("float32", "float64"):  # half precision: square in float32
+                g = il.astype(g, il.float32)
+            square = il.astype(il.sum(il.multiply(g, g)), wide)
+            total = square if total is None else il.add(total, square)
+        norm = il.sqrt(total)
+        scale = _scale_by(il.where(il.less(norm, max_norm), 1.0, il.divide(max_norm, norm)))
+        return _map(lambda g, kc: scale(g, g), (grads,))
+
+    return clip
+
+
+def clip_by_value(max_delta: float) -> Clip:
+    """Clip each gradient element to ``[-max_delta, max_delta]`` (``optax.clip``, torch's
+    ``clip_grad_value_``).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.optimizers.clip_by_value(0.5)([ivy_like.array([-2.0, 0.1, 3.0])])
+    [ivy_like.array([-0.5,  0.1,  0.5])]
+    """
+    max_delta = _check_positive(max_delta, "max_delta", "clip_by_value")
+    return lambda grads: _map(lambda g, kc: il.clip(g, min=-max_delta, max=max_delta), (grads,))
+
+
+# -- learning-rate schedules (optax's names, arguments and numbers) ------------------------------
+def _schedule(formula: Callable[[Any], Any]) -> Schedule:
+    """A schedule from ``formula(t)`` of the float32 step count, written with ivy_like ops:
+    an int32 count array stays on its backend (and in the graph of a compiled step); a
+    Python number is evaluated on the numpy backend (the same float whatever backend is
+    active) and gives a float."""
+
+    def schedule(count: Any) -> Any:
+        if isinstance(count, numbers.Real):
+            with il.use_backend("numpy"):  # NumPy arrays follow the active backend
+                return float(formula(np.asarray(count, np.float32)))
+        return formula(il.astype(count, il.float32))
+
+    return schedule
+
+
+def constant_schedule(value: float) -> Schedule:
+    """``value`` at every step (``optax.constant_schedule``).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.optimizers.constant_schedule(0.1)(100)
+    0.1
+    """
+    return lambda count: value
+
+
+def linear_schedule(
+    init_value: float, end_value: float, transition_steps: int, transition_begin: int = 0
+) -> Schedule:
+    """``init_value`` until ``transition_begin``, then linearly to ``end_value`` over
+    ``transition_steps`` steps, then ``end_value`` (``optax.linear_schedule``; as there,
+    ``transition_steps <= 0`` holds ``init_value`` and a negative ``transition_begin`` is 0).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> warmup = ivy_like.optimizers.linear_schedule(0.0, 0.1, transition_steps=4)
+    >>> [round(warmup(t), 3) for t in range(6)]
+    [0.0, 0.025, 0.05, 0.075, 0.1, 0.1]
+    """
+    if transition_steps <= 0:
+        return constant_schedule(init_value)
+    begin, steps = float(max(transition_begin, 0)), float(transition_steps)
+
+    def formula(t: Any) -> Any:
+        done = il.divide(il.clip(il.subtract(t, begin), min=0.0, max=steps), steps)
+        return il.add(il.multiply(init_value - end_value, il.subtract(1.0, done)), end_value)
+
+    return _schedule(formula)
+
+
+def exponential_decay(
+    init_value: float,
+    transition_steps: int,
+    decay_rate: float,
+    transition_begin: int = 0,
+    staircase: bool = False,
+    end_value: float | None = None,
+) -> Schedule:
+    """``init_value * decay_rate ** ((t - transition_begin) / transition_steps)`` from
+    ``transition_begin`` on (``init_value`` before), the exponent floored with ``staircase``,
+    bounded by ``end_value`` (below when ``decay_rate < 1``, above otherwise); optax's
+    ``exponential_decay``, whose degenerate cases (``transition_steps <= 0`` or
+    ``decay_rate == 0``: constant) it keeps.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> decay = ivy_like.optimizers.exponential_decay(0.1, transition_steps=2, decay_rate=0.5)
+    >>> [round(decay(t), 4) for t in range(5)]
+    [0.1, 0.0707, 0.05, 0.0354, 0.025]
+    """
+    if transition_steps <= 0 or decay_rate == 0:
+        return constant_schedule(init_value)
+    begin, steps = float(max(transition_begin, 0)), float(transition_steps)
+    bound = None if end_value is None else (il.maximum if decay_rate < 1.0 else il.minimum)
+
+    def formula(t: Any) -> Any:
+        elapsed = il.subtract(t, begin)
+        exponent = il.divide(elapsed, steps)
+        if staircase:
+            exponent = il.floor(exponent)
+        decayed = il.multiply(init_value, il.pow(decay_rate, exponent))
+        value = il.where(il.less_equal(elapsed, 0.0), init_value, decayed)
+        return value if bound is None else bound(value, end_value)
+
+    return _schedule(formula)
+
+
+def cosine_decay_schedule(
+    init_value: float, decay_steps: int, alpha: float = 0.0, exponent: float = 1.0
+) -> Schedule:
+    """``init_value * ((1 - alpha) * c ** exponent + alpha)`` with
+    ``c = (1 + cos(pi * min(t, decay_steps) / decay_steps)) / 2`` (``optax.cosine_decay_schedule``):
+    from ``init_value`` down to ``alpha * init_value`` at ``decay_steps``, then constant.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> cosine = ivy_like.optimizers.cosine_decay_schedule(0.1, decay_steps=4)
+    >>> [round(cosine(t), 4) for t in range(6)]
+    [0.1, 0.0854, 0.05, 0.0146, 0.0, 0.0]
+    """
+    if not decay_steps > 0:
+        raise ValueError(
+            f"cosine_decay_schedule: decay_steps must be a positive int, got {decay_steps!r}"
+        )
+    steps = float(decay_steps)
+
+    def formula(t: Any) -> Any:
+        angle = il.divide(il.multiply(math.pi, il.minimum(t, steps)), steps)
+        cosine = il.multiply(0.5, il.add(1.0, il.cos(angle)))
+        if exponent != 1.0:
+            cosine = il.pow(cosine, exponent)
+        return il.multiply(init_value, il.add(il.multiply(1.0 - alpha, cosine), alpha))
+
+    return _schedule(formula)
+
+
+def join_schedules(schedules: Sequence[Schedule], boundaries: Sequence[int]) -> Schedule:
+    """``schedules[i]`` from step ``boundaries[i - 1]`` on, given the steps since that
+    boundary (``optax.join_schedules``).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> from ivy_like import optimizers as O
+    >>> s = O.join_schedules([O.constant_schedule(0.1), O.linear_schedule(0.1, 0.0, 2)], [3])
+    >>> [round(s(t), 3) for t in range(6)]
+    [0.1, 0.1, 0.1, 0.1, 0.05, 0.0]
+    """
+    if len(schedules) != len(boundaries) + 1:
+        raise ValueError(
+            f"join_schedules: expected one boundary fewer than schedules, got "
+            f"{len(schedules)} schedules and {len(boundaries)} boundaries"
+        )
+
+    def schedule(count: Any) -> Any:
+        value = schedules[0](count)
+        for boundary, then in zip(boundaries, schedules[1:]):
+            if isinstance(count, numbers.Real):
+                value = value if count < boundary else then(count - boundary)
+            else:
+                later = then(il.subtract(count, boundary))
+                value = il.where(il.less(count, boundary), value, later)
+        return value
+
+    return schedule
+
+
+def warmup_cosine_decay_schedule(
+    init_value: float,
+    peak_value: float,
+    warmup_steps: int,
+    decay_steps: int,
+    end_value: float = 0.0,
+    exponent: float = 1.0,
+) -> Schedule:
+    """A linear warm-up from ``init_value`` to ``peak_value`` over ``warmup_steps``, then a
+    cosine decay to ``end_value`` at ``decay_steps`` (which counts the warm-up):
+    ``optax.warmup_cosine_decay_schedule``.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> s = ivy_like.optimizers.warmup_cosine_decay_schedule(0.0, 0.1, 2, 6, end_value=0.01)
+    >>> [round(s(t), 4) for t in range(8)]
+    [0.0, 0.05, 0.1, 0.0868, 0.055, 0.0232, 0.01, 0.01]
+    """
+    alpha = 0.0 if peak_value == 0.0 else end_value / peak_value
+    warmup = linear_schedule(init_value, peak_value, warmup_steps)
+    decay = cosine_decay_schedule(peak_value, decay_steps - warmup_steps, alpha, exponent)
+    return join_schedules([warmup, decay], [warmup_steps])
+
+
+# -- the optimizers ------------------------------------------------------------------------------
+def sgd(lr: LearningRate = 1e-2, clip: Clip | None = None) -> Optimizer:
     """Plain gradient descent: ``p - lr * g``.
+
+    ``lr``: a number or a schedule; ``clip``: a function applied to the gradients first
+    (``clip_by_global_norm(...)``, ``clip_by_value(...)``).
 
     Examples
     --------
@@ -196,22 +554,30 @@ def sgd(lr: float = 1e-2) -> Optimizer:
     ivy_like.array([0.9, 2.1])
     """
     lr = _check_lr(lr, "sgd")
+    clip = _check_clip(clip, "sgd")
 
     def init(params: Any) -> Any:
-        return il.Container()
-
-    def step(p: Any, g: Any, kc: str) -> Any:
-        _same_shape(p, g, kc)
-        return p - lr * g
+        return il.Container(**_count_state(lr, params))
 
     def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
-        return _map(step, (params, grads)), state
+        grads = _clipped(clip, grads)
+        scale = _scale_by(_rate(lr, state))
+
+        def step(p: Any, g: Any, kc: str) -> Any:
+            _same_shape(p, g, kc)
+            return p - scale(g, p)
+
+        new = _map(step, (params, grads))
+        return new, il.Container(**_next_count(state)) if callable(lr) else state
 
     return Optimizer(init, update)
 
 
-def momentum(lr: float = 1e-2, beta: float = 0.9, nesterov: bool = False) -> Optimizer:
-    """Heavy-ball momentum (PyTorch's ``SGD(momentum=beta)``, no dampening).
+def momentum(
+    lr: LearningRate = 1e-2, beta: float = 0.9, nesterov: bool = False, clip: Clip | None = None
+) -> Optimizer:
+    """Heavy-ball momentum (PyTorch's ``SGD(momentum=beta)``, no dampening; ``optax.sgd(lr,
+    momentum=beta)``). ``lr`` and ``clip``: as for :func:`sgd`.
 
     Examples
     --------
@@ -227,60 +593,67 @@ def momentum(lr: float = 1e-2, beta: float = 0.9, nesterov: bool = False) -> Opt
     """
     lr = _check_lr(lr, "momentum")
     beta = _check_unit(beta, "beta", "momentum")
+    clip = _check_clip(clip, "momentum")
 
     def init(params: Any) -> Any:
-        return il.Container(velocity=_zeros(params))
+        return il.Container(velocity=_zeros(params), **_count_state(lr, params))
 
     def trace(v: Any, g: Any, kc: str) -> Any:
         _same_shape(v, g, kc)
         return beta * v + g
 
     def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
+        grads = _clipped(clip, grads)
         velocity = _map(trace, (state["velocity"], grads))
         if nesterov:
             step = _map(lambda g, v, kc: g + beta * v, (grads, velocity))
         else:
             step = velocity
-        new = _map(lambda p, s, kc: p - lr * s, (params, step))
-        return new, il.Container(velocity=velocity)
+        scale = _scale_by(_rate(lr, state))
+        new = _map(lambda p, s, kc: p - scale(s, p), (params, step))
+        return new, il.Container(velocity=velocity, **_next_count(state))
 
     return Optimizer(init, update)
 
 
 def _adam(
     who: str,
-    lr: float,
+    lr: LearningRate,
     b1: float,
     b2: float,
     eps: float,
     weight_decay: float,
     mask: Callable[[str], bool] | None,
+    clip: Clip | None = None,
 ) -> Optimizer:
     lr = _check_lr(lr, who)
     b1 = _check_unit(b1, "b1", who)
     b2 = _check_unit(b2, "b2", who)
     eps = _check_non_negative(eps, "eps", who)
     weight_decay = _check_non_negative(weight_decay, "weight_decay", who)
-    if mask is not None and not callable(mask):
-        raise TypeError(
-            f"{who}: mask must be a callable of the key chain (or None), got {type(mask).__name__}"
-        )
+    mask = _check_mask(mask, who)
+    clip = _check_clip(clip, who)
 
     def first_moment(m: Any, g: Any, kc: str) -> Any:
         _same_shape(m, g, kc)
         return b1 * m + (1.0 - b1) * g
 
     log_b1, log_b2 = _log(b1), _log(b2)
-    decay = lr * weight_decay
 
-    def corrections(count: Any, p: Any) -> tuple[Any, Any]:
-        """``lr / (1 - b1^t)`` and ``1 / (1 - b2^t)`` as scalar arrays of ``p``'s dtype."""
+    def corrections(count: Any, p: Any, rate: Any) -> tuple[Any, Any]:
+        """``rate / (1 - b1^t)`` and ``1 / (1 - b2^t)`` as scalar arrays of ``p``'s dtype
+        (``rate``: the learning rate, a number or a schedule's scalar array)."""
         b, t = _parts(count)
         name = _dtype_name(p)
-        t = b.astype(t, b.native_dtype(il.float64 if name == "float64" else il.float32), copy=False)
+        wide = b.native_dtype(il.float64 if name == "float64" else il.float32)
+        t = b.astype(t, wide, copy=False)
         e1 = b.expm1(b.multiply(t, log_b1))  # -(1 - b1^t)
         e2 = b.expm1(b.multiply(t, log_b2))
-        scalars = [b.divide(-lr, e1), b.divide(-1.0, e2)]
+        if isinstance(rate, numbers.Real):
+            minus_rate = -float(rate)
+        else:
+            minus_rate = b.multiply(b.astype(_parts(rate)[1], wide), -1.0)
+        scalars = [b.divide(minus_rate, e1), b.divide(-1.0, e2)]
         if name not in ("float32", "float64"):  # float16/bfloat16 parameters
             scalars = [b.astype(x, b.native_dtype(name)) for x in scalars]
         if isinstance(count, Array):
@@ -291,6 +664,9 @@ def _adam(
         return il.Container(count=_zero_count(params), mu=_zeros(params), nu=_zeros(params))
 
     def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
+        grads = _clipped(clip, grads)
+        rate = _rate(lr, state)  # at the count before this update (optax's)
+        decay = _scale_by(_times(rate, weight_decay)) if weight_decay else None
         count = _increment(state["count"])
         mu = _map(first_moment, (state["mu"], grads))
         nu = _map(lambda v, g, kc: b2 * v + (1.0 - b2) * (g * g), (state["nu"], grads))
@@ -302,12 +678,12 @@ def _adam(
         def step(p: Any, m: Any, v: Any, kc: str) -> Any:
             hit = by_dtype.get(p.dtype)
             if hit is None:
-                hit = by_dtype[p.dtype] = corrections(count, p)
+                hit = by_dtype[p.dtype] = corrections(count, p, rate)
             step_size, inv_c2 = hit
             # lr * m̂ / (sqrt(v̂) + eps) with lr / c1 and 1 / c2 computed once
             new = p - times(m, step_size) / (il.sqrt(times(v, inv_c2)) + eps)
-            if decay and (mask is None or mask(kc)):
-                new = new - decay * p
+            if decay is not None and (mask is None or mask(kc)):
+                new = new - decay(p, p)
             return new
 
         new = _map(step, (params, mu, nu))
@@ -316,8 +692,15 @@ def _adam(
     return Optimizer(init, update)
 
 
-def adam(lr: float = 1e-3, b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8) -> Optimizer:
+def adam(
+    lr: LearningRate = 1e-3,
+    b1: float = 0.9,
+    b2: float = 0.999,
+    eps: float = 1e-8,
+    clip: Clip | None = None,
+) -> Optimizer:
     """Adam (Kingma & Ba), with bias correction; ``eps`` outside the square root.
+    ``lr`` and ``clip``: as for :func:`sgd`.
 
     Examples
     --------
@@ -331,21 +714,23 @@ def adam(lr: float = 1e-3, b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8
     >>> state["count"]   # an int32 array, so that a compiled step compiles once
     ivy_like.array(1)
     """
-    return _adam("adam", lr, b1, b2, eps, 0.0, None)
+    return _adam("adam", lr, b1, b2, eps, 0.0, None, clip)
 
 
 def adamw(
-    lr: float = 1e-3,
+    lr: LearningRate = 1e-3,
     b1: float = 0.9,
     b2: float = 0.999,
     eps: float = 1e-8,
     weight_decay: float = 1e-2,
     mask: Callable[[str], bool] | None = None,
+    clip: Clip | None = None,
 ) -> Optimizer:
     """Adam with decoupled weight decay (Loshchilov & Hutter; PyTorch's ``AdamW``).
 
     ``mask(key_chain) -> bool`` picks the leaves that decay (e.g.
-    ``lambda kc: not kc.endswith("bias")``); default: all.
+    ``lambda kc: not kc.endswith("bias")``); default: all. ``lr`` and ``clip``: as for
+    :func:`sgd`; with a schedule the decay is ``lr(t) * weight_decay * p``, as in optax.
 
     Examples
     --------
@@ -358,4 +743,197 @@ def adamw(
     >>> params.weight, params.bias     # 2 - 0.1 * (1 + 0.5 * 2) and 2 - 0.1 * 1
     (ivy_like.array([1.8]), ivy_like.array([1.9]))
     """
-    return _adam("adamw", lr, b1, b2, eps, weight_decay, mask)
+    return _adam("adamw", lr, b1, b2, eps, weight_decay, mask, clip)
+
+
+def rmsprop(
+    lr: LearningRate = 1e-2,
+    decay: float = 0.9,
+    eps: float = 1e-8,
+    initial_scale: float = 0.0,
+    eps_in_sqrt: bool = True,
+    centered: bool = False,
+    momentum: float | None = None,
+    nesterov: bool = False,
+    clip: Clip | None = None,
+) -> Optimizer:
+    """RMSProp as ``optax.rmsprop``, with its defaults: ``nu = decay * nu + (1 - decay) * g²``
+    (``nu`` starts at ``initial_scale``) and ``p - lr * g / sqrt(nu + eps)``.
+
+    ``eps_in_sqrt=False`` divides by ``sqrt(nu) + eps`` instead; ``centered`` by the variance
+    ``nu - mu²`` (``mu`` the moving average of ``g``). ``momentum`` (a decay rate, or None)
+    accumulates the steps after the learning rate, as optax: ``v = momentum * v + lr * u``,
+    ``p - v`` (Nesterov: ``p - (lr * u + momentum * v)``). ``lr`` and ``clip``: as for
+    :func:`sgd`.
+
+    ``torch.optim.RMSprop`` has other defaults: ``alpha=0.99`` (``decay`` here) and ``eps``
+    added outside the square root; ``rmsprop(lr, decay=0.99, eps_in_sqrt=False)`` gives its
+    numbers (with ``momentum=`` and ``centered=`` too, for a constant ``lr``).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> opt = ivy_like.optimizers.rmsprop(0.01, eps=0.0)
+    >>> params = {"w": ivy_like.array([1.0, 1.0])}
+    >>> params, state = opt.update(params, {"w": ivy_like.array([2.0, -0.5])}, opt.init(params))
+    >>> params["w"]     # nu = 0.1 g²: each weight moves by 0.01 / sqrt(0.1) against g
+    ivy_like.array([0.96837723, 1.0316228 ])
+    """
+    who = "rmsprop"
+    lr = _check_lr(lr, who)
+    decay = _check_unit(decay, "decay", who)
+    eps = _check_non_negative(eps, "eps", who)
+    initial_scale = _check_non_negative(initial_scale, "initial_scale", who)
+    if momentum is not None:
+        momentum = _check_unit(momentum, "momentum", who)
+    clip = _check_clip(clip, who)
+
+    def init(params: Any) -> Any:
+        state = {"nu": _map(lambda p, kc: il.full_like(p, initial_scale), (params,))}
+        if centered:
+            state["mu"] = _zeros(params)
+        if momentum is not None:
+            state["velocity"] = _zeros(params)
+        return il.Container(**state, **_count_state(lr, params))
+
+    def second_moment(v: Any, g: Any, kc: str) -> Any:
+        _same_shape(v, g, kc)
+        return decay * v + (1.0 - decay) * (g * g)
+
+    def normalized(g: Any, s: Any, kc: str) -> Any:
+        return g / il.sqrt(s + eps) if eps_in_sqrt else g / (il.sqrt(s) + eps)
+
+    def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
+        grads = _clipped(clip, grads)
+        new_state = {"nu": _map(second_moment, (state["nu"], grads))}
+        second = new_state["nu"]
+        if centered:
+            mu = new_state["mu"] = _map(
+                lambda m, g, kc: decay * m + (1.0 - decay) * g, (state["mu"], grads)
+            )
+            second = _map(lambda v, m, kc: v - m * m, (second, mu))
+        scale = _scale_by(_rate(lr, state))
+        step = _map(lambda g, s, p, kc: scale(normalized(g, s, kc), p), (grads, second, params))
+        if momentum is not None:
+            velocity = new_state["velocity"] = _map(
+                lambda v, s, kc: momentum * v + s, (state["velocity"], step)
+            )
+            if nesterov:
+                step = _map(lambda s, v, kc: s + momentum * v, (step, velocity))
+            else:
+                step = velocity
+        new = _map(lambda p, s, kc: p - s, (params, step))
+        return new, il.Container(**new_state, **_next_count(state))
+
+    return Optimizer(init, update)
+
+
+def adagrad(
+    lr: LearningRate = 1e-2,
+    initial_accumulator_value: float = 0.1,
+    eps: float = 1e-7,
+    clip: Clip | None = None,
+) -> Optimizer:
+    """Adagrad as ``optax.adagrad``, with its defaults: ``s = s + g²`` (``s`` starts at
+    ``initial_accumulator_value``) and ``p - lr * g / sqrt(s + eps)``, no step where ``s`` is 0.
+    ``lr`` and ``clip``: as for :func:`sgd`.
+
+    ``torch.optim.Adagrad`` starts ``s`` at 0 and adds its ``eps=1e-10`` outside the square
+    root: ``adagrad(lr, initial_accumulator_value=0.0, eps=0.0)`` gives its numbers up to that
+    ``1e-10`` (and without its ``lr_decay``).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> opt = ivy_like.optimizers.adagrad(0.1, initial_accumulator_value=0.0, eps=0.0)
+    >>> params = {"w": ivy_like.array([1.0, 1.0])}
+    >>> grads = {"w": ivy_like.array([2.0, 0.0])}
+    >>> params, state = opt.update(params, grads, opt.init(params))
+    >>> params["w"], state["sum_of_squares"]["w"]     # 1 - 0.1 * 2 / sqrt(4); no step for 0
+    (ivy_like.array([0.9, 1. ]), ivy_like.array([4., 0.]))
+    """
+    who = "adagrad"
+    lr = _check_lr(lr, who)
+    initial = _check_non_negative(initial_accumulator_value, "initial_accumulator_value", who)
+    eps = _check_non_negative(eps, "eps", who)
+    clip = _check_clip(clip, who)
+    # g / sqrt(s + eps) is 0 where s is 0 (g has been 0 so far) unless both start at 0
+    guard = initial == 0.0 and eps == 0.0
+
+    def init(params: Any) -> Any:
+        squares = _map(lambda p, kc: il.full_like(p, initial), (params,))
+        return il.Container(sum_of_squares=squares, **_count_state(lr, params))
+
+    def accumulate(s: Any, g: Any, kc: str) -> Any:
+        _same_shape(s, g, kc)
+        return g * g + s
+
+    def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
+        grads = _clipped(clip, grads)
+        squares = _map(accumulate, (state["sum_of_squares"], grads))
+        scale = _scale_by(_rate(lr, state))
+
+        def step(p: Any, g: Any, s: Any, kc: str) -> Any:
+            if guard:  # (eps is 0 here) no 0 / 0 computed, even where it is not used
+                positive = il.greater(s, 0.0)
+                u = il.where(positive, g / il.sqrt(il.where(positive, s, 1.0)), 0.0)
+            else:
+                u = g / il.sqrt(s + eps)
+            return p - scale(u, p)
+
+        new = _map(step, (params, grads, squares))
+        return new, il.Container(sum_of_squares=squares, **_next_count(state))
+
+    return Optimizer(init, update)
+
+
+def lion(
+    lr: LearningRate = 1e-4,
+    b1: float = 0.9,
+    b2: float = 0.99,
+    weight_decay: float = 1e-3,
+    mask: Callable[[str], bool] | None = None,
+    clip: Clip | None = None,
+) -> Optimizer:
+    """Lion (Chen et al. 2023) as ``optax.lion``, with its defaults:
+    ``p - lr * (sign((1 - b1) g + b1 m) + weight_decay * p)``, then
+    ``m = b2 m + (1 - b2) g``. ``mask`` picks the leaves that decay, as for :func:`adamw`;
+    ``lr`` and ``clip``: as for :func:`sgd`. optax has no default ``lr``; 1e-4 here (Lion wants
+    one 3-10 times smaller than AdamW's). PyTorch has no Lion.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> opt = ivy_like.optimizers.lion(0.1, weight_decay=0.0)
+    >>> params = {"w": ivy_like.array([1.0, 1.0, 1.0])}
+    >>> params, _ = opt.update(params, {"w": ivy_like.array([3.0, -1e-3, 0.0])}, opt.init(params))
+    >>> params["w"]     # every weight moves by lr against the sign
+    ivy_like.array([0.9, 1.1, 1. ])
+    """
+    who = "lion"
+    lr = _check_lr(lr, who)
+    b1 = _check_unit(b1, "b1", who)
+    b2 = _check_unit(b2, "b2", who)
+    weight_decay = _check_non_negative(weight_decay, "weight_decay", who)
+    mask = _check_mask(mask, who)
+    clip = _check_clip(clip, who)
+
+    def init(params: Any) -> Any:
+        return il.Container(mu=_zeros(params), **_count_state(lr, params))
+
+    def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
+        grads = _clipped(clip, grads)
+        scale = _scale_by(_rate(lr, state))
+
+        def step(p: Any, g: Any, m: Any, kc: str) -> Any:
+            _same_shape(m, g, kc)
+            u = il.sign((1.0 - b1) * g + b1 * m)
+            if weight_decay and (mask is None or mask(kc)):
+                u = u + weight_decay * p
+            return p - scale(u, p)
+
+        new = _map(step, (params, grads, state["mu"]))
+        mu = _map(lambda m, g, kc: (1.0 - b2) * g + b2 * m, (state["mu"], grads))
+        return new, il.Container(mu=mu, **_next_count(state))
+
+    return Optimizer(init, update)

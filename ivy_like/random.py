@@ -14,6 +14,10 @@ same seed gives the same numbers on every call. Two sources:
   ``numpy.random.default_rng``). Deterministic per backend, but each backend draws different
   numbers.
 
+Floats are drawn in ``dtype``, by default the default floating dtype (float32 unless
+:func:`ivy_like.set_default_dtype` chose another); bfloat16 is rounded on the host with
+ml_dtypes where it is installed, so it too is the same on every backend.
+
 Seeds for several independent streams come from :func:`split` (NumPy's ``SeedSequence``, so
 the derived seeds are the same everywhere too). Results are ``ivy_like.Array`` on ``backend``
 (default: the active backend), like the other creation functions; ``.data`` is the native
@@ -252,7 +256,7 @@ def _keyed_floats(
     backend: Any,
 ) -> Array:
     b, key_words = _key_words(seed, backend, who)
-    unified = _unified(b, b.DEFAULT_FLOAT if dtype is None else dtype)
+    unified = _unified(b, _default_float(b) if dtype is None else dtype)
     if unified.name not in _BITS and unified.name != "float64":
         raise TypeError(f"{who}: dtype must be a floating dtype, got {unified.name}")
     wide = _wide(unified)
@@ -309,15 +313,31 @@ def _resolve(backend: Any) -> Any:
     return _backend.current_backend() if backend is None else _backend.get_backend(backend)
 
 
+def _default_float(b: Any) -> Any:
+    """The floating dtype of a draw without ``dtype=``: the one chosen with
+    ``ivy_like.set_default_dtype``, else the backend's own (float32)."""
+    chosen = _dtypes.chosen_default()
+    return b.DEFAULT_FLOAT if chosen is None else chosen
+
+
 def _float_dtype(b: Any, dtype: Any, who: str) -> tuple[Any, Any]:
-    """(unified dtype, NumPy dtype) of a floating ``dtype`` (default: the backend's)."""
-    unified = _dtypes.as_dtype(b.DEFAULT_FLOAT if dtype is None else dtype)
+    """(unified dtype, NumPy dtype) of a floating ``dtype`` (default: see _default_float)."""
+    unified = _dtypes.as_dtype(_default_float(b) if dtype is None else dtype)
     if unified.kind != "f":
         raise TypeError(f"{who}: dtype must be a floating dtype, got {unified.name}")
     return unified, _numpy_dtype(unified, who)
 
 
 def _numpy_dtype(unified: Any, who: str) -> Any:
+    if unified.name == "bfloat16":
+        # NumPy's bfloat16 is ml_dtypes' (a dependency of jax and tensorflow): the numbers are
+        # rounded to it on the host, once, so every backend gets the same bits. Without it they
+        # go as float32 and each backend rounds them (the same but for rare double roundings).
+        try:
+            import ml_dtypes
+        except ImportError:
+            return np.dtype("float32")
+        return np.dtype(ml_dtypes.bfloat16)
     try:
         return np.dtype(unified.name)
     except TypeError:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import ivy_like
+from ivy_like.core.backend import _HOOK_FILES
 from ivy_like.core.registry import OPS
 
 PACKAGE = Path(ivy_like.__file__).parent
@@ -110,10 +111,10 @@ def test_the_core_imports_no_declaration_backend_or_feature():
 def test_backends_mirror_ops(framework):
     folder = PACKAGE / "backends" / framework
     public = {p.stem for p in folder.glob("*.py") if not p.stem.startswith("_")}
-    hooks = {"gradients", "transforms"}
+    hooks = set(_HOOK_FILES)  # gradients.py, transforms.py, control_flow.py...
     assert public == {*FAMILIES, *hooks}, (
-        f"backends/{framework}/ must hold one file per ops/ family, gradients.py and "
-        f"transforms.py; extra: {sorted(public - {*FAMILIES, *hooks})}, "
+        f"backends/{framework}/ must hold one file per ops/ family and the hook files "
+        f"{sorted(hooks)}; extra: {sorted(public - {*FAMILIES, *hooks})}, "
         f"missing: {sorted({*FAMILIES, *hooks} - public)}"
     )
 

@@ -13,7 +13,7 @@ from typing import Any
 from . import _trees
 from ._keychains import Node, Selection, compile_selection, split_chain
 
-__all__ = ["Container"]
+__all__ = ["Container", "ContainerStructureError"]
 
 _dict_getitem = dict.__getitem__
 _dict_setitem = dict.__setitem__
@@ -270,8 +270,8 @@ class Container(dict):
         """A new Container with ``fn([leaf of each container], key_chain)`` at each selected leaf.
 
         The containers must have the same structure on the selected leaves; a mismatch raises
-        ``ValueError`` naming the first differing key chain. The result has the structure of
-        the first container.
+        :class:`ContainerStructureError` (a ``ValueError``) naming the first differing key
+        chain. The result has the structure of the first container.
 
         Examples
         --------
@@ -653,6 +653,9 @@ def make(d: dict[str, Any]) -> Container:
     return c
 
 
+_trees.make_container = make  # the tree registrations rebuild Containers with it
+
+
 def _rebuild(d: dict[str, Any]) -> Container:
     return Container(d)
 
@@ -773,12 +776,32 @@ def _repr_lines(c: Container, indent: str) -> list[str]:
 
 
 # -- the walker of cont_map, cont_multi_map and every op over leaves ----------------------------
-class _Mismatch(ValueError):
-    """Container arguments whose structures differ (on the selected leaves)."""
+class ContainerStructureError(ValueError):
+    """Container arguments of one call whose structures differ on the selected leaves: a key
+    missing from one of them, a leaf where another has a Container, or sequence leaves of
+    different lengths. The message names the call, the arguments and the key chain.
+
+    A ``ValueError``, so ``except ValueError`` catches it too.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> from ivy_like.container import ContainerStructureError
+    >>> a = ivy_like.Container(x=ivy_like.array([1.0]), y=ivy_like.array([2.0]))
+    >>> b = ivy_like.Container(x=ivy_like.array([3.0]))
+    >>> try:
+    ...     ivy_like.add(a, b)
+    ... except ContainerStructureError as err:
+    ...     print(err)
+    add: the Container arguments x1, x2 differ in structure at key chain 'y': missing in x2
+    """
+
+    # Tracebacks name it where users import it from, not this private module.
+    __module__ = "ivy_like.container"
 
 
-def _mismatch(what: str, labels: list[str], kc: str, detail: str) -> _Mismatch:
-    return _Mismatch(
+def _mismatch(what: str, labels: list[str], kc: str, detail: str) -> ContainerStructureError:
+    return ContainerStructureError(
         f"{what}: the Container arguments {', '.join(labels)} differ in structure at key chain "
         f"{kc!r}: {detail}"
     )

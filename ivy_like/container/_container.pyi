@@ -9,7 +9,7 @@ from typing_extensions import Self, TypeAlias
 from ..core.array import Array
 from ._keychains import Selection
 
-__all__ = ["Container"]
+__all__ = ["Container", "ContainerStructureError"]
 
 _T = TypeVar("_T")
 _Plain: TypeAlias = bool | int | float | complex | list[Any] | tuple[Any, ...]
@@ -1039,6 +1039,18 @@ class Container(dict):
         map_sequences: bool = ...,
         out: Container | None = ...,
     ) -> Container: ...
+    def take_along_axis(
+        self,
+        indices: Any,
+        /,
+        *,
+        axis: int = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Container | None = ...,
+    ) -> Container: ...
     def matmul(
         self,
         x2: Any,
@@ -1338,8 +1350,8 @@ class Container(dict):
     def expand_dims(
         self,
         /,
-        *,
         axis: int = ...,
+        *,
         key_chains: Any = ...,
         to_apply: bool = ...,
         prune_unapplied: bool = ...,
@@ -1420,6 +1432,76 @@ class Container(dict):
         /,
         *,
         axis: int = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def pad(
+        self,
+        pad_width: Any,
+        mode: str = ...,
+        constant_values: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def one_hot(
+        self,
+        num_classes: Any,
+        dtype: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def logsumexp(
+        self,
+        axis: Any = ...,
+        keepdims: bool = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def top_k(
+        self,
+        k: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Container, Container]: ...
+    def scatter_add(
+        self,
+        indices: Any,
+        updates: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def segment_sum(
+        self,
+        segment_ids: Any,
+        num_segments: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def segment_max(
+        self,
+        segment_ids: Any,
+        num_segments: Any,
+        *,
         key_chains: Any = ...,
         to_apply: bool = ...,
         prune_unapplied: bool = ...,
@@ -1618,6 +1700,158 @@ class Container(dict):
         prune_unapplied: bool = ...,
         map_sequences: bool = ...,
     ) -> Container: ...
+    def binary_cross_entropy(
+        self,
+        target: Any,
+        weight: Any = ...,
+        *,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def binary_cross_entropy_with_logits(
+        self,
+        target: Any,
+        weight: Any = ...,
+        *,
+        reduction: str = ...,
+        pos_weight: Any = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def nll_loss(
+        self,
+        target: Any,
+        weight: Any = ...,
+        *,
+        ignore_index: int = ...,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def huber_loss(
+        self,
+        target: Any,
+        reduction: str = ...,
+        delta: float = ...,
+        weight: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def smooth_l1_loss(
+        self,
+        target: Any,
+        *,
+        reduction: str = ...,
+        beta: float = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def kl_div(
+        self,
+        target: Any,
+        *,
+        reduction: str = ...,
+        log_target: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def cosine_similarity(
+        self,
+        x2: Any,
+        dim: int = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def adaptive_avg_pool2d(
+        self,
+        output_size: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def hardtanh(
+        self,
+        min_val: float = ...,
+        max_val: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def relu6(
+        self,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def hardsigmoid(
+        self,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def hardswish(
+        self,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def lstm_cell(
+        self,
+        h: Any,
+        c: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Container, Container]: ...
+    def lstm(
+        self,
+        weights: Any,
+        h0: Any = ...,
+        c0: Any = ...,
+        num_layers: int = ...,
+        bias: bool = ...,
+        batch_first: bool = ...,
+        bidirectional: bool = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Container, Container, Container]: ...
     def argmax(
         self,
         /,
@@ -1635,6 +1869,18 @@ class Container(dict):
         /,
         *,
         axis: int | None = ...,
+        keepdims: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Container | None = ...,
+    ) -> Container: ...
+    def count_nonzero(
+        self,
+        /,
+        *,
+        axis: Any = ...,
         keepdims: bool = ...,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -1788,6 +2034,19 @@ class Container(dict):
         map_sequences: bool = ...,
         out: Container | None = ...,
     ) -> Container: ...
+    def cumulative_prod(
+        self,
+        /,
+        *,
+        axis: int | None = ...,
+        dtype: Any = ...,
+        include_initial: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Container | None = ...,
+    ) -> Container: ...
     def prod(
         self,
         /,
@@ -1845,6 +2104,20 @@ class Container(dict):
         *,
         axis: Any = ...,
         keepdims: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Container | None = ...,
+    ) -> Container: ...
+    def diff(
+        self,
+        /,
+        *,
+        axis: int = ...,
+        n: int = ...,
+        prepend: Any = ...,
+        append: Any = ...,
         key_chains: Any = ...,
         to_apply: bool = ...,
         prune_unapplied: bool = ...,
@@ -6261,6 +6534,104 @@ class Container(dict):
     ) -> _T: ...
     @overload
     @staticmethod
+    def static_take_along_axis(
+        x: Container,
+        indices: Any,
+        /,
+        *,
+        axis: int = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Container | None = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_take_along_axis(
+        x: Any,
+        indices: Container,
+        /,
+        *,
+        axis: int = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Container | None = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_take_along_axis(
+        x: Array,
+        indices: Any,
+        /,
+        *,
+        axis: int = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Array | None = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_take_along_axis(
+        x: Any,
+        indices: Array,
+        /,
+        *,
+        axis: int = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Array | None = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_take_along_axis(
+        x: _Plain,
+        indices: _Plain,
+        /,
+        *,
+        axis: int = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Any = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_take_along_axis(
+        x: _Plain,
+        indices: _T,
+        /,
+        *,
+        axis: int = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: _T | None = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_take_along_axis(
+        x: _T,
+        indices: Any,
+        /,
+        *,
+        axis: int = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: _T | None = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
     def static_matmul(
         x1: Container,
         x2: Any,
@@ -7613,8 +7984,8 @@ class Container(dict):
     def static_expand_dims(
         x: _Plain,
         /,
-        *,
         axis: int = ...,
+        *,
         key_chains: Any = ...,
         to_apply: bool = ...,
         prune_unapplied: bool = ...,
@@ -7626,8 +7997,8 @@ class Container(dict):
     def static_expand_dims(
         x: _T,
         /,
-        *,
         axis: int = ...,
+        *,
         key_chains: Any = ...,
         to_apply: bool = ...,
         prune_unapplied: bool = ...,
@@ -7902,6 +8273,430 @@ class Container(dict):
         prune_unapplied: bool = ...,
         map_sequences: bool = ...,
     ) -> tuple[_T, ...]: ...
+    @overload
+    @staticmethod
+    def static_pad(
+        x: _Plain,
+        pad_width: Any,
+        mode: str = ...,
+        constant_values: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_pad(
+        x: _T,
+        pad_width: Any,
+        mode: str = ...,
+        constant_values: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_einsum(
+        subscripts: Any,
+        *operands: Container,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_einsum(
+        subscripts: Any,
+        *operands: Array,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_einsum(
+        subscripts: Any,
+        *operands: _Plain,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_einsum(
+        subscripts: Any,
+        *operands: _T,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_one_hot(
+        indices: _Plain,
+        num_classes: Any,
+        dtype: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_one_hot(
+        indices: _T,
+        num_classes: Any,
+        dtype: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_logsumexp(
+        x: _Plain,
+        axis: Any = ...,
+        keepdims: bool = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_logsumexp(
+        x: _T,
+        axis: Any = ...,
+        keepdims: bool = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_top_k(
+        x: _Plain,
+        k: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_top_k(
+        x: _T,
+        k: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[_T, _T]: ...
+    @overload
+    @staticmethod
+    def static_scatter_add(
+        x: Container,
+        indices: Any,
+        updates: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_scatter_add(
+        x: Any,
+        indices: Container,
+        updates: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_scatter_add(
+        x: Any,
+        indices: Any,
+        updates: Container,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_scatter_add(
+        x: Array,
+        indices: Any,
+        updates: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_scatter_add(
+        x: Any,
+        indices: Array,
+        updates: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_scatter_add(
+        x: Any,
+        indices: Any,
+        updates: Array,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_scatter_add(
+        x: _Plain,
+        indices: _Plain,
+        updates: _Plain,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_scatter_add(
+        x: _Plain,
+        indices: _Plain,
+        updates: _T,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_scatter_add(
+        x: _Plain,
+        indices: _T,
+        updates: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_scatter_add(
+        x: _T,
+        indices: Any,
+        updates: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_segment_sum(
+        data: Container,
+        segment_ids: Any,
+        num_segments: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_segment_sum(
+        data: Any,
+        segment_ids: Container,
+        num_segments: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_segment_sum(
+        data: Array,
+        segment_ids: Any,
+        num_segments: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_segment_sum(
+        data: Any,
+        segment_ids: Array,
+        num_segments: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_segment_sum(
+        data: _Plain,
+        segment_ids: _Plain,
+        num_segments: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_segment_sum(
+        data: _Plain,
+        segment_ids: _T,
+        num_segments: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_segment_sum(
+        data: _T,
+        segment_ids: Any,
+        num_segments: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_segment_max(
+        data: Container,
+        segment_ids: Any,
+        num_segments: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_segment_max(
+        data: Any,
+        segment_ids: Container,
+        num_segments: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_segment_max(
+        data: Array,
+        segment_ids: Any,
+        num_segments: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_segment_max(
+        data: Any,
+        segment_ids: Array,
+        num_segments: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_segment_max(
+        data: _Plain,
+        segment_ids: _Plain,
+        num_segments: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_segment_max(
+        data: _Plain,
+        segment_ids: _T,
+        num_segments: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_segment_max(
+        data: _T,
+        segment_ids: Any,
+        num_segments: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
     @overload
     @staticmethod
     def static_linear(
@@ -9285,6 +10080,1296 @@ class Container(dict):
     ) -> _T: ...
     @overload
     @staticmethod
+    def static_binary_cross_entropy(
+        input: Container,
+        target: Any,
+        weight: Any = ...,
+        *,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy(
+        input: Any,
+        target: Container,
+        weight: Any = ...,
+        *,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy(
+        input: Any,
+        target: Any,
+        weight: Container,
+        *,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy(
+        input: Array,
+        target: Any,
+        weight: Any = ...,
+        *,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy(
+        input: Any,
+        target: Array,
+        weight: Any = ...,
+        *,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy(
+        input: Any,
+        target: Any,
+        weight: Array,
+        *,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy(
+        input: _Plain,
+        target: _Plain,
+        weight: _Plain | None = ...,
+        *,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy(
+        input: _Plain,
+        target: _T,
+        weight: Any = ...,
+        *,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy(
+        input: _T,
+        target: Any,
+        weight: Any = ...,
+        *,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy_with_logits(
+        input: Container,
+        target: Any,
+        weight: Any = ...,
+        *,
+        reduction: str = ...,
+        pos_weight: Any = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy_with_logits(
+        input: Any,
+        target: Container,
+        weight: Any = ...,
+        *,
+        reduction: str = ...,
+        pos_weight: Any = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy_with_logits(
+        input: Any,
+        target: Any,
+        weight: Container,
+        *,
+        reduction: str = ...,
+        pos_weight: Any = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy_with_logits(
+        input: Any,
+        target: Any,
+        weight: Any = ...,
+        *,
+        reduction: str = ...,
+        pos_weight: Container,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy_with_logits(
+        input: Array,
+        target: Any,
+        weight: Any = ...,
+        *,
+        reduction: str = ...,
+        pos_weight: Any = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy_with_logits(
+        input: Any,
+        target: Array,
+        weight: Any = ...,
+        *,
+        reduction: str = ...,
+        pos_weight: Any = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy_with_logits(
+        input: Any,
+        target: Any,
+        weight: Array,
+        *,
+        reduction: str = ...,
+        pos_weight: Any = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy_with_logits(
+        input: Any,
+        target: Any,
+        weight: Any = ...,
+        *,
+        reduction: str = ...,
+        pos_weight: Array,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy_with_logits(
+        input: _Plain,
+        target: _Plain,
+        weight: _Plain | None = ...,
+        *,
+        reduction: str = ...,
+        pos_weight: _Plain | None = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy_with_logits(
+        input: _Plain,
+        target: _T,
+        weight: Any = ...,
+        *,
+        reduction: str = ...,
+        pos_weight: Any = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_binary_cross_entropy_with_logits(
+        input: _T,
+        target: Any,
+        weight: Any = ...,
+        *,
+        reduction: str = ...,
+        pos_weight: Any = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_nll_loss(
+        input: Container,
+        target: Any,
+        weight: Any = ...,
+        *,
+        ignore_index: int = ...,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_nll_loss(
+        input: Any,
+        target: Container,
+        weight: Any = ...,
+        *,
+        ignore_index: int = ...,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_nll_loss(
+        input: Any,
+        target: Any,
+        weight: Container,
+        *,
+        ignore_index: int = ...,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_nll_loss(
+        input: Array,
+        target: Any,
+        weight: Any = ...,
+        *,
+        ignore_index: int = ...,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_nll_loss(
+        input: Any,
+        target: Array,
+        weight: Any = ...,
+        *,
+        ignore_index: int = ...,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_nll_loss(
+        input: Any,
+        target: Any,
+        weight: Array,
+        *,
+        ignore_index: int = ...,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_nll_loss(
+        input: _Plain,
+        target: _Plain,
+        weight: _Plain | None = ...,
+        *,
+        ignore_index: int = ...,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_nll_loss(
+        input: _Plain,
+        target: _T,
+        weight: Any = ...,
+        *,
+        ignore_index: int = ...,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_nll_loss(
+        input: _T,
+        target: Any,
+        weight: Any = ...,
+        *,
+        ignore_index: int = ...,
+        reduction: str = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_huber_loss(
+        input: Container,
+        target: Any,
+        reduction: str = ...,
+        delta: float = ...,
+        weight: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_huber_loss(
+        input: Any,
+        target: Container,
+        reduction: str = ...,
+        delta: float = ...,
+        weight: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_huber_loss(
+        input: Any,
+        target: Any,
+        reduction: str,
+        delta: float,
+        weight: Container,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_huber_loss(
+        input: Array,
+        target: Any,
+        reduction: str = ...,
+        delta: float = ...,
+        weight: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_huber_loss(
+        input: Any,
+        target: Array,
+        reduction: str = ...,
+        delta: float = ...,
+        weight: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_huber_loss(
+        input: Any,
+        target: Any,
+        reduction: str,
+        delta: float,
+        weight: Array,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_huber_loss(
+        input: _Plain,
+        target: _Plain,
+        reduction: str = ...,
+        delta: float = ...,
+        weight: _Plain | None = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_huber_loss(
+        input: _Plain,
+        target: _T,
+        reduction: str = ...,
+        delta: float = ...,
+        weight: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_huber_loss(
+        input: _T,
+        target: Any,
+        reduction: str = ...,
+        delta: float = ...,
+        weight: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_smooth_l1_loss(
+        input: Container,
+        target: Any,
+        *,
+        reduction: str = ...,
+        beta: float = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_smooth_l1_loss(
+        input: Any,
+        target: Container,
+        *,
+        reduction: str = ...,
+        beta: float = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_smooth_l1_loss(
+        input: Array,
+        target: Any,
+        *,
+        reduction: str = ...,
+        beta: float = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_smooth_l1_loss(
+        input: Any,
+        target: Array,
+        *,
+        reduction: str = ...,
+        beta: float = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_smooth_l1_loss(
+        input: _Plain,
+        target: _Plain,
+        *,
+        reduction: str = ...,
+        beta: float = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_smooth_l1_loss(
+        input: _Plain,
+        target: _T,
+        *,
+        reduction: str = ...,
+        beta: float = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_smooth_l1_loss(
+        input: _T,
+        target: Any,
+        *,
+        reduction: str = ...,
+        beta: float = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_kl_div(
+        input: Container,
+        target: Any,
+        *,
+        reduction: str = ...,
+        log_target: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_kl_div(
+        input: Any,
+        target: Container,
+        *,
+        reduction: str = ...,
+        log_target: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_kl_div(
+        input: Array,
+        target: Any,
+        *,
+        reduction: str = ...,
+        log_target: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_kl_div(
+        input: Any,
+        target: Array,
+        *,
+        reduction: str = ...,
+        log_target: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_kl_div(
+        input: _Plain,
+        target: _Plain,
+        *,
+        reduction: str = ...,
+        log_target: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_kl_div(
+        input: _Plain,
+        target: _T,
+        *,
+        reduction: str = ...,
+        log_target: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_kl_div(
+        input: _T,
+        target: Any,
+        *,
+        reduction: str = ...,
+        log_target: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_cosine_similarity(
+        x1: Container,
+        x2: Any,
+        dim: int = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_cosine_similarity(
+        x1: Any,
+        x2: Container,
+        dim: int = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_cosine_similarity(
+        x1: Array,
+        x2: Any,
+        dim: int = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_cosine_similarity(
+        x1: Any,
+        x2: Array,
+        dim: int = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_cosine_similarity(
+        x1: _Plain,
+        x2: _Plain,
+        dim: int = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_cosine_similarity(
+        x1: _Plain,
+        x2: _T,
+        dim: int = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_cosine_similarity(
+        x1: _T,
+        x2: Any,
+        dim: int = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_adaptive_avg_pool2d(
+        x: _Plain,
+        output_size: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_adaptive_avg_pool2d(
+        x: _T,
+        output_size: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_hardtanh(
+        x: _Plain,
+        min_val: float = ...,
+        max_val: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_hardtanh(
+        x: _T,
+        min_val: float = ...,
+        max_val: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_relu6(
+        x: _Plain,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_relu6(
+        x: _T,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_hardsigmoid(
+        x: _Plain,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_hardsigmoid(
+        x: _T,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_hardswish(
+        x: _Plain,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_hardswish(
+        x: _T,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: Container,
+        h: Any,
+        c: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Container, Container]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: Any,
+        h: Container,
+        c: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Container, Container]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: Any,
+        h: Any,
+        c: Container,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Container, Container]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: Any,
+        h: Any,
+        c: Any,
+        w_ih: Container,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Container, Container]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: Any,
+        h: Any,
+        c: Any,
+        w_ih: Any,
+        w_hh: Container,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Container, Container]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: Any,
+        h: Any,
+        c: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Container,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Container, Container]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: Any,
+        h: Any,
+        c: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any,
+        b_hh: Container,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Container, Container]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: Array,
+        h: Any,
+        c: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Array, Array]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: Any,
+        h: Array,
+        c: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Array, Array]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: Any,
+        h: Any,
+        c: Array,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Array, Array]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: Any,
+        h: Any,
+        c: Any,
+        w_ih: Array,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Array, Array]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: Any,
+        h: Any,
+        c: Any,
+        w_ih: Any,
+        w_hh: Array,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Array, Array]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: Any,
+        h: Any,
+        c: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Array,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Array, Array]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: Any,
+        h: Any,
+        c: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any,
+        b_hh: Array,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Array, Array]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: _Plain,
+        h: _Plain,
+        c: _Plain,
+        w_ih: _Plain,
+        w_hh: _Plain,
+        b_ih: _Plain | None = ...,
+        b_hh: _Plain | None = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: _Plain,
+        h: _Plain,
+        c: _Plain,
+        w_ih: _Plain,
+        w_hh: _T,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[_T, _T]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: _Plain,
+        h: _Plain,
+        c: _Plain,
+        w_ih: _T,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[_T, _T]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: _Plain,
+        h: _Plain,
+        c: _T,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[_T, _T]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: _Plain,
+        h: _T,
+        c: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[_T, _T]: ...
+    @overload
+    @staticmethod
+    def static_lstm_cell(
+        x: _T,
+        h: Any,
+        c: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[_T, _T]: ...
+    @overload
+    @staticmethod
+    def static_lstm(
+        x: Any,
+        weights: Sequence[Container] | Container,
+        h0: Any = ...,
+        c0: Any = ...,
+        num_layers: int = ...,
+        bias: bool = ...,
+        batch_first: bool = ...,
+        bidirectional: bool = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Container, Container, Container]: ...
+    @overload
+    @staticmethod
+    def static_lstm(
+        x: Any,
+        weights: Sequence[Array],
+        h0: Any = ...,
+        c0: Any = ...,
+        num_layers: int = ...,
+        bias: bool = ...,
+        batch_first: bool = ...,
+        bidirectional: bool = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Array, Array, Array]: ...
+    @overload
+    @staticmethod
+    def static_lstm(
+        x: Any,
+        weights: Sequence[_Plain],
+        h0: Any = ...,
+        c0: Any = ...,
+        num_layers: int = ...,
+        bias: bool = ...,
+        batch_first: bool = ...,
+        bidirectional: bool = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_lstm(
+        x: Any,
+        weights: Sequence[_T],
+        h0: Any = ...,
+        c0: Any = ...,
+        num_layers: int = ...,
+        bias: bool = ...,
+        batch_first: bool = ...,
+        bidirectional: bool = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[_T, _T, _T]: ...
+    @overload
+    @staticmethod
     def static_argmax(
         x: _Plain,
         /,
@@ -9332,6 +11417,34 @@ class Container(dict):
         /,
         *,
         axis: int | None = ...,
+        keepdims: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: _T | None = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_count_nonzero(
+        x: _Plain,
+        /,
+        *,
+        axis: Any = ...,
+        keepdims: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Any = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_count_nonzero(
+        x: _T,
+        /,
+        *,
+        axis: Any = ...,
         keepdims: bool = ...,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -9801,6 +11914,36 @@ class Container(dict):
     ) -> _T: ...
     @overload
     @staticmethod
+    def static_cumulative_prod(
+        x: _Plain,
+        /,
+        *,
+        axis: int | None = ...,
+        dtype: Any = ...,
+        include_initial: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Any = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_cumulative_prod(
+        x: _T,
+        /,
+        *,
+        axis: int | None = ...,
+        dtype: Any = ...,
+        include_initial: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: _T | None = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
     def static_prod(
         x: _Plain,
         /,
@@ -9939,6 +12082,134 @@ class Container(dict):
         *,
         axis: Any = ...,
         keepdims: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: _T | None = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_diff(
+        x: Container,
+        /,
+        *,
+        axis: int = ...,
+        n: int = ...,
+        prepend: Any = ...,
+        append: Any = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Container | None = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_diff(
+        x: Any,
+        /,
+        *,
+        axis: int = ...,
+        n: int = ...,
+        prepend: Container,
+        append: Any = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Container | None = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_diff(
+        x: Any,
+        /,
+        *,
+        axis: int = ...,
+        n: int = ...,
+        prepend: Any = ...,
+        append: Container,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Container | None = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_diff(
+        x: Array,
+        /,
+        *,
+        axis: int = ...,
+        n: int = ...,
+        prepend: Any = ...,
+        append: Any = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Array | None = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_diff(
+        x: Any,
+        /,
+        *,
+        axis: int = ...,
+        n: int = ...,
+        prepend: Array,
+        append: Any = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Array | None = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_diff(
+        x: Any,
+        /,
+        *,
+        axis: int = ...,
+        n: int = ...,
+        prepend: Any = ...,
+        append: Array,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Array | None = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_diff(
+        x: _Plain,
+        /,
+        *,
+        axis: int = ...,
+        n: int = ...,
+        prepend: _Plain | None = ...,
+        append: _Plain | None = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Any = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_diff(
+        x: _T,
+        /,
+        *,
+        axis: int = ...,
+        n: int = ...,
+        prepend: Any = ...,
+        append: Any = ...,
         key_chains: Any = ...,
         to_apply: bool = ...,
         prune_unapplied: bool = ...,
@@ -9998,6 +12269,9 @@ class Container(dict):
 
 def make(d: dict[str, Any]) -> Container: ...
 def copy_structure(value: Any) -> Any: ...
+
+class ContainerStructureError(ValueError):
+    __module__: str
 
 LeafFn = Callable[[list[Any], tuple[Container, ...], str, str], Any]
 

@@ -3,7 +3,9 @@
 * Models: :func:`from_torch`, :func:`from_keras`, :func:`from_flax` give an
   ``ivy_like.nn.Sequential`` (layers plus a Container of weights in ivy_like's layouts, which
   are PyTorch's); :func:`to_torch` and :func:`to_keras` give native models with the weights
-  loaded.
+  loaded. ``from_torch(module, *example_args, **example_kwargs)`` captures any PyTorch model
+  with ``torch.export`` as a :class:`GraphModel` (its ATen graph mapped to ivy_like ops; an
+  op it cannot map raises :class:`UnsupportedOpError`), and :func:`to_torch` sends it back.
 * Weights: Container <-> torch ``state_dict`` (:func:`from_state_dict`, :func:`to_state_dict`),
   Keras weight lists (:func:`from_keras_weights`, :func:`to_keras_weights`) and Flax params
   (:func:`from_flax_params`, :func:`to_flax_params`).
@@ -24,9 +26,11 @@ from ._arrays import to_backend
 from ._common import Permute, UnsupportedLayerError, flax_flatten
 
 __all__ = [
+    "GraphModel",
     "Permute",
     "TorchPermute",
     "UnsupportedLayerError",
+    "UnsupportedOpError",
     "flax_flatten",
     "from_flax",
     "from_flax_params",
@@ -49,6 +53,8 @@ _LAZY = {
     "from_state_dict": ("_torch", "from_state_dict"),
     "to_state_dict": ("_torch", "to_state_dict"),
     "TorchPermute": ("_torch", "Permute"),
+    "GraphModel": ("_graph", "GraphModel"),
+    "UnsupportedOpError": ("_aten", "UnsupportedOpError"),
     "from_keras": ("_keras", "from_keras"),
     "to_keras": ("_keras", "to_keras"),
     "from_keras_weights": ("_keras", "from_keras_weights"),

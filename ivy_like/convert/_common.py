@@ -92,6 +92,8 @@ class UnsupportedLayerError(TypeError):
     from_torch: layer 1 (torch.nn.modules.activation.PReLU) is not supported; sup
     """
 
+    __module__ = "ivy_like.convert"  # tracebacks name the public module, not this private one
+
 
 def unsupported(where: str, index: int, layer: Any, supported: Any, why: str = "") -> Exception:
     """The error for layer ``index`` of a model: names the layer and lists the supported ones."""

@@ -167,16 +167,30 @@ def _float_dtype(m: torch.nn.Module) -> torch.dtype:
     return torch.get_default_dtype()
 
 
-def from_torch(module: Any, backend: Any = None, copy: bool = True) -> Any:
-    """An ``ivy_like.nn.Sequential`` computing what ``module.eval()`` computes.
+def from_torch(
+    module: Any, *example_args: Any, backend: Any = None, copy: bool = True, **example_kwargs: Any
+) -> Any:
+    """A portable model computing what ``module.eval()`` computes.
 
-    ``module`` is a ``torch.nn.Sequential`` of Linear, Conv1d, Conv2d, MaxPool2d, AvgPool2d,
+    **Any module, with example inputs** (``from_torch(module, x, mask=m)``): the module is
+    captured in eval mode by ``torch.export`` with those inputs and every node of its graph
+    is mapped to ivy_like ops (see ``docs/convert.md`` for the ATen ops supported). The result
+    is an :class:`ivy_like.convert.GraphModel`: ``model.params`` holds the parameters and
+    buffers keyed by their ``state_dict`` names (``"layer1/0/conv1/weight"``),
+    ``model.apply(params, *args, **kwargs)`` is pure and ``model(*args, **kwargs)`` runs on
+    the backend of its inputs, for inputs of the example's structure and shapes. Example
+    inputs may be tensors or arrays of any framework. An op that cannot be converted, or a
+    ``forward`` that branches on tensor values, raises :class:`UnsupportedOpError`.
+
+    **A** ``torch.nn.Sequential`` **without example inputs**: converted layer by layer into
+    an ``ivy_like.nn.Sequential`` of Linear, Conv1d, Conv2d, MaxPool2d, AvgPool2d,
     LayerNorm, BatchNorm2d (its running statistics are used, as in eval mode), Embedding,
-    Dropout (identity), ReLU, GELU, SiLU, Sigmoid, Tanh, Softmax, LogSoftmax and Flatten.
-    Weights keep PyTorch's layouts and dtypes and land on ``backend`` (the active one when
-    None) through DLPack; with ``copy=False`` they share memory with the module where DLPack
-    allows (like ``module.state_dict()``), otherwise the model owns its own copy. Any other
-    layer raises :class:`UnsupportedLayerError` naming its index and class.
+    Dropout (identity), ReLU, GELU, SiLU, Sigmoid, Tanh, Softmax, LogSoftmax and Flatten
+    (any other layer raises :class:`UnsupportedLayerError` naming its index and class).
+
+    Either way weights keep PyTorch's layouts and dtypes and land on ``backend`` (the active
+    one when None) through DLPack; with ``copy=False`` they share memory with the module
+    where DLPack allows (like ``module.state_dict()``), otherwise the model owns its own copy.
 
     Examples
     --------
@@ -189,12 +203,37 @@ def from_torch(module: Any, backend: Any = None, copy: bool = True) -> Any:
     >>> bool(np.allclose(model(x), net(torch.from_numpy(x)).detach().numpy(), atol=1e-6))
     True
     """
+    if not isinstance(module, torch.nn.Module):
+        raise TypeError(
+            f"from_torch: module must be a torch.nn.Module, got {type(module).__name__}"
+        )
+    if example_args or example_kwargs:
+        from ._graph import capture
+
+        args, kwargs = _torch_inputs(example_args), _torch_inputs(example_kwargs)
+        return capture(module, args, kwargs, backend, copy)
     if not isinstance(module, torch.nn.Sequential):
         raise TypeError(
-            f"from_torch: module must be a torch.nn.Sequential, got {type(module).__name__}"
+            f"from_torch: a {type(module).__name__} needs example inputs to be captured "
+            f"(from_torch(module, *example_args, **example_kwargs)); only a "
+            f"torch.nn.Sequential converts layer by layer without them"
         )
     specs = [_spec(i, m, copy) for i, m in enumerate(module)]
     return build_model(specs, backend, "from_torch")
+
+
+def _torch_inputs(value: Any) -> Any:
+    """Example inputs with every array (of any framework) as a torch tensor."""
+    if isinstance(value, torch.Tensor):
+        return value
+    if isinstance(value, dict):
+        return {k: _torch_inputs(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return type(value)(_torch_inputs(v) for v in value)
+    info = leaf_info(value)
+    if info is None:
+        return value
+    return leaf_info(move(value, get_backend("torch"), "example input"))[1]  # type: ignore[index]
 
 
 def _module(spec: Spec) -> torch.nn.Module:
@@ -219,8 +258,14 @@ def _module(spec: Spec) -> torch.nn.Module:
     return getattr(nn, kind)()
 
 
-def to_torch(model: Any, params: Any = None) -> torch.nn.Sequential:
-    """A ``torch.nn.Sequential`` (in eval mode) with the weights of ``model`` loaded.
+def to_torch(model: Any, params: Any = None) -> torch.nn.Module:
+    """A torch module with the weights of ``model`` loaded, computing what ``model`` computes.
+
+    For an ``ivy_like.nn.Sequential``: a ``torch.nn.Sequential`` in eval mode. For a
+    :class:`GraphModel` (from :func:`from_torch` with example inputs): the captured graph as a
+    ``torch.fx.GraphModule`` whose ``state_dict`` has the original names (tied weights tied
+    again); it computes the captured (eval-mode) function, for inputs of the captured shapes,
+    and like every exported module it refuses ``.train()``/``.eval()``.
 
     ``params`` defaults to ``model.params``. The module owns copies of the weights (training
     it never changes the ivy_like model), with their dtypes kept.
@@ -236,6 +281,10 @@ def to_torch(model: Any, params: Any = None) -> torch.nn.Sequential:
     >>> bool(torch.equal(back(x), net(x)))
     True
     """
+    from ._graph import GraphModel, to_torch_module
+
+    if isinstance(model, GraphModel):
+        return to_torch_module(model, params)
     specs = read_specs(model, params, "to_torch", SUPPORTED + ("Permute",))
     modules = []
     for spec in specs:

@@ -13,7 +13,7 @@ from .backend import ARRAY_KIND, Backend, register_special_kind
 from .dtypes import Dtype
 
 # Versions of the array API standard whose functions ivy_like's namespace provides.
-_API_VERSIONS = ("2021.12", "2022.12", "2023.12")
+_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
 
 __all__ = ["Array"]
 
@@ -122,8 +122,26 @@ class Array:
             arr = np.array(arr, copy=True)
         return arr
 
-    def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._backend.dlpack(self._data, *args, **kwargs)
+    def __dlpack__(
+        self,
+        /,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: Any = None,
+        copy: bool | None = None,
+    ) -> Any:
+        """A DLPack capsule of the native array: the standard's keyword-only signature.
+
+        Only the keywords given are passed to the framework: one that predates a keyword
+        (NumPy 1 has no ``max_version``) then raises ``TypeError`` only when asked for it, and
+        a consumer retries without it, as the standard recommends.
+        """
+        given = {"stream": stream, "max_version": max_version, "dl_device": dl_device}
+        kwargs = {k: v for k, v in given.items() if v is not None}
+        if copy is not None:
+            kwargs["copy"] = copy
+        return self._backend.dlpack(self._data, **kwargs)
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return self._backend.dlpack_device(self._data)
@@ -166,8 +184,14 @@ class Array:
         import numpy as np
 
         prefix = "ivy_like.array("
+        values = np.asarray(self.to_numpy())
+        precision = None
+        if values.dtype.name == "bfloat16":
+            # NumPy formats ml_dtypes' bfloat16 as generic objects (1.0 prints as "1"): print
+            # its values as floats, to the 4 decimals that suit its 8 significant bits (torch's).
+            values, precision = values.astype(np.float32), 4
         body = np.array2string(
-            np.asarray(self.to_numpy()), separator=", ", prefix=prefix, threshold=1000
+            values, separator=", ", prefix=prefix, threshold=1000, precision=precision
         )
         return f"{prefix}{body})"
 

@@ -21,11 +21,12 @@ import os
 import sys
 import threading
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from . import dtypes as _dtypes
+from . import tracing as _tracing
 from .registry import OPS
 
 __all__ = [
@@ -72,7 +73,7 @@ def _same_device(device: Any) -> Any:
 
 # Files of a backend package that hold hooks rather than op kernels: the gradient primitives
 # (grad, jac) and the transform primitives (vjp, jvp, vmap, compile, checkpoint, custom rules).
-_HOOK_FILES = ("gradients", "transforms")
+_HOOK_FILES = ("gradients", "transforms", "control_flow")
 
 
 def _family_files(module: ModuleType, specs: list[Any]) -> dict[str, ModuleType]:
@@ -226,8 +227,14 @@ def _composite(spec: Any, backend: Backend) -> Any:
     declaration = spec.declaration
 
     def composite(*args: Any, **kwargs: Any) -> Any:
-        with use_backend(backend):
+        # activate/deactivate rather than use_backend: no generator frame per call, and a
+        # plain push that torch.compile can trace (see "traced by a compiler" below).
+        tokens = activate(backend)
+        try:
             return declaration(*args, **kwargs)
+        finally:
+            if tokens is not None:
+                deactivate(tokens)
 
     composite.__name__ = spec.backend_name
     composite.__wrapped__ = declaration  # type: ignore[attr-defined]
@@ -300,17 +307,31 @@ def _install_hint(name: str) -> str:
     return _INSTALL_HINTS.get(name, f"install the package that provides the {name!r} backend")
 
 
-def get_backend(name: str | Backend) -> Backend:
-    """Load (once) and return the backend called ``name``.
+def get_backend(name: str | Backend | None = None) -> Backend:
+    """Load (once) and return the backend called ``name``; with no name, the active backend
+    (the same object as :func:`current_backend`).
 
     Raises :class:`BackendError` for an unknown name (listing the registered ones) or when the
     framework cannot be imported (with an install hint).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.get_backend("numpy").name
+    'numpy'
+    >>> with ivy_like.use_backend("numpy"):
+    ...     ivy_like.get_backend() is ivy_like.current_backend()
+    True
     """
     if isinstance(name, Backend):
         return name
-    hit = _loaded.get(name)  # the common case: no lock
+    # The common case: no lock. None (no name) is never a key, so it misses and is decided
+    # below, which keeps the lookup of a name free of an extra test.
+    hit = _loaded.get(name)  # type: ignore[arg-type]
     if hit is not None:
         return hit
+    if name is None:
+        return current_backend()
     if not isinstance(name, str):
         raise TypeError(f"backend: expected a backend name (str), got {type(name).__name__}")
     with _load_lock:
@@ -349,6 +370,9 @@ def _load(name: str) -> Backend:
             f"backend: the {name!r} backend cannot be imported ({type(err).__name__}: {err}); "
             f"to use it: {_install_hint(name)}"
         ) from err
+    is_tracing = getattr(module, "IS_TRACING", None)
+    if is_tracing is not None:
+        _tracing.learn(is_tracing)
     _finishing[name] = backend
     try:
         _finish_loading(backend)
@@ -459,6 +483,10 @@ def current_backend() -> Backend:
     ...     ivy_like.current_backend().name
     'numpy'
     """
+    if TRACED_PUSHES[0]:
+        traced = _traced.backends
+        if traced:
+            return traced[-1]
     stack = _stack.get()
     return stack[-1] if stack else _default_backend()
 
@@ -516,7 +544,12 @@ def _push(backend: Backend) -> tuple[Any, Any]:
 def activate(backend: Backend) -> tuple[Any, Any] | None:
     """Make ``backend`` the active one until ``deactivate(tokens)``; None (nothing to undo)
     when it already is, the common case. ``grad`` and the transforms run the user's function
-    so, where ``ivy_like.ones(2)`` must make an array of the differentiated framework."""
+    so, where ``ivy_like.ones(2)`` must make an array of the differentiated framework; a
+    composite op runs its declaration so."""
+    if _tracing.is_tracing():
+        _traced.backends.append(backend)
+        TRACED_PUSHES[0] += 1
+        return _TRACED
     stack = _stack.get()
     if (stack[-1] if stack else _default) is backend:
         return None
@@ -525,8 +558,44 @@ def activate(backend: Backend) -> tuple[Any, Any] | None:
 
 def deactivate(tokens: tuple[Any, Any]) -> None:
     """Undo :func:`activate` (or the push of :func:`use_backend`)."""
+    if tokens is _TRACED:
+        _traced.backends.pop()
+        TRACED_PUSHES[0] -= 1
+        return
     _active_table.reset(tokens[1])
     _stack.reset(tokens[0])
+
+
+# -- traced by a compiler ------------------------------------------------------------------------
+# torch.compile's Dynamo cannot trace ContextVar.get/set (a graph break, an error under
+# fullgraph=True), yet composite ops and grad push a backend and creation functions read it.
+# While a backend's compiler traces (its IS_TRACING fact, torch.compiler.is_compiling), pushes
+# go to a plain per-thread list Dynamo can follow, and reads see that list first. Reads outside
+# tracing see it too: a graph break between a push and its pop resumes in eager Python.
+# An empty list under tracing falls through to the ContextVar: a creation function with no
+# array and no pushed backend is a graph break there, never a guess at the active backend.
+class _TraceStack(threading.local):
+    def __init__(self) -> None:
+        self.backends: list[Backend] = []
+
+
+_traced = _TraceStack()
+_TRACED: Any = ("pushed while traced",)
+# Traced pushes not yet popped, in all threads: creation functions read _traced only while it is
+# nonzero (``_stack() if not TRACED_PUSHES[0] else stack_now()``, 6 ns; a thread-local read on
+# every call would cost 30).
+TRACED_PUSHES = [0]
+
+
+def stack_now() -> Sequence[Backend]:
+    """The active-backend stack as creation functions read it while a traced push is live.
+
+    The traced list itself, not a tuple of it: Dynamo can decide ``list is cached_tuple``
+    (False) inside torch.func's traced bodies, where it cannot for two tuples."""
+    traced = _traced.backends
+    if traced:
+        return traced
+    return _stack.get()
 
 
 # -- resolving array types ---------------------------------------------------------------------
@@ -570,6 +639,8 @@ def kind_of(tp: type) -> Any:
                 result = NEUTRAL
             else:
                 result = _native_backend_of_type(tp)
+    if _tracing.is_tracing():
+        return result  # a table written under torch.compile fails its guards next call
     _KIND[tp] = result
     if isinstance(result, Backend):
         NATIVE[tp] = result

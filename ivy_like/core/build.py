@@ -8,6 +8,8 @@ from . import backend as _backend
 from . import codegen
 from . import decided_errors as _decided_errors
 from . import dispatch as _dispatch
+from . import dtypes as _dtypes
+from . import tracing as _tracing
 from .array import Array, _wrap
 from .codegen import make_dunder
 from .registry import OPS
@@ -50,6 +52,10 @@ def _remember(ns: dict[str, Any], tp: type, backend: Any) -> None:
     fn = backend.__dict__.get(ns["_spec"].backend_name)
     if fn is None:
         return  # an op the backend lacks: the attribute path raises its error
+    if _tracing.is_tracing():
+        # Written under torch.compile, the cache would fail the guard Dynamo put on it and
+        # recompile the caller at its next call; traced code pays no lookup anyway.
+        return
     # Frameworks' own types map to one backend whatever is active; NumPy arrays follow the
     # active backend, so their entry holds only while the same table is active.
     table = None if _backend.NATIVE.get(tp) is backend else _backend._active_table.get()
@@ -58,6 +64,8 @@ def _remember(ns: dict[str, Any], tp: type, backend: Any) -> None:
 
 def _remember_creation(ns: dict[str, Any], stack: tuple[Any, ...], backend: Any) -> None:
     """Fill the call cache of a creation function: this backend stack means this backend."""
+    if _backend._traced.backends or _tracing.is_tracing():
+        return  # the traced list (see backend.stack_now) is no key, or traced (see _remember)
     if stack or _backend._default is backend:  # the empty stack stands for the default
         ns["_C"] = (stack, backend, backend.__dict__[ns["_spec"].backend_name])
 
@@ -71,6 +79,8 @@ def _owner(obj: Any) -> Any:
 _namespace: dict[str, Any] = {
     "_table": _backend._active_table.get,
     "_stack": _backend._stack.get,
+    "_stack_now": _backend.stack_now,
+    "_TP": _backend.TRACED_PUSHES,
     "_current": _backend.current_backend,
     "_native": _backend.NATIVE.get,
     "_wrap": _wrap,
@@ -81,6 +91,8 @@ _namespace: dict[str, Any] = {
     "_remember_creation": _remember_creation,
     "_owner": _owner,
     "_translate": _decided_errors.translate,
+    "_DF": _dtypes.DEFAULT_SET,
+    "_creation_default": _dtypes.creation_default,
 }
 _backend._change_hooks.append(codegen.forget_calls)
 

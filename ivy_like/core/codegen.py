@@ -119,8 +119,14 @@ def _creation_fast_path_ok(spec: OpSpec) -> bool:
 
 
 def _sequence_fast_path_ok(spec: OpSpec) -> bool:
-    """Ops on one sequence of arrays and nothing else array-like (``concat``, ``meshgrid``)."""
-    return len(spec.sequences) == 1 and not spec.arrays and not spec.creation
+    """Ops on one sequence of arrays, their first parameter, and nothing else array-like
+    (``concat``, ``meshgrid``; ``einsum(subscripts, *operands)`` takes the general path)."""
+    return (
+        len(spec.sequences) == 1
+        and not spec.arrays
+        and not spec.creation
+        and spec.params[0].name == spec.sequences[0]
+    )
 
 
 def _device_lines(spec: OpSpec, backend: str = "_b") -> list[str]:
@@ -150,19 +156,41 @@ def _creation_source(spec: OpSpec) -> list[str]:
         # An array of a framework (an Array, a torch tensor...) stays on its framework, as it
         # does for every other op; only neutral data (lists, NumPy, scalars) follows the stack.
         (u,) = spec.unwrapped
+        # An Array whose data the kernel hands back unchanged (no copy, no cast, no move) is
+        # returned itself: asarray(x, copy=False) is x, as the standard says.
         lines += [
-            f"    if type({u}) is _Array: _o = {u}._backend; {u} = {u}._data",
-            f"    else: _o = _native(type({u})) or _owner({u})",
+            f"    if type({u}) is _Array: _o = {u}._backend; _in = {u}; {u} = {u}._data",
+            f"    else: _o = _native(type({u})) or _owner({u}); _in = None",
             "    if _o is not None:",
             *[f"        if {d} is not None: {d} = _o.native_dtype({d})" for d in spec.dtypes],
             *[f"        {d}" for d in _device_lines(spec, "_o")],
-            f"        return _wrap(_o.{spec.backend_name}({_backend_call(spec)}), _o)",
+            f"        _r = _o.{spec.backend_name}({_backend_call(spec)})",
+            f"        return _in if _in is not None and _r is {u} else _wrap(_r, _o)",
         ]
-    lines += ["    _s = _stack()", "    _c = _C"]
-    lines.append(f"    if {' and '.join(['_s is _c[0]', *plain])}:")
+    # A push traced by torch.compile is not in the ContextVar (see core/backend.py).
+    lines += ["    _s = _stack() if not _TP[0] else _stack_now()", "    _c = _C"]
+    defaulted = bool(spec.dtypes) and "float_default" in spec.extras
+    # Once a default floating dtype other than float32 was ever chosen (_DF[0], see
+    # core/dtypes.py), the cached function would hand one context's dtype to another: a call
+    # without dtype= then takes the path below, which decides it from the context and the
+    # values (the op's rule). Until then the cached path pays one check of the flag (~5 ns).
+    hit = ["_s is _c[0]", *plain, *(["not _DF[0]"] if defaulted else [])]
+    lines.append(f"    if {' and '.join(hit)}:")
     lines.append(f"        return _wrap(_c[2]({_backend_call(spec)}), _c[1])")
     lines.append("    _b = _s[-1] if _s else _current()")
-    lines.append("    _remember_creation(_ns, _s, _b)")
+    if defaulted:
+        # Filled as ever (the cache still says which backend this stack means), once per stack:
+        # calls without dtype= come here every time once a default was chosen.
+        lines.append("    if _s is not _c[0]: _remember_creation(_ns, _s, _b)")
+        name = spec.dtypes[0]
+        positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        values = "".join(f"{p.name}, " for p in spec.params if p.kind in positional)
+        lines.append(
+            f"    if {name} is None and _DF[0]:"
+            f" {name} = _creation_default(_spec.extras['float_default'], ({values}))"
+        )
+    else:
+        lines.append("    _remember_creation(_ns, _s, _b)")
     lines += [f"    if {d} is not None: {d} = _b.native_dtype({d})" for d in spec.dtypes]
     lines += [f"    {d}" for d in _device_lines(spec)]
     lines.append(f"    return _wrap(_b.{spec.backend_name}({_backend_call(spec)}), _b)")

@@ -22,6 +22,10 @@ ivy_like decides, naming the argument:
 * indexing: an index of the wrong type (a float, a str, a float array) is an ``IndexError``
   (a slice bound that is not an integer a ``TypeError``), as in NumPy; a value that does not
   broadcast to the selection of ``x[key] = value`` a ``ValueError``.
+* the ops beyond the standard (issue 24, ``ivy_like.ops.math`` and ``pad``): subscripts that do
+  not fit the operands, a ``pad_width`` of the wrong form or a ``mode`` other than constant,
+  reflect and edge, ``k`` beyond the last axis, shapes that do not match, a negative size are a
+  ``ValueError``; indices that are not integers, and sizes that are not ints, a ``TypeError``.
 
 The rules run only after the backend has failed: every generated function calls the backend
 inside ``try`` (free when nothing is raised, Python 3.11) and hands a failure to
@@ -44,6 +48,7 @@ wraps sizes beyond int32 around): a product of the shape and a comparison.
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 import os
@@ -790,3 +795,384 @@ def translate(spec: OpSpec, values: tuple[Any, ...], error: Exception) -> None:
         if is_decided(decided):  # framework's error stands; unless it is the rule's own
             raise decided from error
         return
+
+
+# -- ops beyond the standard (issue 24): einsum, pad, one_hot, top_k, scatter_add, segments ----
+# Each ``*_error`` function returns the decided error for its op's arguments, or None when they
+# are fine; the rules raise it after a backend failed, and the kernels of a framework that would
+# accept the bad input silently (NumPy slicing past ``k``, a float ``num_classes`` to
+# ``arange``, a bool index read as a mask) call it themselves. Every error names the argument.
+def _int_error(where: str, name: str, value: Any, minimum: int = 0) -> Exception | None:
+    """``value`` must be an int (or an integer scalar with ``__index__``; not a bool) of at
+    least ``minimum``."""
+    if type(value) is bool or not hasattr(value, "__index__"):
+        return _decided(TypeError(f"{where}: {name} must be an int, got {type(value).__name__}"))
+    if operator.index(value) < minimum:
+        return _decided(ValueError(f"{where}: {name} must be at least {minimum}, got {value}"))
+    return None
+
+
+def _integer_array_error(where: str, name: str, value: Any) -> Exception | None:
+    """``value`` must be an integer array (or a Python int); bool and float arrays are not."""
+    if type(value) is int:
+        return None
+    dtype = _dtypes._lookup(getattr(value, "dtype", None))
+    if dtype is not None and dtype.kind in "iu":
+        return None
+    got = dtype.name if dtype is not None else type(value).__name__
+    return _decided(TypeError(f"{where}: {name} must be an integer array, got {got}"))
+
+
+def _kind_error(where: str, name: str, value: Any, kinds: str) -> Exception | None:
+    """``value``'s dtype must be of ``kinds`` (a category of the standard, as for the ops'
+    ``dtype_category``); Python scalars and values without a dtype are not checked here."""
+    dtype = _dtypes._lookup(getattr(value, "dtype", None))
+    if dtype is None or dtype.kind in kinds:
+        return None
+    return _decided(
+        TypeError(f"{where}: {name} must have {_CATEGORY_NAMES[kinds]} dtype, got {dtype}")
+    )
+
+
+def _leading_axis_error(where: str, name: str, shape: Shape | None, what: str) -> Exception | None:
+    if shape == ():
+        return _decided(
+            ValueError(
+                f"{where}: {name} must have at least one dimension ({what}), got a 0-d array"
+            )
+        )
+    return None
+
+
+# einsum ----------------------------------------------------------------------------------------
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _einsum_fault(subscripts: str, what: str) -> Exception:
+    return _decided(ValueError(f"einsum: subscripts {subscripts!r}: {what}"))
+
+
+def _einsum_term(subscripts: str, term: str, where: str) -> tuple[str, str, bool]:
+    """(labels before '...', labels after it, whether it has one) of one term."""
+    head, dots, tail = term.partition("...")
+    for c in head + tail:
+        if c not in _LETTERS:
+            what = "a '.' outside '...'" if c == "." else f"{c!r}"
+            raise _einsum_fault(
+                subscripts,
+                f"{where} holds {what}; labels are letters a-z and A-Z, with at "
+                "most one '...' per term",
+            )
+    return head, tail, bool(dots)
+
+
+def einsum_labels(
+    subscripts: Any, shapes: list[Shape | None]
+) -> tuple[list[str], str, dict[str, int]]:
+    """NumPy's reading of ``einsum`` subscripts for operands of ``shapes``: each operand's labels
+    and the output's, with every ``...`` written out as letters the subscripts do not use (the
+    operands' ``...`` dimensions align from the right, so one letter per broadcast dimension),
+    and the size of every label (the largest: a size of 1 broadcasts across operands, as in
+    NumPy). Raises the decided ``TypeError``/``ValueError`` for subscripts that are not a str,
+    that NumPy refuses, or that do not fit the shapes (None: a shape that cannot be read)."""
+    if not isinstance(subscripts, str):
+        raise _decided(
+            TypeError(
+                f"einsum: subscripts must be a str such as 'ij,jk->ik', got "
+                f"{type(subscripts).__name__}"
+            )
+        )
+    text = subscripts.replace(" ", "")
+    if text.count("->") > 1:
+        raise _einsum_fault(subscripts, "more than one '->'")
+    inputs, arrow, output = text.partition("->")
+    terms = inputs.split(",")
+    if len(terms) != len(shapes):
+        raise _decided(
+            ValueError(
+                f"einsum: subscripts {subscripts!r} name {len(terms)} operand(s), got "
+                f"{len(shapes)} operands"
+            )
+        )
+    parsed = [_einsum_term(subscripts, t, f"the term {t!r}") for t in terms]
+    used = {c for head, tail, _ in parsed for c in head + tail}
+    spare = [c for c in _LETTERS if c not in used]
+    ranks: list[int] = []  # '...' dimensions of each operand
+    for i, ((head, tail, dots), shape) in enumerate(zip(parsed, shapes)):
+        n = len(head) + len(tail)
+        ndim = n if shape is None else len(shape)
+        if ndim < n or (ndim > n and not dots):
+            raise _decided(
+                ValueError(
+                    f"einsum: the term {terms[i]!r} of subscripts {subscripts!r} has {n} "
+                    f"label(s) but operands[{i}] has {ndim} dimension(s)"
+                )
+            )
+        ranks.append(ndim - n)
+    extra = max(ranks, default=0)
+    if extra > len(spare):
+        raise _einsum_fault(subscripts, "too many dimensions for the 52 labels")
+    ellipsis = "".join(spare[:extra])
+    labels = [head + ellipsis[extra - r :] + tail for (head, tail, _), r in zip(parsed, ranks)]
+    sizes: dict[str, int] = {}
+    seen: dict[str, int] = {}  # the operand each label's size was read from
+    for i, (term, shape) in enumerate(zip(labels, shapes)):
+        if shape is None:
+            continue
+        own: dict[str, Any] = {}
+        for label, size in zip(term, shape):
+            if label in own and size != own[label] and None not in (size, own[label]):
+                raise _decided(
+                    ValueError(
+                        f"einsum: label {label!r} repeats in operands[{i}] with sizes "
+                        f"{own[label]} and {size} (a repeated label takes a diagonal)"
+                    )
+                )
+            own[label] = size
+            if size is None or size == 1:
+                continue
+            known = sizes.get(label, 1)
+            if known != 1 and known != size:
+                raise _decided(
+                    ValueError(
+                        f"einsum: label {label!r} has size {known} in operands[{seen[label]}] "
+                        f"and {size} in operands[{i}]"
+                    )
+                )
+            sizes[label], seen[label] = size, i
+        for label in term:
+            sizes.setdefault(label, 1)
+    if arrow:
+        head, tail, dots = _einsum_term(subscripts, output, "the output")
+        if extra and not dots:
+            raise _einsum_fault(
+                subscripts,
+                f"the operands' '...' stand for {extra} dimension(s), but the output has no '...'",
+            )
+        out = head + ellipsis + tail
+        for label in head + tail:
+            if label not in used:
+                raise _einsum_fault(subscripts, f"the output label {label!r} is in no input")
+            if (head + tail).count(label) > 1:
+                raise _einsum_fault(subscripts, f"the output label {label!r} repeats")
+    else:  # implicit: '...', then the labels that appear once, in alphabetical (ASCII) order
+        counts = "".join(head + tail for head, tail, _ in parsed)
+        out = ellipsis + "".join(sorted(c for c in set(counts) if counts.count(c) == 1))
+    for label in out:
+        sizes.setdefault(label, 1)
+    return labels, out, sizes
+
+
+@functools.lru_cache(maxsize=1024)
+def einsum_checked(
+    subscripts: str, shapes: tuple[Shape, ...]
+) -> tuple[tuple[str, ...], str, dict[str, int]]:
+    """:func:`einsum_labels`, remembered per subscripts and shapes: for the kernels of the
+    frameworks that read more than NumPy does (JAX takes digits as labels; JAX, torch and MLX sum
+    the ``...`` dimensions away when the output has no ``...``), which check every call: the
+    same call pays a dict lookup after the first."""
+    labels, output, sizes = einsum_labels(subscripts, list(shapes))
+    return tuple(labels), output, sizes
+
+
+def einsum_operands(spec: OpSpec, args: dict[str, Any]) -> None:
+    einsum_labels(args["subscripts"], [_shape(o) for o in args["operands"]])
+
+
+# pad -------------------------------------------------------------------------------------------
+PAD_MODES = ("constant", "reflect", "edge")
+
+
+def pad_mode_error(mode: Any) -> Exception:
+    return _decided(ValueError(f"pad: mode must be 'constant', 'reflect' or 'edge', got {mode!r}"))
+
+
+def _pad_entry(pad_width: Any, value: Any, ndim: int) -> int:
+    if isinstance(value, (list, tuple)):
+        raise _pad_shape_error(pad_width, ndim)
+    if type(value) is bool or not hasattr(value, "__index__"):
+        raise _decided(
+            TypeError(
+                f"pad: pad_width must hold integers, got {value!r} (a {type(value).__name__})"
+            )
+        )
+    value = operator.index(value)
+    if value < 0:
+        raise _decided(
+            ValueError(f"pad: pad_width must not hold negative sizes, got {pad_width!r}")
+        )
+    return value
+
+
+def _pad_shape_error(pad_width: Any, ndim: int) -> Exception:
+    return _decided(
+        ValueError(
+            f"pad: pad_width {pad_width!r} does not fit x's {ndim} dimension(s); give an int, "
+            f"(before, after), or one (before, after) pair per axis"
+        )
+    )
+
+
+def pad_pairs(pad_width: Any, ndim: int) -> tuple[tuple[int, int], ...]:
+    """NumPy's forms of ``pad_width`` (an int, ``(pad,)``, ``(before, after)``, ``((before,
+    after),)`` or one pair per axis) as one ``(before, after)`` pair per axis; the decided
+    ``TypeError`` for entries that are not integers, ``ValueError`` for negative ones or a form
+    that does not fit ``ndim`` axes."""
+    value = pad_width
+    if hasattr(value, "tolist") and not isinstance(value, (list, tuple)):
+        value = value.tolist()  # a NumPy (or framework) array or integer scalar
+    if not isinstance(value, (list, tuple)):
+        n = _pad_entry(pad_width, value, ndim)
+        return ((n, n),) * ndim
+    rows = list(value)
+    if not any(isinstance(r, (list, tuple)) for r in rows):  # (pad,) or (before, after)
+        if len(rows) not in (1, 2):
+            raise _pad_shape_error(pad_width, ndim)
+        pair = tuple(_pad_entry(pad_width, v, ndim) for v in rows)
+        return ((pair[0], pair[-1]),) * ndim
+    pairs = []
+    for row in rows:
+        if not isinstance(row, (list, tuple)) or len(row) not in (1, 2):
+            raise _pad_shape_error(pad_width, ndim)
+        entries = [_pad_entry(pad_width, v, ndim) for v in row]
+        pairs.append((entries[0], entries[-1]))
+    if len(pairs) == 1:
+        return (pairs[0],) * ndim
+    if len(pairs) != ndim:
+        raise _pad_shape_error(pad_width, ndim)
+    return tuple(pairs)
+
+
+def pad_error(x: Any, pad_width: Any, mode: Any, constant_values: Any) -> Exception | None:
+    """The decided error for ``pad``'s arguments, or None."""
+    if type(mode) is not str or mode not in PAD_MODES:
+        return pad_mode_error(mode)
+    shape = _shape(x)
+    if shape is None:
+        return None
+    try:
+        pairs = pad_pairs(pad_width, len(shape))
+    except (TypeError, ValueError) as error:
+        return error
+    if mode != "constant":
+        for axis, (size, pair) in enumerate(zip(shape, pairs)):
+            if size == 0 and pair != (0, 0):
+                return _decided(
+                    ValueError(
+                        f"pad: mode={mode!r} cannot extend x's empty axis {axis} (only "
+                        f"'constant' can)"
+                    )
+                )
+    elif type(constant_values) not in _SCALARS and _shape(constant_values) != ():
+        return _decided(
+            TypeError(
+                f"pad: constant_values must be a number, got {type(constant_values).__name__}"
+            )
+        )
+    return None
+
+
+def pad_args(spec: OpSpec, args: dict[str, Any]) -> None:
+    error = pad_error(args["x"], args["pad_width"], args["mode"], args["constant_values"])
+    if error is not None:
+        raise error
+
+
+# one_hot, top_k, scatter_add, segment_sum / segment_max -----------------------------------------
+def one_hot_error(indices: Any, num_classes: Any) -> Exception | None:
+    return _integer_array_error("one_hot", "indices", indices) or _int_error(
+        "one_hot", "num_classes", num_classes
+    )
+
+
+def one_hot_args(spec: OpSpec, args: dict[str, Any]) -> None:
+    error = one_hot_error(args["indices"], args["num_classes"])
+    if error is not None:
+        raise error
+
+
+def top_k_error(shape: Shape | None, k: Any) -> Exception | None:
+    """``k`` must be an int in ``[0, n]``, ``n`` the size of the last axis of ``x``."""
+    error = _int_error("top_k", "k", k) or _leading_axis_error(
+        "top_k", "x", shape, "top_k works along the last axis"
+    )
+    if error is not None or shape is None:
+        return error
+    n = shape[-1]
+    if n is not None and operator.index(k) > n:
+        return _decided(
+            ValueError(f"top_k: k must be at most {n}, the size of x's last axis, got {k}")
+        )
+    return None
+
+
+def top_k_args(spec: OpSpec, args: dict[str, Any]) -> None:
+    error = top_k_error(_shape(args["x"]), args["k"])
+    if error is not None:
+        raise error
+
+
+def scatter_add_error(x: Any, indices: Any, updates: Any) -> Exception | None:
+    """``x`` numeric and at least 1-D, integer ``indices``, numeric ``updates`` broadcasting to
+    the rows they select: ``indices.shape + x.shape[1:]``."""
+    shape = _shape(x)
+    error = (
+        _leading_axis_error("scatter_add", "x", shape, "indices select along axis 0")
+        or _kind_error("scatter_add", "x", x, NUMERIC)
+        or _integer_array_error("scatter_add", "indices", indices)
+        or _kind_error("scatter_add", "updates", updates, NUMERIC)
+    )
+    if error is not None:
+        return error
+    rows, given = _shape(indices), _shape(updates)
+    if shape is None or rows is None or given is None:
+        return None
+    target = rows + shape[1:]
+    fits = len(given) <= len(target) and all(
+        g == 1 or g == t or None in (g, t) for g, t in zip(reversed(given), reversed(target))
+    )
+    if fits:
+        return None
+    return _decided(
+        ValueError(
+            f"scatter_add: updates of shape {given} do not broadcast to {target}, the shape of "
+            f"the rows they add to (indices' shape {rows}, then x's shape after axis 0)"
+        )
+    )
+
+
+def scatter_add_args(spec: OpSpec, args: dict[str, Any]) -> None:
+    error = scatter_add_error(args["x"], args["indices"], args["updates"])
+    if error is not None:
+        raise error
+
+
+def segment_error(where: str, data: Any, segment_ids: Any, num_segments: Any) -> Exception | None:
+    """``num_segments`` an int >= 0, ``data`` at least 1-D and numeric (real for
+    ``segment_max``), ``segment_ids`` an integer array of one id per row of ``data``."""
+    shape = _shape(data)
+    error = (
+        _int_error(where, "num_segments", num_segments)
+        or _leading_axis_error(where, "data", shape, "segment_ids label its rows")
+        or _kind_error(where, "data", data, REAL if where == "segment_max" else NUMERIC)
+        or _integer_array_error(where, "segment_ids", segment_ids)
+    )
+    if error is not None:
+        return error
+    ids = _shape(segment_ids)
+    if shape is None or ids is None:
+        return None
+    if len(ids) != 1 or (ids[0] != shape[0] and None not in (ids[0], shape[0])):
+        return _decided(
+            ValueError(
+                f"{where}: segment_ids must be 1-D with one id per row of data (shape "
+                f"({shape[0]},)), got shape {ids}"
+            )
+        )
+    return None
+
+
+def segment_args(spec: OpSpec, args: dict[str, Any]) -> None:
+    error = segment_error(spec.name, args["data"], args["segment_ids"], args["num_segments"])
+    if error is not None:
+        raise error

@@ -13,6 +13,8 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from . import backend as _backend
 from .array import _wrap as wrap
 from .backend import ARRAY_KIND, CONTAINER_KIND, NEUTRAL, OTHER, Backend, kind_of
@@ -117,6 +119,24 @@ def _to_native(backend: Backend, v: Any, fixed: bool) -> Any:
 _PLAIN, _ARRAY, _SEQUENCE, _DTYPE, _OUT, _DEVICE = range(6)
 
 
+def _has_neutral_array(spec: OpSpec, values: tuple[Any, ...]) -> bool:
+    """Whether an array argument is array data that is not a Python scalar (a NumPy array, a
+    list): it becomes an array of the backend, so a Python scalar beside it stays weak
+    (``2 + float32 NumPy array`` is float32, as with any other array)."""
+    for i in spec.array_index:
+        v = values[i]
+        if v is not None and not isinstance(v, _SCALARS):
+            # NumPy 1 promotes a Python scalar with a 0-d array by value (a float32 0-d array
+            # times 0.5 is float64): there the scalar is converted first, as it always was.
+            if _NUMPY_1 and getattr(v, "ndim", 1) == 0:
+                continue
+            return True
+    return False
+
+
+_NUMPY_1 = int(np.__version__.split(".")[0]) < 2
+
+
 def _plan(spec: OpSpec) -> tuple[tuple[int, int, int, str], ...]:
     """Per parameter: (index, role, 0 positional / 1 varargs / 2 keyword, name); cached."""
     plan = spec.extras.get("plan")
@@ -150,7 +170,7 @@ def make_general(container_map: Callable[[OpSpec, tuple[Any, ...]], Any]) -> Cal
         backend, saw_array, saw_native, saw_container = resolve(spec, values)
         if saw_container:
             return container_map(spec, values)
-        fixed = saw_array or saw_native
+        fixed = saw_array or saw_native or _has_neutral_array(spec, values)
         args: list[Any] = []
         kwargs: dict[str, Any] = {}
         out = None

@@ -4,11 +4,21 @@
 objects to its own native dtypes. Comparison works against other unified dtypes, strings and
 native dtypes of any framework (``ivy_like.float32 == torch.float32`` is True), so user code can
 keep whichever spelling it already has.
+
+The default floating dtype (:func:`set_default_dtype`, :func:`use_default_dtype`) lives here
+too: the dtype creation functions, ``ivy_like.nn`` initialisers and ``ivy_like.random`` give
+floats when no ``dtype=`` is passed.
 """
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import Any
+
+from . import tracing as _tracing
 
 __all__ = [
     "Dtype",
@@ -29,6 +39,9 @@ __all__ = [
     "complex64",
     "complex128",
     "all_dtypes",
+    "default_dtype",
+    "set_default_dtype",
+    "use_default_dtype",
 ]
 
 _builtin_bool = bool
@@ -132,7 +145,10 @@ _PYTHON_TYPES: dict[type, Dtype] = {
     complex: complex128,
 }
 # Native dtype objects seen before; filled lazily so no framework is imported here.
-_NATIVE_CACHE: dict[Any, Dtype] = {}
+# type of a native dtype -> {native dtype: Dtype}: one table per framework's dtype class, so
+# that torch.compile, which hashes every key of a dict it reads, never meets another
+# framework's dtypes (TensorFlow's DType has a C hash Dynamo cannot trace).
+_NATIVE_CACHE: dict[type, dict[Any, Dtype]] = {}
 
 
 def _lookup(obj: Any) -> Dtype | None:
@@ -142,12 +158,14 @@ def _lookup(obj: Any) -> Dtype | None:
         return _BY_NAME.get(obj.rsplit(".", 1)[-1])
     if isinstance(obj, type) and obj in _PYTHON_TYPES:
         return _PYTHON_TYPES[obj]
-    try:
-        hit = _NATIVE_CACHE.get(obj)
-    except TypeError:  # unhashable objects are never dtypes
-        return None
-    if hit is not None:
-        return hit
+    cache = _NATIVE_CACHE.get(type(obj))
+    if cache is not None:
+        try:
+            hit = cache.get(obj)
+        except TypeError:  # unhashable objects are never dtypes
+            return None
+        if hit is not None:
+            return hit
     # numpy dtypes and scalar types, tf.DType and jax dtypes carry ``.name``; torch and mlx
     # dtypes print as "torch.float32" / "mlx.core.float32".
     name = getattr(obj, "name", None)
@@ -160,8 +178,11 @@ def _lookup(obj: Any) -> Dtype | None:
     if not isinstance(name, str):
         return None
     found = _BY_NAME.get(name)
-    if found is not None:
-        _NATIVE_CACHE[obj] = found
+    if found is not None and not _tracing.is_tracing():  # see core/tracing.py
+        try:
+            _NATIVE_CACHE.setdefault(type(obj), {})[obj] = found
+        except TypeError:  # unhashable: found by name each time
+            pass
     return found
 
 
@@ -184,3 +205,138 @@ def as_dtype(obj: Any) -> Dtype:
             f"dtype, got {obj!r} of type {type(obj).__name__}"
         )
     return found
+
+
+# -- the default floating dtype -------------------------------------------------------------------
+# This thread's or asyncio task's default floating dtype, as the active backend is kept. None
+# stands for float32, every backend's own default: the backends then decide, as they always did.
+_default_float: ContextVar[Dtype | None] = ContextVar("ivy_like_default_float", default=None)
+# [True] from the first time any thread or task chose a default other than float32, for good (a
+# context copied from that one, an asyncio task's, may hold it still). Until then nothing reads
+# the setting and the generated creation functions take their cached path (codegen's
+# _creation_source): programs that never use it pay one check of this flag.
+DEFAULT_SET = [False]
+
+
+class _ThreadChoice(threading.local):
+    """The value this thread last gave ``_default_float``, read instead of it while a compiler
+    traces (torch.compile's Dynamo cannot trace ``ContextVar.get``; it follows a thread-local
+    attribute and guards on it, so a compiled function is traced again when it changes). The
+    two differ only for asyncio tasks of one thread holding different defaults."""
+
+    dtype: Dtype | None = None
+
+
+_thread_choice = _ThreadChoice()
+
+
+def _chosen() -> Dtype | None:
+    if _tracing.is_tracing():
+        return _thread_choice.dtype
+    return _default_float.get()
+
+
+def _floating(dtype: Any, who: str) -> Dtype:
+    found = as_dtype(dtype)
+    if found.kind != "f":
+        raise TypeError(
+            f"{who}: dtype must be a floating dtype (float16, bfloat16, float32 or float64), "
+            f"got {found.name}"
+        )
+    return found
+
+
+def _choose(dtype: Dtype) -> Dtype | None:
+    """The value kept for ``dtype`` (None for float32); the first other one sets DEFAULT_SET."""
+    if dtype is float32:
+        return None
+    DEFAULT_SET[0] = True
+    return dtype
+
+
+def default_dtype() -> Dtype:
+    """The default floating dtype of this thread or asyncio task (float32 unless changed).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.default_dtype()
+    ivy_like.float32
+    """
+    return _chosen() or float32
+
+
+def set_default_dtype(dtype: Any) -> Dtype:
+    """Make ``dtype`` the default floating dtype of this thread or asyncio task, and return the
+    previous one (pass it back to undo).
+
+    Creation functions without ``dtype=`` (``zeros``, ``ones``, ``empty``, ``eye``,
+    ``linspace``, ``full`` and ``arange`` of floats, ``asarray`` of Python floats), the
+    ``ivy_like.nn`` initialisers and ``ivy_like.random`` then give this dtype; complex results
+    are complex128 for a float64 default, complex64 otherwise. Arrays keep their dtype. Only
+    float16, bfloat16, float32 and float64 are accepted (``TypeError`` naming ``dtype``); a
+    backend without the dtype raises its ``TypeError`` when it is asked to make one.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> previous = ivy_like.set_default_dtype("float16")
+    >>> ivy_like.zeros(2).dtype, previous
+    (ivy_like.float16, ivy_like.float32)
+    >>> _ = ivy_like.set_default_dtype(previous)
+    """
+    chosen = _choose(_floating(dtype, "set_default_dtype"))
+    previous = _default_float.get()
+    _default_float.set(chosen)
+    _thread_choice.dtype = chosen
+    return previous or float32
+
+
+@contextlib.contextmanager
+def use_default_dtype(dtype: Any) -> Iterator[Dtype]:
+    """Within the block, ``dtype`` is the default floating dtype of this thread or asyncio
+    task (as :func:`set_default_dtype`); the previous one is back after it.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> with ivy_like.use_default_dtype("float16"):
+    ...     ivy_like.ones(2).dtype
+    ivy_like.float16
+    >>> ivy_like.ones(2).dtype
+    ivy_like.float32
+    """
+    dtype = _floating(dtype, "use_default_dtype")
+    chosen = _choose(dtype)
+    token = _default_float.set(chosen)
+    _thread_choice.dtype = chosen
+    try:
+        yield dtype
+    finally:
+        _default_float.reset(token)
+        _thread_choice.dtype = _default_float.get()
+
+
+def chosen_default() -> Dtype | None:
+    """The default floating dtype this context chose, or None for the backends' own (float32).
+
+    Reads nothing until a default other than float32 was ever chosen."""
+    return _chosen() if DEFAULT_SET[0] else None
+
+
+def creation_default(
+    kind_of: Callable[[tuple[Any, ...]], str | None], args: tuple[Any, ...]
+) -> Dtype | None:
+    """The dtype a creation function called without one takes in this context (generated code
+    calls this only once :data:`DEFAULT_SET` is True): None where the context keeps float32 or
+    where ``kind_of(args)`` says the result is neither floating (``"f"``) nor complex
+    (``"c"``); the backend then decides, as without a default."""
+    chosen = _chosen()
+    if chosen is None:
+        return None
+    kind = kind_of(args)
+    if kind == "f":
+        return chosen
+    if kind == "c":
+        return complex128 if chosen is float64 else complex64
+    return None

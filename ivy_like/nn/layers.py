@@ -7,7 +7,8 @@ function of the parameters and the input, so it works under ``ivy_like.grad``, `
 ``torch.func`` and ``tf.function``. Parameter-free layers return an empty Container.
 
 Because the parameters come from the portable generator, ``init(key)`` gives bit-identical
-parameters on every backend.
+parameters on every backend. They are made in ``init``'s ``dtype``, by default the default
+floating dtype (float32 unless :func:`ivy_like.set_default_dtype` chose another).
 """
 
 from __future__ import annotations
@@ -157,7 +158,8 @@ def _filled(shape: tuple[int, ...], value: float, backend: Any, dtype: Any) -> A
         return _Shape(shape)
     b = il.current_backend() if backend is None else il.get_backend(backend)
     with il.use_backend(b):
-        return il.full(shape, value, dtype=dtype or b.DEFAULT_FLOAT).data
+        # A float fill without dtype= is the default floating dtype (ivy_like.set_default_dtype)
+        return il.full(shape, float(value), dtype=dtype).data
 
 
 class Linear(Layer):

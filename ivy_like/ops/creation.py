@@ -11,15 +11,77 @@ from ..core.decided_errors import (
     like_shape,
     linspace_num,
 )
-from ..core.registry import op
+from ..core.registry import OpSpec, op
 
 
+# -- the default floating dtype (ivy_like.set_default_dtype) ------------------------------------
+# Each creation op with a dtype says, from its positional values, when the default floating
+# dtype applies to a call without dtype=: "f" (floating), "c" (complex) or None (the backend
+# decides: ints, bools, NumPy arrays and scalars keep their dtype). Called only once a default
+# other than float32 was chosen somewhere (see core/dtypes.py).
+def _default_for(kind_of: Any) -> Any:
+    def mark(spec: OpSpec) -> OpSpec:
+        spec.extras["float_default"] = kind_of
+        return spec
+
+    return mark
+
+
+def _always_floating(values: tuple[Any, ...]) -> str:
+    return "f"
+
+
+def _kind_of_scalar(value: Any) -> str | None:
+    # The backends' own rule for a Python scalar (bool before int, an int subclass).
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        return "f"
+    if isinstance(value, complex):
+        return "c"
+    return None
+
+
+def _kind_of_fill(values: tuple[Any, ...]) -> str | None:
+    return _kind_of_scalar(values[1])  # full(shape, fill_value)
+
+
+def _kind_of_range(values: tuple[Any, ...]) -> str | None:
+    # arange is floating when start, stop or step is a float (the backends' rule).
+    return "f" if any(isinstance(v, float) for v in values) else None
+
+
+def _kind_of_endpoints(values: tuple[Any, ...]) -> str:
+    # linspace is floating whatever its endpoints, complex for complex ones.
+    return "c" if "c" in (_kind_of_scalar(values[0]), _kind_of_scalar(values[1])) else "f"
+
+
+def _kind_of_data(values: tuple[Any, ...]) -> str | None:
+    # Python data only: a float (a complex) anywhere in nested lists makes it floating
+    # (complex); anything else inside (a NumPy array or scalar, an array) lets the backend
+    # read it as it always does.
+    kinds: set[type] = set()
+    pending = [values[0]]
+    while pending:
+        item = pending.pop()
+        kind = type(item)
+        if kind is list or kind is tuple:
+            pending.extend(item)
+        elif kind is bool or kind is int or kind is float or kind is complex:
+            kinds.add(kind)
+        else:
+            return None
+    return "c" if complex in kinds else "f" if float in kinds else None
+
+
+@_default_for(_kind_of_data)
 @op(dtypes=("dtype",), creation=True, unwrapped=("obj",))
 def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None):
     """Convert ``obj`` (a nested sequence, a scalar, a NumPy or native array) to an array.
 
-    Python floats become the default float dtype (float32 on every backend), Python ints the
-    default integer dtype of the backend (int64; int32 on jax without x64 and on mlx).
+    Python floats become the default floating dtype (float32 on every backend, unless
+    :func:`ivy_like.set_default_dtype` chose another), Python ints the default integer dtype of
+    the backend (int64; int32 on jax without x64 and on mlx).
 
     Examples
     --------
@@ -31,9 +93,10 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
     """
 
 
+@_default_for(_always_floating)
 @op(dtypes=("dtype",), creation=True, shape_rule=creation_shape)
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None):
-    """An array of zeros of the given shape (default dtype float32).
+    """An array of zeros of the given shape (default: the default floating dtype, float32).
 
     Examples
     --------
@@ -44,9 +107,10 @@ def zeros(shape: Any, *, dtype: Any = None, device: Any = None):
     """
 
 
+@_default_for(_always_floating)
 @op(dtypes=("dtype",), creation=True, shape_rule=creation_shape)
 def ones(shape: Any, *, dtype: Any = None, device: Any = None):
-    """An array of ones of the given shape (default dtype float32).
+    """An array of ones of the given shape (default: the default floating dtype, float32).
 
     Examples
     --------
@@ -56,6 +120,7 @@ def ones(shape: Any, *, dtype: Any = None, device: Any = None):
     """
 
 
+@_default_for(_kind_of_fill)
 @op(dtypes=("dtype",), creation=True, shape_rule=creation_shape)
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None):
     """An array filled with ``fill_value``; the dtype follows the value when not given.
@@ -68,6 +133,7 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None):
     """
 
 
+@_default_for(_kind_of_range)
 @op(dtypes=("dtype",), creation=True, shape_rule=arange_count)
 def arange(
     start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
@@ -84,6 +150,7 @@ def arange(
     """
 
 
+@_default_for(_kind_of_endpoints)
 @op(dtypes=("dtype",), creation=True, shape_rule=linspace_num)
 def linspace(
     start: Any,
@@ -105,6 +172,7 @@ def linspace(
     """
 
 
+@_default_for(_always_floating)
 @op(dtypes=("dtype",), creation=True, shape_rule=eye_sizes)
 def eye(
     n_rows: int,
@@ -151,9 +219,10 @@ def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None):
 
 
 # -- array API creation functions (issue 5) -----------------------------------------------------
+@_default_for(_always_floating)
 @op(dtypes=("dtype",), creation=True, shape_rule=creation_shape)
 def empty(shape: Any, *, dtype: Any = None, device: Any = None):
-    """An uninitialised array of the given shape (default dtype float32).
+    """An uninitialised array of the given shape (default: the default floating dtype).
 
     Only the shape and dtype are defined. TensorFlow and MLX have no uninitialised
     allocation and fill it with zeros.

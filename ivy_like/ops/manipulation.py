@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.axes import _axes, _axis, _axis_error, _check_repeats_array  # noqa: F401
-from ..core.decided_errors import joined_shapes, permute_axes, repeat_counts, reshape_size
+from ..core.decided_errors import (
+    joined_shapes,
+    pad_args,
+    permute_axes,
+    repeat_counts,
+    reshape_size,
+)
 from ..core.registry import op
 
 
@@ -110,16 +116,20 @@ def broadcast_to(x: Any, /, shape: Any, *, out: Any = None):
 
 
 @op(arrays=("x",))
-def expand_dims(x: Any, /, *, axis: int = 0, out: Any = None):
+def expand_dims(x: Any, /, axis: int = 0, *, out: Any = None):
     """``x`` with a new axis of size 1 inserted at ``axis`` (in ``[-x.ndim - 1, x.ndim]``).
 
     An axis out of that range raises ``AxisError`` (an ``IndexError`` and a ``ValueError``).
+    ``axis`` may be given by position or by keyword, as the standard's stubs (2024.12, as
+    corrected) write it; it still defaults to 0, so 2023.12 calls keep working.
 
     Examples
     --------
     >>> import ivy_like
     >>> ivy_like.expand_dims(ivy_like.array([1, 2]), axis=-1).shape
     (2, 1)
+    >>> ivy_like.expand_dims(ivy_like.array([1, 2]), 0).shape
+    (1, 2)
     """
 
 
@@ -226,6 +236,29 @@ def unstack(x: Any, /, *, axis: int = 0):
     """
 
 
+@op(arrays=("x",), shape_rule=pad_args)
+def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0):
+    """``x`` extended at both ends of each axis (NumPy's ``pad``, three of its modes).
+
+    ``pad_width`` takes NumPy's forms: an int (both ends of every axis), ``(before, after)``
+    (every axis), or one ``(before, after)`` pair per axis. ``mode`` is ``"constant"`` (the new
+    values are ``constant_values``, a number cast to ``x``'s dtype), ``"reflect"`` (mirrored
+    about the first and last values, which are not repeated, as often as the padding needs) or
+    ``"edge"`` (the first and last values repeated); any other mode is a ``ValueError``. The
+    result is a new array.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> x = ivy_like.array([1, 2, 3])
+    >>> ivy_like.pad(x, (1, 2)), ivy_like.pad(x, 2, mode="reflect")
+    (ivy_like.array([0, 1, 2, 3, 0, 0]), ivy_like.array([3, 2, 1, 2, 3, 2, 1]))
+    >>> ivy_like.pad(ivy_like.array([[1., 2.]]), ((1, 0), (0, 1)), mode="edge")
+    ivy_like.array([[1., 2., 2.],
+                    [1., 2., 2.]])
+    """
+
+
 # -- shared rules (backends call these; no framework is imported here) ------------------------
 
 
@@ -292,3 +325,30 @@ def _repeat_count(repeats: int) -> int:
     if repeats < 0:
         raise ValueError(f"repeat: repeats must be non-negative, got {repeats}")
     return repeats.__index__()
+
+
+def _pad_sources(
+    shape: tuple[int, ...], pairs: tuple[tuple[int, int], ...], mode: str
+) -> list[tuple[int, list[int]]]:
+    """``pad`` in mode "reflect" or "edge" as gathers: for each axis it extends, ``(axis,
+    sources)``, the position in ``x`` that each position of the padded axis copies. NumPy's
+    rule: "reflect" mirrors about the end values without repeating them, as often as needed
+    (an axis of one value repeats it); "edge" repeats the end values."""
+    out = []
+    for axis, (size, (before, after)) in enumerate(zip(shape, pairs)):
+        if not before and not after:
+            continue
+        if not size:
+            raise ValueError(
+                f"pad: mode={mode!r} cannot extend x's empty axis {axis} (only 'constant' can)"
+            )
+        last = size - 1
+        positions = range(-before, size + after)
+        if mode == "edge" or last == 0:
+            sources = [min(max(i, 0), last) for i in positions]
+        else:
+            period = 2 * last  # mirroring about both ends repeats with this period
+            folded = [i % period for i in positions]
+            sources = [f if f <= last else period - f for f in folded]
+        out.append((axis, sources))
+    return out

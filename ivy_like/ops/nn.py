@@ -764,7 +764,14 @@ def cross_entropy(logits: Any, labels: Any, reduction: str = "mean"):
     return _reduction(losses, reduction, "cross_entropy")
 
 
-def _check_labels(il: Any, labels: Any, classes: Any, n: int) -> None:
+def _check_labels(
+    il: Any,
+    labels: Any,
+    classes: Any,
+    n: int,
+    who: str = "cross_entropy",
+    names: tuple[str, str] = ("labels", "logits"),
+) -> None:
     """Class indices outside ``[0, n)`` are a ValueError where their values can be read.
 
     ``take`` reads them: every backend bounds-checks the index values it can read (eager
@@ -785,23 +792,35 @@ def _check_labels(il: Any, labels: Any, classes: Any, n: int) -> None:
             values = il.to_numpy(labels)
         except RuntimeError:  # inside torch.func.vmap: each example has its own labels
             values = None
-        raise ValueError(_label_error(values, n)) from None
+        raise ValueError(label_error(values, n, who, names)) from None
 
 
-def _label_error(values: Any, n: int) -> str:
+def label_error(
+    values: Any,
+    n: int,
+    who: str = "cross_entropy",
+    names: tuple[str, str] = ("labels", "logits"),
+    ignore_index: int | None = None,
+) -> str:
     """The message for the first label of ``values`` (a NumPy array, or None when they
-    cannot be read) outside ``[0, n)``."""
-    classes = f"a class index of logits with {n} classes (0 to {n - 1})"
+    cannot be read) outside ``[0, n)``; ``names`` are those of the labels and of the scores
+    (``ignore_index``: a label value that is allowed anyway)."""
+    labels, scores = names
+    classes = f"a class index of {scores} with {n} classes (0 to {n - 1})"
     if values is None:
-        return f"cross_entropy: labels hold a value that is not {classes}"
+        return f"{who}: {labels} hold a value that is not {classes}"
     flat = values.reshape(-1).tolist()
-    i = next(i for i, v in enumerate(flat) if not 0 <= v < n)
-    value, position = flat[i], []
-    for size in reversed(values.shape):
+    i = next(i for i, v in enumerate(flat) if not 0 <= v < n and v != ignore_index)
+    return f"{who}: {_element(labels, values.shape, i)} is {flat[i]}, not {classes}"
+
+
+def _element(name: str, shape: Sequence[int], i: int) -> str:
+    """``name[2, 1]``: the element at flat (C order) position ``i`` of an array of ``shape``."""
+    position = []
+    for size in reversed(shape):
         i, rest = divmod(i, size)
         position.append(str(rest))
-    where = f"labels[{', '.join(reversed(position))}]" if position else "labels"
-    return f"cross_entropy: {where} is {value}, not {classes}"
+    return f"{name}[{', '.join(reversed(position))}]" if position else name
 
 
 def _is_float(x: Any) -> bool:
@@ -829,3 +848,469 @@ def mse_loss(input: Any, target: Any, reduction: str = "mean"):  # noqa: A002 - 
         )
     diff = input - target
     return _reduction(diff * diff, reduction, "mse_loss")
+
+
+# -- more losses (issue 24), with torch.nn.functional's names, arguments and numbers --------------
+# Arguments that torch takes positionally only after its deprecated ``size_average``/``reduce``
+# are keyword-only here, so that every call that is valid here means the same in torch.
+# Their checks are helpers shared with the native kernels (backends/torch/nn.py), so a bad
+# argument is the same error on every backend. The arithmetic is ivy_like functions rather
+# than operators on the native arrays: MXNet's own operators fail on 0-d arrays (the loss of
+# a 1-D ``nll_loss`` input, any loss of 0-d inputs).
+_REDUCTIONS = ("mean", "sum", "none")
+
+
+def _one_of(values: Sequence[str]) -> str:
+    quoted = [repr(v) for v in values]
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+def check_reduction(who: str, reduction: Any, allowed: Sequence[str] = _REDUCTIONS) -> None:
+    """``reduction`` must be one of ``allowed`` (torch's names)."""
+    if reduction not in allowed:
+        raise ValueError(f"{who}: reduction must be {_one_of(allowed)}, got {reduction!r}")
+
+
+def _broadcasts_to(shape: Sequence[int], target: Sequence[int]) -> bool:
+    """True when an array of ``shape`` broadcasts to ``target`` without changing it."""
+    return len(shape) <= len(target) and all(
+        a in (1, b) for a, b in zip(reversed(shape), reversed(target))
+    )
+
+
+def check_loss(
+    who: str,
+    input_shape: tuple[int, ...],
+    target_shape: tuple[int, ...],
+    reduction: Any,
+    reductions: Sequence[str] = _REDUCTIONS,
+    **weights: tuple[int, ...] | None,
+) -> None:
+    """The checks of an elementwise loss: ``reduction``, one shape for ``input`` and
+    ``target``, and weights (their shapes, or None) that broadcast to it.
+
+    Examples
+    --------
+    >>> from ivy_like.ops.nn import check_loss
+    >>> check_loss("huber_loss", (2, 3), (2, 3), "mean", weight=(3, 1))
+    Traceback (most recent call last):
+    ...
+    ValueError: huber_loss: weight of shape (3, 1) does not broadcast to the shape of input (2, 3)
+    """
+    check_reduction(who, reduction, reductions)
+    if input_shape != target_shape:
+        raise ValueError(
+            f"{who}: input and target must have the same shape, got {input_shape} and "
+            f"{target_shape} (broadcasting in a loss is almost always a bug)"
+        )
+    for name, shape in weights.items():
+        if shape is not None and not _broadcasts_to(shape, input_shape):
+            raise ValueError(
+                f"{who}: {name} of shape {shape} does not broadcast to the shape of input "
+                f"{input_shape}"
+            )
+
+
+def check_number(who: str, name: str, value: Any, positive: bool = False) -> float:
+    """A real number ``>= 0`` (``> 0`` when ``positive``), as a float."""
+    if (
+        not isinstance(value, (int, float))
+        or isinstance(value, bool)
+        or not (value > 0 if positive else value >= 0)
+    ):
+        kind = "positive" if positive else "non-negative"
+        raise ValueError(f"{who}: {name} must be a {kind} number, got {value!r}")
+    return float(value)
+
+
+def _optional_shape(x: Any) -> tuple[int, ...] | None:
+    return None if x is None else _shape(x)
+
+
+def probability_error(who: str, values: dict[str, Any]) -> str:
+    """The message for the first value outside ``[0, 1]`` (or NaN) among ``values``
+    (name -> NumPy array, in the order they are checked)."""
+    for name, array in values.items():
+        flat = array.reshape(-1).tolist()
+        for i, v in enumerate(flat):
+            if not 0.0 <= v <= 1.0:
+                return (
+                    f"{who}: {_element(name, array.shape, i)} is {v}, not a probability in [0, 1]"
+                )
+    return f"{who}: input and target must hold probabilities in [0, 1]"
+
+
+def _check_probabilities(il: Any, input: Any, target: Any, who: str) -> None:  # noqa: A002
+    """Values of ``input`` or ``target`` outside ``[0, 1]`` (NaN too) are a ValueError, as
+    torch's check, where they can be read. As in :func:`_check_labels`, ``take``'s bounds
+    check reads them: a one-element flag, 1 when a value is bad, is taken at itself, which is
+    out of range exactly then. Eager code is checked on every backend, traced code
+    (``jax.jit``, ``tf.function``, ``mx.compile``) passes unchecked. ``x * (1 - x) >= 0``
+    holds exactly on ``[0, 1]`` and is False for NaN.
+    """
+    inside = il.logical_and(
+        il.greater_equal(il.multiply(input, il.subtract(1.0, input)), 0.0),
+        il.greater_equal(il.multiply(target, il.subtract(1.0, target)), 0.0),
+    )
+    flag = il.reshape(il.astype(il.logical_not(il.all(inside)), il.int32), (1,))
+    try:
+        il.take(flag, flag)
+    except IndexError:
+        values = {"input": il.to_numpy(input), "target": il.to_numpy(target)}
+        raise ValueError(probability_error(who, values)) from None
+
+
+def _safe_log(il: Any, x: Any, inside: Any, log: Any) -> Any:
+    """``max(log(x), -100)`` where ``inside``, else -100 (torch's clamp of a log of 0), with a
+    finite gradient everywhere: the log never sees a value outside its domain."""
+    safe = log(il.where(inside, x, 0.5))
+    return il.where(inside, il.clip(safe, min=-100.0), -100.0)
+
+
+@op(arrays=("input", "target", "weight"), **_nn)
+def binary_cross_entropy(
+    input: Any,  # noqa: A002 - PyTorch's name
+    target: Any,
+    weight: Any = None,
+    *,
+    reduction: str = "mean",
+):
+    """Binary cross-entropy of probabilities ``input`` against ``target`` (both in
+    ``[0, 1]``): ``-weight * (target * log(input) + (1 - target) * log(1 - input))``, each log
+    clamped at -100 as in PyTorch. ``weight`` broadcasts to the shape of ``input``.
+
+    A value outside ``[0, 1]`` (or NaN) is a ``ValueError`` naming its position, in eager code
+    on every backend; traced code (``jax.jit``, ``tf.function``, ``mx.compile``) is not
+    checked and such a value gives NaN. At an input of exactly 0 or 1 the loss is clamped
+    (100 per element at most) and the gradient is finite, but it is not torch's there.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> p = ivy_like.array([0.5, 0.9, 0.2])
+    >>> y = ivy_like.array([1., 1., 0.])
+    >>> loss = ivy_like.nn.binary_cross_entropy(p, y, reduction="none")
+    >>> [round(float(v), 4) for v in loss.to_numpy()]
+    [0.6931, 0.1054, 0.2231]
+    """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
+    who = "binary_cross_entropy"
+    check_loss(who, _shape(input), _shape(target), reduction, weight=_optional_shape(weight))
+    _check_probabilities(il, input, target, who)
+    log_p = _safe_log(il, input, il.greater(input, 0.0), il.log)
+    log_q = _safe_log(il, il.negative(input), il.less(input, 1.0), il.log1p)  # log(1 - input)
+    likelihood = il.add(il.multiply(target, log_p), il.multiply(il.subtract(1.0, target), log_q))
+    losses = il.negative(likelihood)
+    if weight is not None:
+        losses = il.multiply(losses, weight)
+    return _reduction(losses, reduction, who)
+
+
+def _softplus(il: Any, z: Any) -> Any:
+    """``log(1 + exp(z))`` without overflow and with the exact gradient ``sigmoid(z)``
+    everywhere, 0 included (``max(z, 0) + log1p(exp(-|z|))`` has ties at 0 that backends
+    split differently, and TensorFlow's ``logaddexp`` gives 0 for the gradient there)."""
+    up = il.greater(z, 0.0)
+    return il.add(il.where(up, z, 0.0), il.log1p(il.exp(il.where(up, il.negative(z), z))))
+
+
+@op(arrays=("input", "target", "weight", "pos_weight"), **_nn)
+def binary_cross_entropy_with_logits(
+    input: Any,  # noqa: A002 - PyTorch's name
+    target: Any,
+    weight: Any = None,
+    *,
+    reduction: str = "mean",
+    pos_weight: Any = None,
+):
+    """Binary cross-entropy of ``sigmoid(input)`` against ``target``, computed from the
+    logits without overflow: ``weight * ((1 - target) * input + (1 + (pos_weight - 1) *
+    target) * log(1 + exp(-input)))``. ``pos_weight`` weighs the positive term (one per class
+    on the last axis, or any shape that broadcasts to ``input``), ``weight`` each element.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> z = ivy_like.array([0., 2., -1.])
+    >>> y = ivy_like.array([1., 1., 0.])
+    >>> loss = ivy_like.nn.binary_cross_entropy_with_logits(z, y, reduction="none")
+    >>> [round(float(v), 4) for v in loss.to_numpy()]
+    [0.6931, 0.1269, 0.3133]
+    """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
+    who = "binary_cross_entropy_with_logits"
+    check_loss(
+        who,
+        _shape(input),
+        _shape(target),
+        reduction,
+        weight=_optional_shape(weight),
+        pos_weight=_optional_shape(pos_weight),
+    )
+    minus_log_sigmoid = _softplus(il, il.negative(input))  # -log(sigmoid(input))
+    if pos_weight is not None:
+        log_weight = il.add(1.0, il.multiply(il.subtract(pos_weight, 1.0), target))
+        minus_log_sigmoid = il.multiply(log_weight, minus_log_sigmoid)
+    losses = il.add(il.multiply(il.subtract(1.0, target), input), minus_log_sigmoid)
+    if weight is not None:
+        losses = il.multiply(losses, weight)
+    return _reduction(losses, reduction, who)
+
+
+def check_nll(
+    input_shape: tuple[int, ...],
+    target_shape: tuple[int, ...],
+    target_is_int: bool,
+    weight_shape: tuple[int, ...] | None,
+    reduction: Any,
+) -> int:
+    """Check :func:`nll_loss`'s arguments; return the class axis of ``input``.
+
+    Examples
+    --------
+    >>> from ivy_like.ops.nn import check_nll
+    >>> check_nll((4, 3, 5), (4, 5), True, (3,), "sum")
+    1
+    >>> check_nll((4, 3), (3,), True, None, "mean")
+    Traceback (most recent call last):
+    ...
+    ValueError: nll_loss: target of shape (3,) does not fit input of shape (4, 3) (expected (4,): the shape of input without its class axis 1)
+    """
+    check_reduction("nll_loss", reduction)
+    if not input_shape:
+        raise ValueError("nll_loss: input must have at least 1 dimension (the classes), got 0")
+    axis = 0 if len(input_shape) == 1 else 1
+    expected = input_shape[:axis] + input_shape[axis + 1 :]
+    if target_shape != expected:
+        raise ValueError(
+            f"nll_loss: target of shape {target_shape} does not fit input of shape "
+            f"{input_shape} (expected {expected}: the shape of input without its class axis "
+            f"{axis})"
+        )
+    if not target_is_int:
+        raise TypeError("nll_loss: target holds class indices and must have an integer dtype")
+    if weight_shape is not None and weight_shape != (input_shape[axis],):
+        raise ValueError(
+            f"nll_loss: weight must have shape ({input_shape[axis]},) (one per class), got "
+            f"{weight_shape}"
+        )
+    return axis
+
+
+@op(arrays=("input", "target", "weight"), **_nn)
+def nll_loss(
+    input: Any,  # noqa: A002 - PyTorch's name
+    target: Any,
+    weight: Any = None,
+    *,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+):
+    """Negative log-likelihood of class indices ``target`` under log-probabilities ``input``.
+
+    PyTorch's layout: the classes are axis 1 of ``input`` (``(N, C)`` or ``(N, C, d1, ...)``;
+    a 1-D ``input`` is one example with a 0-d ``target``), which is where
+    ``log_softmax(x, axis=1)`` puts them. ``cross_entropy`` takes them on the last axis
+    instead; for 2-D inputs the two agree. ``weight`` (one per class) weighs each term, and
+    ``"mean"`` divides by the sum of the weights of the targets counted (``1`` each without
+    ``weight``). Targets equal to ``ignore_index`` count nothing (0 under ``"none"``).
+
+    A class index outside ``[0, C)`` is a ``ValueError`` naming its position and value, in
+    eager code on every backend; in traced code it is not checked and counts nothing.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> logp = ivy_like.log(ivy_like.array([[0.5, 0.25, 0.25], [0.1, 0.1, 0.8]]))
+    >>> ivy_like.nn.nll_loss(logp, ivy_like.array([0, 2]), reduction="none")
+    ivy_like.array([0.6931472 , 0.22314353])
+    >>> ivy_like.nn.nll_loss(logp, ivy_like.array([0, -100]))   # the second is ignored
+    ivy_like.array(0.6931472)
+    """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
+    shape = _shape(input)
+    axis = check_nll(shape, _shape(target), _is_int(target), _optional_shape(weight), reduction)
+    n = shape[axis]
+    classes = il.to_native(il.arange(n))  # creation gives an Array
+    valid = il.not_equal(target, ignore_index)
+    _check_labels(il, il.where(valid, target, 0), classes, n, "nll_loss", ("target", "input"))
+    trailing = (1,) * (len(shape) - axis - 1)  # classes broadcast along axis 1 of input
+    hit = il.equal(il.expand_dims(target, axis=axis), il.reshape(classes, (n, *trailing)))
+    picked = il.sum(il.where(hit, input, 0.0), axis=axis)
+    if weight is None:
+        counted = il.astype(valid, input.dtype)
+    else:
+        w = il.sum(il.where(hit, il.reshape(weight, (n, *trailing)), 0.0), axis=axis)
+        counted = il.where(valid, w, 0.0)
+    losses = il.negative(il.multiply(picked, counted))
+    if reduction == "mean":
+        return il.divide(il.sum(losses), il.sum(counted))
+    return _reduction(losses, reduction, "nll_loss")
+
+
+@op(arrays=("input", "target", "weight"), **_nn)
+def huber_loss(
+    input: Any,  # noqa: A002 - PyTorch's name
+    target: Any,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Any = None,
+):
+    """Huber loss: ``0.5 * d**2`` where ``|d| < delta``, else ``delta * (|d| - 0.5 * delta)``,
+    for ``d = input - target``, times ``weight`` (any shape that broadcasts to ``input``).
+    ``delta`` must be positive. The argument order is torch's, all of them positional.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> x = ivy_like.array([0.5, 3.0, -2.0])
+    >>> ivy_like.nn.huber_loss(x, ivy_like.zeros(3), reduction="none")
+    ivy_like.array([0.125, 2.5  , 1.5  ])
+    """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
+    check_loss(
+        "huber_loss", _shape(input), _shape(target), reduction, weight=_optional_shape(weight)
+    )
+    delta = check_number("huber_loss", "delta", delta, positive=True)
+    diff = il.subtract(input, target)
+    size = il.abs(diff)
+    square = il.multiply(0.5, il.multiply(diff, diff))
+    losses = il.where(
+        il.less(size, delta), square, il.multiply(delta, il.subtract(size, delta / 2))
+    )
+    if weight is not None:
+        losses = il.multiply(losses, weight)
+    return _reduction(losses, reduction, "huber_loss")
+
+
+@op(arrays=("input", "target"), **_nn)
+def smooth_l1_loss(
+    input: Any,  # noqa: A002 - PyTorch's name
+    target: Any,
+    *,
+    reduction: str = "mean",
+    beta: float = 1.0,
+):
+    """Smooth L1 loss: ``0.5 * d**2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 * beta``,
+    for ``d = input - target`` (``huber_loss / beta``; ``beta=0`` is the L1 loss).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> x = ivy_like.array([0.5, 3.0, -2.0])
+    >>> ivy_like.nn.smooth_l1_loss(x, ivy_like.zeros(3), reduction="none", beta=2.0)
+    ivy_like.array([0.0625, 2.    , 1.    ])
+    """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
+    check_loss("smooth_l1_loss", _shape(input), _shape(target), reduction)
+    beta = check_number("smooth_l1_loss", "beta", beta)
+    diff = il.subtract(input, target)
+    size = il.abs(diff)
+    if beta == 0.0:
+        losses = size
+    else:
+        square = il.multiply(0.5 / beta, il.multiply(diff, diff))
+        losses = il.where(il.less(size, beta), square, il.subtract(size, beta / 2))
+    return _reduction(losses, reduction, "smooth_l1_loss")
+
+
+KL_REDUCTIONS = ("mean", "sum", "none", "batchmean")
+
+
+@op(arrays=("input", "target"), **_nn)
+def kl_div(
+    input: Any,  # noqa: A002 - PyTorch's name
+    target: Any,
+    *,
+    reduction: str = "mean",
+    log_target: bool = False,
+):
+    """Kullback-Leibler divergence ``target * (log(target) - input)`` pointwise, with
+    ``input`` log-probabilities and ``target`` probabilities (log-probabilities with
+    ``log_target=True``); a target of 0 contributes 0.
+
+    ``reduction="batchmean"`` (sum divided by the size of axis 0) is the divergence of
+    distributions over the trailing axes; ``"mean"`` (torch's default, kept) divides by the
+    number of elements instead, as torch does (where it also warns).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> logq = ivy_like.log(ivy_like.array([[0.5, 0.5], [0.9, 0.1]]))
+    >>> p = ivy_like.array([[0.5, 0.5], [0.5, 0.5]])
+    >>> round(float(ivy_like.nn.kl_div(logq, p, reduction="batchmean")), 6)
+    0.255413
+    """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
+    check_loss("kl_div", _shape(input), _shape(target), reduction, KL_REDUCTIONS)
+    if log_target:
+        losses = il.multiply(il.exp(target), il.subtract(target, input))
+    else:
+        # xlogy(target, target): 0 where target is 0 (with a finite gradient there)
+        zero = il.equal(target, 0.0)
+        entropy = il.where(zero, 0.0, il.multiply(target, il.log(il.where(zero, 1.0, target))))
+        losses = il.subtract(entropy, il.multiply(target, input))
+    if reduction == "batchmean":
+        total = il.sum(losses)
+        shape = _shape(input)
+        # a float: NumPy's float32 scalar divided by an int gives float64 through il.divide
+        return il.divide(total, float(shape[0])) if shape else total
+    return _reduction(losses, reduction, "kl_div")
+
+
+def check_cosine(
+    shape1: tuple[int, ...], shape2: tuple[int, ...], dim: Any, eps: Any
+) -> tuple[int, ...]:
+    """Check :func:`cosine_similarity`'s arguments; return the broadcast shape.
+
+    Examples
+    --------
+    >>> from ivy_like.ops.nn import check_cosine
+    >>> check_cosine((3,), (2, 3), 1, 1e-8)
+    (2, 3)
+    >>> check_cosine((2, 3), (2, 3), 2, 1e-8)
+    Traceback (most recent call last):
+    ...
+    ValueError: cosine_similarity: dim 2 is out of range for inputs with 2 dimensions
+    """
+    who = "cosine_similarity"
+    ndim = max(len(shape1), len(shape2))
+    padded = [(1,) * (ndim - len(s)) + tuple(s) for s in (shape1, shape2)]
+    if any(a != b and 1 not in (a, b) for a, b in zip(*padded)):
+        raise ValueError(f"{who}: x1 of shape {shape1} and x2 of shape {shape2} do not broadcast")
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        raise TypeError(f"{who}: dim must be an int, got {dim!r}")
+    if not -max(ndim, 1) <= dim < max(ndim, 1):
+        raise ValueError(f"{who}: dim {dim} is out of range for inputs with {ndim} dimensions")
+    check_number(who, "eps", eps)
+    return tuple(max(a, b) for a, b in zip(*padded))
+
+
+@op(arrays=("x1", "x2"), **_nn)
+def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-8):
+    """Cosine of the angle between ``x1`` and ``x2`` along ``dim`` (of their broadcast
+    shape, which loses that axis): ``sum(x1 / max(|x1|, eps) * x2 / max(|x2|, eps))``, each
+    norm clamped at ``eps`` on its own, as in PyTorch (whose gradient also treats the clamp
+    as the identity; so does this one).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> a = ivy_like.array([[1., 0.], [1., 1.]])
+    >>> b = ivy_like.array([[2., 0.], [-1., 0.]])
+    >>> ivy_like.nn.cosine_similarity(a, b)
+    ivy_like.array([ 1.        , -0.70710677])
+    """
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
+    shape = check_cosine(_shape(x1), _shape(x2), dim, eps)
+    if _shape(x1) != shape or _shape(x2) != shape:
+        x1, x2 = il.broadcast_arrays(x1, x2)
+
+    def unit(x: Any) -> Any:
+        norm = il.linalg.vector_norm(x, axis=dim, keepdims=True)
+        # the forward value max(norm, eps) with the gradient of norm (torch's clamp_min_
+        # under no_grad)
+        clamp = il.stop_gradient(il.subtract(il.clip(norm, min=eps), norm))
+        return il.divide(x, il.add(norm, clamp))
+
+    return il.sum(il.multiply(unit(x1), unit(x2)), axis=dim)

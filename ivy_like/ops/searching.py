@@ -1,4 +1,4 @@
-"""Array API searching functions: argmax, argmin, nonzero, searchsorted.
+"""Array API searching functions: argmax, argmin, count_nonzero, nonzero, searchsorted.
 
 Every index result has the backend's default integer dtype (int64; int32 on mlx and on jax
 without 64-bit mode).
@@ -6,6 +6,7 @@ without 64-bit mode).
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from ..core.decided_errors import REAL, axis_in_range
@@ -44,6 +45,27 @@ def argmin(x: Any, /, *, axis: int | None = None, keepdims: bool = False, out: A
     >>> ivy_like.argmin(ivy_like.array([[1., 5.], [7., 2.]]), axis=0)
     ivy_like.array([0, 1])
     """
+
+
+@op(arrays=("x",), shape_rule=axis_in_range)
+def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False, out: Any = None):
+    """Number of non-zero elements along ``axis`` (an int, a tuple of ints, or None for all).
+
+    Any dtype: NaN is non-zero, a complex element is non-zero when either part is, and a
+    boolean when it is True. The counts have the backend's default integer dtype (array API
+    2024.12).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> x = ivy_like.array([[0., 1., 2.], [0., 0., float("nan")]])
+    >>> ivy_like.count_nonzero(x), ivy_like.count_nonzero(x, axis=1)
+    (ivy_like.array(3), ivy_like.array([2, 1]))
+    """
+    # The composite, for backends without a kernel: a sum of booleans, which every backend
+    # accumulates in its default integer (astype to bool is non-zero for both complex parts).
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
+    return il.sum(il.astype(x, il.bool), axis=axis, keepdims=keepdims)
 
 
 # nonzero returns one index array per dimension of x: a tuple whose length depends on the input

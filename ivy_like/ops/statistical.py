@@ -86,6 +86,36 @@ def cumulative_sum(
 
 
 @op(arrays=("x",), dtypes=("dtype",), dtype_category=NUMERIC, shape_rule=axis_in_range)
+def cumulative_prod(
+    x: Any,
+    /,
+    *,
+    axis: int | None = None,
+    dtype: Any = None,
+    include_initial: bool = False,
+    out: Any = None,
+):
+    """Cumulative product along ``axis``; with ``include_initial`` the result starts with a one.
+
+    The rules of :func:`cumulative_sum`: ``axis`` may be omitted only for a one-dimensional
+    ``x`` (``ValueError`` otherwise, and for a 0-d ``x``); without ``dtype``, booleans and
+    integers narrower than the backend's default integer are multiplied in it (unsigned ones
+    in the unsigned integer of that width; int64 on torch and mxnet); floats keep their dtype,
+    half precision being multiplied in float32. NaN and infinities propagate as in successive
+    :func:`multiply` calls.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> ivy_like.cumulative_prod(ivy_like.array([1., 2., 3.]), include_initial=True)
+    ivy_like.array([1., 1., 2., 6.])
+    >>> ivy_like.cumulative_prod(ivy_like.array([[1, 2], [3, 4]]), axis=0)
+    ivy_like.array([[1, 2],
+                    [3, 8]])
+    """
+
+
+@op(arrays=("x",), dtypes=("dtype",), dtype_category=NUMERIC, shape_rule=axis_in_range)
 def prod(
     x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False, out: Any = None
 ):
@@ -197,15 +227,16 @@ def _leading_reduction_size(shape: tuple[int, ...], axis: Any) -> int:
     return n
 
 
-def _cumulative_axis(ndim: int, axis: int | None) -> int:
-    """The one axis of ``cumulative_sum``: required unless ``x`` is 1-D; 0-d is an error."""
+def _cumulative_axis(ndim: int, axis: int | None, name: str = "cumulative_sum") -> int:
+    """The one axis of ``cumulative_sum``/``cumulative_prod`` (``name``): required unless
+    ``x`` is 1-D; 0-d is an error."""
     if ndim == 0:
-        raise ValueError("cumulative_sum: x must have at least one dimension, got a 0-d array")
+        raise ValueError(f"{name}: x must have at least one dimension, got a 0-d array")
     if axis is None:
         if ndim != 1:
-            raise ValueError(f"cumulative_sum: axis is required for a {ndim}-d array")
+            raise ValueError(f"{name}: axis is required for a {ndim}-d array")
         return 0
-    return _axes(ndim, axis, "cumulative_sum")[0]
+    return _axes(ndim, axis, name)[0]
 
 
 def _check_correction(correction: Any, name: str) -> float:

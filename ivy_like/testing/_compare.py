@@ -18,6 +18,8 @@ _TOLERANCES = {16: (1e-2, 1e-3), 32: (1e-5, 1e-6), 64: (1e-10, 1e-12)}
 class BackendMismatch(AssertionError):
     """Raised by :func:`assert_backends_agree`; the message says which backend, where, how much."""
 
+    __module__ = "ivy_like.testing"  # tracebacks name the public module, not this private one
+
 
 def default_tolerance(dtype: Any) -> tuple[float, float]:
     """``(rtol, atol)`` for comparing values of ``dtype``; exact (0, 0) for bool and ints.

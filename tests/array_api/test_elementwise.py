@@ -1,4 +1,4 @@
-"""Elementwise functions of the array API (2023.12) on every backend, against NumPy.
+"""Elementwise functions of the array API (2024.12) on every backend, against NumPy.
 
 Inputs are drawn with hypothesis as NumPy arrays (NaN, ±inf, ±0, halfway values, integer
 extremes included) and converted to the backend under test. NumPy 2 is the oracle, including

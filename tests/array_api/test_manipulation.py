@@ -521,8 +521,12 @@ def test_result_type_of_arrays(backend):
 def test_data_type_function_errors():
     with pytest.raises(ValueError):
         ivy_like.result_type()
+    with pytest.raises(ValueError, match="at least one array or dtype"):
+        ivy_like.result_type(1, 2.0)  # scalars are allowed (2024.12), but not alone
+    with pytest.raises(OverflowError, match="out of bounds"):
+        ivy_like.result_type(ivy_like.int8, 1000)
     with pytest.raises(TypeError, match="Python scalar"):
-        ivy_like.result_type(ivy_like.int8, 1)
+        ivy_like.can_cast(1, ivy_like.int8)
     with pytest.raises(TypeError, match="not an array"):
         ivy_like.can_cast(ivy_like.int8, np.zeros(1))
     with pytest.raises(TypeError, match="floating-point"):
@@ -601,7 +605,8 @@ def test_namespace_info(backend):
     with pytest.raises(ValueError, match="not a"):
         info.dtypes(device="nowhere:9")
     caps = info.capabilities()
-    assert set(caps) == {"boolean indexing", "data-dependent shapes"}
+    # 2024.12 added "max dimensions" (tested in test_standard_2024.py).
+    assert set(caps) == {"boolean indexing", "data-dependent shapes", "max dimensions"}
     if caps["boolean indexing"]:
         x = ivy_like.Array(backend.asarray(np.array([1.0, 2.0, 3.0], np.float32)))
         assert_close(x[x > 1.5], np.array([2.0, 3.0], np.float32))

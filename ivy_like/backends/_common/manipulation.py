@@ -55,7 +55,7 @@ def broadcast_to_for(xp: Any) -> Kernel:  # numpy, jax.numpy, mlx.core
 
 # -- numpy, jax.numpy: the rank from xp.ndim, the shape from xp.shape (non-array input too) -------
 def expand_dims_for(xp: Any) -> Kernel:
-    def expand_dims(x: Any, /, *, axis: int = 0) -> Any:
+    def expand_dims(x: Any, /, axis: int = 0) -> Any:
         return xp.expand_dims(x, _axis(axis, xp.ndim(x) + 1, "expand_dims"))
 
     return expand_dims
@@ -102,7 +102,7 @@ def tile_for(xp: Any) -> Kernel:
 def expand_dims_by(fn: Callable[[Any, int], Any]) -> Kernel:
     """expand_dims by ``fn(x, axis)`` (``mx.expand_dims``, ``torch.unsqueeze``)."""
 
-    def expand_dims(x: Any, /, *, axis: int = 0) -> Any:
+    def expand_dims(x: Any, /, axis: int = 0) -> Any:
         return fn(x, _axis(axis, x.ndim + 1, "expand_dims"))
 
     return expand_dims

@@ -88,24 +88,59 @@ def cumulative_sum_for(
 
     Without ``dtype``, ``x`` is first cast to ``accumulator[x.dtype]`` when there is one.
     """
+    return _cumulative_for("cumulative_sum", xp.cumsum, 0, xp.pad, cast, accumulator, in_float32)
 
-    @in_float32(dtype_arg=True)
-    def cumulative_sum(
+
+def cumulative_prod_for(
+    cumprod: Callable[..., Any],
+    pad: Callable[..., Any],
+    cast: Callable[[Any, Any], Any],
+    accumulator: dict[Any, Any],
+    in_float32: Callable[..., Any],
+) -> Callable[..., Any]:
+    """``cumulative_prod`` from the framework's ``cumprod(x, axis=)`` and ``pad(x, widths,
+    constant_values=)`` (jax.numpy, mlx.core, tensorflow); the dtype as in
+    :func:`cumulative_sum_for`, the initial value 1.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from ivy_like.backends.jax import statistical as B
+    >>> B.cumulative_prod(jnp.array([2, 3], dtype=jnp.int8), include_initial=True).tolist()
+    [1, 2, 6]
+    """
+    return _cumulative_for("cumulative_prod", cumprod, 1, pad, cast, accumulator, in_float32)
+
+
+def _cumulative_for(
+    name: str,
+    scan: Callable[..., Any],
+    initial: int,
+    pad: Callable[..., Any],
+    cast: Callable[[Any, Any], Any],
+    accumulator: dict[Any, Any],
+    in_float32: Callable[..., Any],
+) -> Callable[..., Any]:
+    """A cumulative op: ``scan(x, axis=)`` after the accumulation cast; with
+    ``include_initial`` the result is padded at the start of ``axis`` with ``initial`` (the
+    identity of the scan: 0 for sums, 1 for products)."""
+
+    def cumulative(
         x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
     ) -> Any:
         ndim = len(x.shape)
-        axis = _cumulative_axis(ndim, axis)
+        axis = _cumulative_axis(ndim, axis, name)
         dtype = dtype or accumulator.get(x.dtype)
         if dtype is not None:
             x = cast(x, dtype)
-        out = xp.cumsum(x, axis=axis)
+        out = scan(x, axis=axis)
         if include_initial:
-            pad = [(0, 0)] * ndim
-            pad[axis] = (1, 0)
-            out = xp.pad(out, pad)
+            widths = [(0, 0)] * ndim
+            widths[axis] = (1, 0)
+            out = pad(out, widths) if initial == 0 else pad(out, widths, constant_values=initial)
         return out
 
-    return cumulative_sum
+    return in_float32(dtype_arg=True)(named(cumulative, name))
 
 
 def prod_for(

@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 
 from ...core import dtypes as D
+from ...core.decided_errors import pad_mode_error, pad_pairs
 from ...ops.manipulation import _axis, _check_repeats_array, _repeat_count
 from .._common import manipulation as _manipulation
 from . import _device
@@ -65,3 +66,14 @@ tile = _manipulation.tile_for(jnp)
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
     return tuple(jnp.unstack(x, axis=_axis(axis, jnp.ndim(x), "unstack")))
+
+
+def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Any:
+    # NumPy's forms of pad_width made pairs first: jnp.pad refuses ((b,), (a,)), and the empty
+    # pairs of a 0-d x (which is returned as it is).
+    pairs = pad_pairs(pad_width, jnp.ndim(x))
+    if mode == "constant":
+        return jnp.pad(x, pairs, constant_values=constant_values) if pairs else x
+    if mode == "reflect" or mode == "edge":  # jnp.pad has other modes, which ivy_like's has not
+        return jnp.pad(x, pairs, mode=mode) if pairs else x
+    raise pad_mode_error(mode)

@@ -16,6 +16,7 @@ from . import DEFAULT_INT
 
 argmax = _searching.argmax_for(jnp)
 argmin = _searching.argmin_for(jnp)
+count_nonzero = jnp.count_nonzero  # counts in the default integer; the same keywords
 
 
 def nonzero(x: Any, /) -> tuple[Any, ...]:

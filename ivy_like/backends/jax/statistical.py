@@ -37,6 +37,9 @@ _ACCUMULATOR = {
     if name == "bool" or jnp.dtype(name).itemsize < DEFAULT_INT.itemsize
 }
 cumulative_sum = _statistical.cumulative_sum_for(jnp, jnp.astype, _ACCUMULATOR, _in_float32)
+cumulative_prod = _statistical.cumulative_prod_for(
+    jnp.cumprod, jnp.pad, jnp.astype, _ACCUMULATOR, _in_float32
+)
 
 
 @_in_float32(dtype_arg=True)

@@ -109,7 +109,8 @@ def native_device(device: Any) -> Any:
 
 
 def to_numpy(x: Any) -> np.ndarray:
-    """A NumPy copy of ``x`` (evaluates it); bfloat16 becomes float32.
+    """A NumPy copy of ``x`` (evaluates it); bfloat16 gives ml_dtypes' bfloat16, as on the
+    other backends (float32 where ml_dtypes is not installed).
 
     Examples
     --------
@@ -119,7 +120,12 @@ def to_numpy(x: Any) -> np.ndarray:
     array([1, 2], dtype=int32)
     """
     if x.dtype == mx.bfloat16:
-        x = x.astype(mx.float32)
+        # NumPy cannot read MLX's bfloat16 buffer: its bits are read as uint16 instead.
+        try:
+            import ml_dtypes
+        except ImportError:
+            return np.array(x.astype(mx.float32))
+        return np.array(x.view(mx.uint16)).view(ml_dtypes.bfloat16)
     return np.array(x)  # a copy: a view would let NumPy write into MLX's buffer
 
 

@@ -15,7 +15,15 @@ from typing import Any
 
 import mlx.core as mx
 
-from ...ops.manipulation import _axes, _axis, _check_repeats_array, _repeat_count, _squeeze_axes
+from ...core.decided_errors import pad_mode_error, pad_pairs
+from ...ops.manipulation import (
+    _axes,
+    _axis,
+    _check_repeats_array,
+    _pad_sources,
+    _repeat_count,
+    _squeeze_axes,
+)
 from .._common import manipulation as _manipulation
 from . import _INTEGER
 from ._helpers import _stream
@@ -85,3 +93,15 @@ tile = _manipulation.tile_by(mx.tile)
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
     axis = _axis(axis, x.ndim, "unstack")
     return tuple(mx.unstack(x, axis=axis)) if x.shape[axis] else ()
+
+
+def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Any:
+    pairs = pad_pairs(pad_width, x.ndim)
+    if mode == "constant":
+        return mx.pad(x, pairs, constant_values=constant_values) if pairs else x
+    if mode != "reflect" and mode != "edge":
+        raise pad_mode_error(mode)
+    # NumPy's reflect and edge as gathers (mx.pad has no reflect mode).
+    for axis, sources in _pad_sources(x.shape, pairs, mode):
+        x = mx.take(x, mx.array(sources), axis=axis)
+    return x

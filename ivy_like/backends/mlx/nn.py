@@ -1,5 +1,5 @@
 """mlx backend: ivy_like.nn ops (issue 6): ``mx.conv_general`` convolutions and mlx
-activations. Pooling, ``relu`` and the rest are the composite declarations in
+activations. Pooling and the rest are the composite declarations in
 ``ivy_like/ops/nn.py`` (MLX's core has no pooling op).
 
 ``mx.conv_general`` takes channels-last inputs ``(N, ..., C_in)`` and weights
@@ -18,6 +18,12 @@ from ivy_like.ops.nn import check_axis, check_gelu, conv_geometry
 from .._common import nn as _nn
 
 nn_sigmoid = mx.sigmoid
+
+
+def nn_relu(x: Any) -> Any:
+    # One op for the composite's three (where, <=, zeros_like); mx.maximum also gives gradient
+    # 0 at 0 and keeps NaN. The weak int 0 keeps x's dtype; relu of a bool array is itself.
+    return mx.maximum(x, 0) if x.dtype != mx.bool_ else x
 
 
 def nn_silu(x: Any) -> Any:

@@ -56,9 +56,13 @@ def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fals
     >>> B.sum(mx.array([1, 2]), dtype=mx.float32)
     array(3, dtype=float32)
     """
+    n = x.size
+    if dtype is None and (axis == () or (n == 1 and x.ndim == 0)):
+        # Reducing no axis (or a 0-d x), MLX returns x as it is; the sum's dtype still widens
+        # (bool and narrow ints, as MLX's own reductions widen), as on every backend.
+        dtype = _ACCUMULATOR.get(x.dtype)
     if dtype is not None:
         x = x.astype(dtype)
-    n = x.size
     if n < _ACCURATE_SUM_FROM:  # small: MLX's own sum (no rounding to speak of)
         if n:
             return mx.sum(x, axis=axis, keepdims=keepdims)
@@ -92,6 +96,9 @@ min = mx.min  # noqa: A001
 
 # (A zero-size cumsum is itself empty and zero-padded: correct from MLX, measured.)
 cumulative_sum = _statistical.cumulative_sum_for(mx, mx.astype, _ACCUMULATOR, _in_float32)
+cumulative_prod = _statistical.cumulative_prod_for(
+    mx.cumprod, mx.pad, mx.astype, _ACCUMULATOR, _in_float32
+)
 prod = _statistical.prod_for(_prod, mx.astype, _ACCUMULATOR, _reduce_axes, _in_float32)
 
 

@@ -23,10 +23,12 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
+from ...core.decided_errors import pad_mode_error, pad_pairs
 from ...ops.manipulation import (
     _axes,
     _axis,
     _check_repeats_array,
+    _pad_sources,
     _repeat_count,
     _roll_args,
     _squeeze_axes,
@@ -151,7 +153,7 @@ def broadcast_to(x: Any, /, shape: Any) -> Any:
 
 
 @numpy_shapes
-def expand_dims(x: Any, /, *, axis: int = 0) -> Any:
+def expand_dims(x: Any, /, axis: int = 0) -> Any:
     axis = _axis(axis, x.ndim + 1, "expand_dims")
     shape = tuple(x.shape)
     return reshape(x, shape[:axis] + (1,) + shape[axis:])
@@ -244,3 +246,30 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
         index = nd.full((1,), i, ctx=x.context, dtype="int64")
         out.append(_gather(x, index, axis).reshape(rest))
     return tuple(out)
+
+
+@numpy_shapes
+def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Any:
+    pairs = pad_pairs(pad_width, x.ndim)
+    if mode == "constant":
+        value = np.asarray(constant_values, dtype=np.dtype(x.dtype)).item()  # as np.pad casts
+        shape = tuple(n + before + after for n, (before, after) in zip(x.shape, pairs))
+        if x.size == 0 or 0 in shape:  # MXNet concatenates no empty arrays: all padding
+            return nd.full(shape, value, ctx=x.context, dtype=x.dtype)
+        # One concat per padded axis (nd.pad takes only 4-D and 5-D arrays).
+        out = _no_bool(x)
+        for axis, (before, after) in enumerate(pairs):
+            parts = [out]
+            for n, at in ((before, 0), (after, 2)):
+                if n:
+                    side = (*out.shape[:axis], n, *out.shape[axis + 1 :])
+                    parts.insert(at, nd.full(side, value, ctx=x.context, dtype=out.dtype))
+            if len(parts) > 1:
+                out = nd.concat(*parts, dim=axis)
+        return _keep_bool(x, out) if out is not x else nd.identity(x)
+    if mode != "reflect" and mode != "edge":
+        raise pad_mode_error(mode)
+    out = x
+    for axis, sources in _pad_sources(tuple(x.shape), pairs, mode):
+        out = _gather(out, nd.array(sources, ctx=x.context, dtype="int64"), axis)
+    return out if out is not x else nd.identity(x)

@@ -112,6 +112,35 @@ def cumulative_sum(
 
 @numpy_shapes
 @_in_float32(dtype_arg=True)
+def cumulative_prod(
+    x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
+) -> Any:
+    """Running products of the slices along one axis (``mx.nd`` has no ``cumprod``).
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> from ivy_like.backends import mxnet as B
+    >>> from ivy_like.backends.mxnet import statistical
+    >>> B.to_numpy(statistical.cumulative_prod(mx.nd.array([2, 3], dtype="int32"), include_initial=True))
+    array([1, 2, 6])
+    """
+    axis = _cumulative_axis(x.ndim, axis, "cumulative_prod")
+    x = _accumulator(x, dtype, "cumulative_prod")
+    shape = list(x.shape)
+    shape[axis] = 1
+    running = nd.ones(tuple(shape), ctx=x.context, dtype=x.dtype)
+    parts = [running] if include_initial else []
+    for i in range(x.shape[axis]):  # one multiply a slice: the successive products
+        running = nd.broadcast_mul(running, nd.slice_axis(x, axis=axis, begin=i, end=i + 1))
+        parts.append(running)
+    if not parts:  # nothing along axis and no initial one: x itself, empty
+        return nd.identity(x)
+    return parts[0] if len(parts) == 1 else nd.concat(*parts, dim=axis)
+
+
+@numpy_shapes
+@_in_float32(dtype_arg=True)
 def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
     x = _accumulator(x, dtype, "prod")
     axes = _axes(x, axis, "prod")

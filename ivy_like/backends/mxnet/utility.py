@@ -1,20 +1,28 @@
-"""mxnet backend: array API utility functions: ``all`` and ``any``.
+"""mxnet backend: array API utility functions: ``all``, ``any`` and ``diff``.
 
-A count of the non-zero elements (NaN is non-zero) with ``mx.nd.sum`` in int64, compared with
-0 or with the reduced size; zero-size reductions give the identity (``True`` for ``all``).
+``all``/``any``: a count of the non-zero elements (NaN is non-zero) with ``mx.nd.sum`` in int64,
+compared with 0 or with the reduced size; zero-size reductions give the identity (``True`` for
+``all``). ``diff`` slices with ``nd.slice_axis`` (this backend's ``getitem``, which the
+declaration's composite uses, cannot slice a zero-size axis after the first) and builds an
+empty result directly.
 """
 
 from __future__ import annotations
 
 import builtins
+import operator
 from typing import Any
 
 import mxnet as mx
+import numpy as np
 
 from ivy_like.ops.statistical import _count
+from ivy_like.ops.utility import _check_numeric, _diff_axis
 
 from . import _BOOL, DEFAULT_INT, numpy_shapes
 from ._helpers import _axes, _no_bool, _reduce, _truth
+from .elementwise import subtract
+from .manipulation import concat
 
 nd = mx.nd
 
@@ -42,3 +50,40 @@ def all(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:  # noqa:
 @numpy_shapes
 def any(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
     return _logical_reduce(x, axis, keepdims, "any")
+
+
+@numpy_shapes
+def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None) -> Any:
+    """The declaration's ``diff`` with ``nd.slice_axis``.
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> from ivy_like.backends import mxnet as B
+    >>> from ivy_like.backends.mxnet import utility
+    >>> B.to_numpy(utility.diff(mx.nd.array([1., 4., 9.]), prepend=mx.nd.array([0.])))
+    array([1., 3., 5.], dtype=float32)
+    """
+    shape = tuple(x.shape)
+    _check_numeric(np.dtype(x.dtype).kind)
+    axis = _diff_axis(shape, axis, n, {"prepend": prepend, "append": append}, _shape)
+    n = operator.index(n)
+    parts = [a for a in (prepend, x, append) if a is not None]
+    final = list(shape)
+    final[axis] = builtins.max(builtins.sum(a.shape[axis] for a in parts) - n, 0)
+    if 0 in final:  # nothing to compute
+        dtype = np.result_type(*(np.dtype(a.dtype) for a in parts))  # concat's promotion
+        return nd.zeros(tuple(final), ctx=x.context, dtype=dtype)
+    parts = [a for a in parts if a.shape[axis]]  # (zero-size parts join nothing)
+    x = concat(parts, axis=axis) if len(parts) > 1 else parts[0]
+    for _ in range(n):
+        m = x.shape[axis]
+        x = subtract(
+            nd.slice_axis(x, axis=axis, begin=1, end=m),
+            nd.slice_axis(x, axis=axis, begin=0, end=m - 1),
+        )
+    return x
+
+
+def _shape(a: Any) -> tuple[int, ...]:
+    return tuple(a.shape)

@@ -12,9 +12,15 @@ from typing import Any
 import numpy as np
 
 from .._common import searching as _searching
+from . import DEFAULT_INT
 
 argmax = _searching.argmax_for(np)  # NaN first, ties first: our rule
 argmin = _searching.argmin_for(np)
+
+
+def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    # A whole-array count is a Python int: the 0-d array of the default integer.
+    return np.asarray(np.count_nonzero(x, axis=axis, keepdims=keepdims), dtype=DEFAULT_INT)
 
 
 def nonzero(x: Any, /) -> tuple[Any, ...]:

@@ -63,6 +63,20 @@ def cumulative_sum(
 
 
 @_in_float32(dtype_arg=True)
+def cumulative_prod(
+    x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
+) -> Any:
+    x = np.asarray(x)
+    axis = _cumulative_axis(x.ndim, axis, "cumulative_prod")
+    out = np.cumprod(x, axis=axis, dtype=dtype)  # small ints multiply in int64, as in prod
+    if include_initial:
+        shape = list(out.shape)
+        shape[axis] = 1
+        out = np.concatenate([np.ones(shape, dtype=out.dtype), out], axis=axis)
+    return out
+
+
+@_in_float32(dtype_arg=True)
 def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
     return np.prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
 

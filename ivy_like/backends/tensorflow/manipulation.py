@@ -16,11 +16,13 @@ from typing import Any
 
 import tensorflow as tf
 
+from ...core.decided_errors import pad_mode_error, pad_pairs
 from ...ops.manipulation import (
     _axes,
     _axis,
     _check_repeats_array,
     _moveaxis_perm,
+    _pad_sources,
     _repeat_count,
     _roll_args,
     _squeeze_axes,
@@ -28,7 +30,7 @@ from ...ops.manipulation import (
 )
 from . import _eager
 from ._eager import RAW, RAW_FAILS, EagerTensor
-from ._helpers import _MISMATCH, _kind, _on, _promote, _shape
+from ._helpers import _MISMATCH, _const, _kind, _on, _promote, _shape
 
 _SHAPE_ERRORS = (ValueError, tf.errors.InvalidArgumentError)
 
@@ -116,6 +118,10 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> A
     with _on(device):
         if dtype == x.dtype:
             return tf.identity(x) if copy or device is not None else x
+        if dtype == tf.bool and x.dtype.is_complex:
+            # The standard's rule, True when either part is non-zero (tf.cast reads the real
+            # part alone).
+            return tf.not_equal(x, tf.zeros((), x.dtype))
         return tf.cast(x, dtype)
 
 
@@ -136,7 +142,7 @@ def broadcast_to(x: Any, /, shape: Any) -> Any:
         raise ValueError(f"broadcast_to: cannot broadcast to {shape} ({err})") from None
 
 
-def expand_dims(x: Any, /, *, axis: int = 0) -> Any:
+def expand_dims(x: Any, /, axis: int = 0) -> Any:
     return tf.expand_dims(x, _axis(axis, x.shape.rank + 1, "expand_dims"))
 
 
@@ -193,3 +199,19 @@ def tile(x: Any, repetitions: Any, /) -> Any:
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
     return tuple(tf.unstack(x, axis=_axis(axis, x.shape.rank, "unstack")))
+
+
+def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Any:
+    pairs = pad_pairs(pad_width, x.shape.rank)
+    if mode == "constant":
+        if not pairs:
+            return tf.identity(x)
+        # The value cast to x's dtype through NumPy, as np.pad does (tf.pad would refuse 2.5
+        # for an integer x).
+        return tf.pad(x, pairs, constant_values=_const(constant_values, x.dtype))
+    if mode != "reflect" and mode != "edge":
+        raise pad_mode_error(mode)
+    # NumPy's reflect and edge as gathers: tf.pad's REFLECT needs pads smaller than the axis.
+    for axis, sources in _pad_sources(tuple(x.shape), pairs, mode):
+        x = tf.gather(x, sources, axis=axis)
+    return x

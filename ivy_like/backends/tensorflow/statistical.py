@@ -124,6 +124,9 @@ min = _extremum("min", tf.reduce_min, RAW.Min, tf.reduce_all)  # noqa: A001
 
 
 cumulative_sum = _statistical.cumulative_sum_for(tf, tf.cast, _ACCUMULATOR, _in_float32)
+cumulative_prod = _statistical.cumulative_prod_for(
+    tf.math.cumprod, tf.pad, tf.cast, _ACCUMULATOR, _in_float32
+)
 prod = _statistical.prod_for(tf.reduce_prod, tf.cast, _ACCUMULATOR, _reduce_axes, _in_float32)
 
 

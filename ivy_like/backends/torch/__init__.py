@@ -23,6 +23,9 @@ NAME = "torch"
 VERSION = torch.__version__
 ARRAY_TYPES = (torch.Tensor,)
 HAS_AUTODIFF = True
+# True while torch.compile's Dynamo traces Python: the core then keeps its active backend where
+# Dynamo can follow it (it cannot trace ContextVars; see core/backend.py).
+IS_TRACING = torch.compiler.is_compiling
 MUTABLE_ARRAYS = True
 UNSUPPORTED: dict[str, str] = {}
 # torch.uint16/32/64 are left out: on CPU they lack add, comparisons, max, arange (torch 2.x
@@ -111,6 +114,37 @@ def to_numpy(x: Any) -> Any:
     return x.numpy(force=True)
 
 
+def is_bfloat16_numpy(obj: Any) -> bool:
+    """Whether ``obj`` is a NumPy array of ml_dtypes' bfloat16, which torch cannot read."""
+    return isinstance(obj, np.ndarray) and obj.dtype.name == "bfloat16"
+
+
+def from_bfloat16_numpy(
+    obj: np.ndarray, *, dtype: Any = None, device: Any = None, copy: Any = None
+) -> Any:
+    """A tensor of an ml_dtypes bfloat16 NumPy array (what ``to_numpy`` gives), read through
+    its bits (``torch.as_tensor`` refuses the dtype): sharing its memory unless ``copy=True``
+    or it cannot (read-only or negative strides, refused when ``copy=False``), then converted
+    to ``dtype`` and ``device`` as ``torch.asarray`` does.
+
+    Examples
+    --------
+    >>> import ml_dtypes, numpy as np
+    >>> from ivy_like.backends import torch as B
+    >>> B.from_bfloat16_numpy(np.array([1.5, -2.0], ml_dtypes.bfloat16))
+    tensor([ 1.5000, -2.0000], dtype=torch.bfloat16)
+    """
+    bits = obj.view(np.int16)
+    if not bits.flags.writeable or builtins.any(s < 0 for s in bits.strides):
+        if copy is False:
+            raise ValueError(
+                "asarray: copy=False but a copy is needed (a read-only or reversed array)"
+            )
+        bits = bits.copy()
+    tensor = torch.from_numpy(bits).view(torch.bfloat16)
+    return torch.asarray(tensor, dtype=dtype, device=device, copy=copy)
+
+
 # torch refuses to export a tensor that requires grad; the values are what is shared.
 def dlpack(x: Any, *args: Any, **kwargs: Any) -> Any:
     # torch.as_tensor(Array) and every DLPack consumer land here. A tensor inside a torch.func
@@ -172,7 +206,12 @@ def getitem(x: Any, key: Any) -> Any:
 
 def setitem(x: Any, key: Any, value: Any) -> Any:
     if not isinstance(value, (torch.Tensor, *_SCALARS)):
-        value = torch.as_tensor(value, device=x.device)  # NumPy arrays, lists
+        try:
+            value = torch.as_tensor(value, device=x.device)  # NumPy arrays, lists
+        except TypeError:
+            if not is_bfloat16_numpy(value):
+                raise
+            value = from_bfloat16_numpy(value, device=x.device)
     key = _index_key(key)
     try:
         x[key] = value
@@ -189,7 +228,8 @@ def is_variable(x: Any) -> bool:
 
 
 def _is_index_array(k: Any) -> bool:
-    return isinstance(k, (list, torch.Tensor, np.ndarray)) and np.ndim(k) > 0
+    # k.ndim rather than np.ndim(k): torch.compile traces the attribute, not the NumPy call.
+    return isinstance(k, list) or (isinstance(k, (torch.Tensor, np.ndarray)) and k.ndim > 0)
 
 
 def _numpy_ints(key: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -14,7 +14,7 @@ import torch
 
 from ...ops.creation import _check_meshgrid, _meshgrid_shapes
 from .._common import creation as _creation
-from . import DEFAULT_FLOAT, DEFAULT_INT
+from . import DEFAULT_FLOAT, DEFAULT_INT, from_bfloat16_numpy, is_bfloat16_numpy
 from ._helpers import _shape
 
 _arange_dtype = _creation.arange_dtype_for(DEFAULT_FLOAT, DEFAULT_INT)
@@ -26,6 +26,8 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = N
     try:
         return torch.asarray(obj, dtype=dtype, device=device, copy=copy)
     except Exception as err:
+        if is_bfloat16_numpy(obj):  # decided here, after torch refused: other calls pay nothing
+            return from_bfloat16_numpy(obj, dtype=dtype, device=device, copy=copy)
         # Strings, None, ints beyond int64, ragged lists: the decided error, not torch's.
         _creation.refuse_data(obj, err, dtype=dtype)
         if copy is False and isinstance(err, ValueError):

@@ -12,7 +12,15 @@ from typing import Any
 import torch
 
 from ...core import dtypes as D
-from ...ops.manipulation import _axes, _axis, _check_repeats_array, _repeat_count, _squeeze_axes
+from ...core.decided_errors import pad_mode_error, pad_pairs
+from ...ops.manipulation import (
+    _axes,
+    _axis,
+    _check_repeats_array,
+    _pad_sources,
+    _repeat_count,
+    _squeeze_axes,
+)
 from .._common import manipulation as _manipulation
 from ._helpers import _shape
 
@@ -102,3 +110,22 @@ tile = _manipulation.tile_by(torch.tile)
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
     return torch.unbind(x, _axis(axis, x.ndim, "unstack"))
+
+
+def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Any:
+    pairs = pad_pairs(pad_width, x.ndim)
+    if mode == "constant":
+        if not any(map(any, pairs)):
+            return x.clone()
+        # F.pad takes the pairs last axis first; the value is cast to x's dtype as in NumPy.
+        widths = [n for pair in reversed(pairs) for n in pair]
+        value = torch.tensor(constant_values).to(x.dtype).item()
+        return torch.nn.functional.pad(x, widths, value=value)
+    if mode != "reflect" and mode != "edge":
+        raise pad_mode_error(mode)
+    # NumPy's reflect and edge as gathers: F.pad's reflect needs pads smaller than the axis and
+    # works on the last 1-3 axes of batched inputs only.
+    out = x
+    for axis, sources in _pad_sources(tuple(x.shape), pairs, mode):
+        out = torch.index_select(out, axis, torch.tensor(sources, device=x.device))
+    return out if out is not x else x.clone()

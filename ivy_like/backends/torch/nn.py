@@ -3,7 +3,9 @@
 Layouts: torch convolves NCHW inputs with OIHW weights; channels-last ``data_format`` is
 permuted in and out. Asymmetric padding (``"same"`` with an even kernel, explicit pairs) goes
 through ``F.pad`` first, since ``F.conv2d`` pads symmetrically. Ops not defined here are the
-composite declarations in ``ivy_like/ops/nn.py``.
+composite declarations in ``ivy_like/ops/nn.py``. The losses run torch's kernels after the
+checks every backend makes, and apply ``weight``/``pos_weight`` themselves: torch's kernels
+have no gradient for those arguments (autograd raises), the composites do.
 """
 
 from __future__ import annotations
@@ -13,7 +15,19 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from ivy_like.ops.nn import check_gelu, check_linear, conv_geometry, pool_geometry
+from ivy_like.ops.nn import (
+    KL_REDUCTIONS,
+    check_cosine,
+    check_gelu,
+    check_linear,
+    check_loss,
+    check_nll,
+    check_number,
+    conv_geometry,
+    label_error,
+    pool_geometry,
+    probability_error,
+)
 
 from .._common import nn as _nn
 
@@ -86,3 +100,148 @@ def nn_avg_pool2d(
     x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
 ) -> Any:
     return _pool("avg_pool2d", F.avg_pool2d, x, kernel_size, stride, padding, data_format)
+
+
+# -- losses: torch.nn.functional after the checks every backend makes (ivy_like/ops/nn.py) -------
+def _shape(x: Any) -> tuple[int, ...] | None:
+    return None if x is None else tuple(x.shape)
+
+
+def _reduce(losses: Any, reduction: str) -> Any:
+    if reduction == "mean":
+        return losses.mean()
+    return losses.sum() if reduction == "sum" else losses
+
+
+def nn_binary_cross_entropy(
+    input: Any,  # noqa: A002 - PyTorch's name
+    target: Any,
+    weight: Any = None,
+    *,
+    reduction: str = "mean",
+) -> Any:
+    who = "binary_cross_entropy"
+    check_loss(who, tuple(input.shape), tuple(target.shape), reduction, weight=_shape(weight))
+    try:
+        losses = F.binary_cross_entropy(
+            input, target, reduction=reduction if weight is None else "none"
+        )
+    except RuntimeError as e:  # torch checks the values itself: only its failure costs more
+        if "should be between 0 and 1" not in str(e):
+            raise
+        values = {"input": input.detach().cpu().numpy(), "target": target.detach().cpu().numpy()}
+        raise ValueError(probability_error(who, values)) from None
+    # torch's weight= has no gradient (an error under autograd): weighed here, as the composite
+    return losses if weight is None else _reduce(losses * weight, reduction)
+
+
+def nn_binary_cross_entropy_with_logits(
+    input: Any,  # noqa: A002 - PyTorch's name
+    target: Any,
+    weight: Any = None,
+    *,
+    reduction: str = "mean",
+    pos_weight: Any = None,
+) -> Any:
+    check_loss(
+        "binary_cross_entropy_with_logits",
+        tuple(input.shape),
+        tuple(target.shape),
+        reduction,
+        weight=_shape(weight),
+        pos_weight=_shape(pos_weight),
+    )
+    if weight is None and pos_weight is None:
+        return F.binary_cross_entropy_with_logits(input, target, reduction=reduction)
+    # torch's weight= and pos_weight= have no gradient: the composite's formula, in torch ops
+    if pos_weight is None:
+        losses = F.binary_cross_entropy_with_logits(input, target, reduction="none")
+    else:
+        log_weight = 1.0 + (pos_weight - 1.0) * target
+        losses = (1.0 - target) * input + log_weight * F.softplus(-input)
+    return _reduce(losses if weight is None else losses * weight, reduction)
+
+
+def nn_nll_loss(
+    input: Any,  # noqa: A002 - PyTorch's name
+    target: Any,
+    weight: Any = None,
+    *,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+) -> Any:
+    is_int = not target.dtype.is_floating_point and not target.dtype.is_complex
+    check_nll(tuple(input.shape), tuple(target.shape), is_int, _shape(weight), reduction)
+    if target.dtype != torch.int64:  # torch takes int64 class indices only
+        target = target.long()
+    try:
+        losses = F.nll_loss(
+            input,
+            target,
+            ignore_index=ignore_index,
+            reduction=reduction if weight is None else "none",
+        )
+    except IndexError:  # torch's own range check ("Target 5 is out of bounds.")
+        n = input.shape[0 if input.ndim == 1 else 1]
+        values = target.cpu().numpy()
+        message = label_error(values, n, "nll_loss", ("target", "input"), ignore_index)
+        raise ValueError(message) from None
+    if weight is None:
+        return losses
+    # torch's weight= has no gradient: each target's weight (0 where ignored) applied here
+    counted = target != ignore_index
+    weights = weight[torch.where(counted, target, 0)] * counted
+    losses = losses * weights
+    return losses.sum() / weights.sum() if reduction == "mean" else _reduce(losses, reduction)
+
+
+def nn_huber_loss(
+    input: Any,  # noqa: A002 - PyTorch's name
+    target: Any,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Any = None,
+) -> Any:
+    check_loss(
+        "huber_loss", tuple(input.shape), tuple(target.shape), reduction, weight=_shape(weight)
+    )
+    delta = check_number("huber_loss", "delta", delta, positive=True)
+    if weight is None:
+        return F.huber_loss(input, target, reduction=reduction, delta=delta)
+    # weight broadcasts here (torch's own weight= wants input's shape exactly)
+    return _reduce(F.huber_loss(input, target, reduction="none", delta=delta) * weight, reduction)
+
+
+def nn_smooth_l1_loss(
+    input: Any,  # noqa: A002 - PyTorch's name
+    target: Any,
+    *,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Any:
+    check_loss("smooth_l1_loss", tuple(input.shape), tuple(target.shape), reduction)
+    beta = check_number("smooth_l1_loss", "beta", beta)
+    return F.smooth_l1_loss(input, target, reduction=reduction, beta=beta)
+
+
+# torch.kl_div takes the reduction as torch's enum (F.kl_div warns on every "mean")
+_KL_ENUM = {"none": 0, "mean": 1, "sum": 2, "batchmean": 2}
+
+
+def nn_kl_div(
+    input: Any,  # noqa: A002 - PyTorch's name
+    target: Any,
+    *,
+    reduction: str = "mean",
+    log_target: bool = False,
+) -> Any:
+    check_loss("kl_div", tuple(input.shape), tuple(target.shape), reduction, KL_REDUCTIONS)
+    out = torch.kl_div(input, target, _KL_ENUM[reduction], log_target=log_target)
+    if reduction == "batchmean" and input.ndim:
+        return out / input.shape[0]
+    return out
+
+
+def nn_cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-8) -> Any:
+    check_cosine(tuple(x1.shape), tuple(x2.shape), dim, eps)
+    return F.cosine_similarity(x1, x2, dim, eps)

@@ -13,6 +13,7 @@ from typing import Any
 import torch
 
 from .._common import searching as _searching
+from .statistical import sum as _sum
 
 
 def _empty_error(name: str, x: Any, err: Exception) -> Exception:
@@ -20,6 +21,14 @@ def _empty_error(name: str, x: Any, err: Exception) -> Exception:
     return (
         ValueError(f"{name}: zero-size reduction, which has no result") if x.numel() == 0 else err
     )
+
+
+def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    if keepdims or axis == () or axis == []:
+        # torch.count_nonzero has no keepdim and reads dim=() as every axis: the sum of the
+        # mask instead, with this backend's sum (int64 for booleans, NumPy's empty axes).
+        return _sum(x != 0, axis=axis, keepdims=keepdims)
+    return torch.count_nonzero(x, dim=axis)
 
 
 def argmax(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:

@@ -84,6 +84,21 @@ def cumulative_sum(
 
 
 @_in_float32(dtype_arg=True)
+def cumulative_prod(
+    x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
+) -> Any:
+    axis = _cumulative_axis(x.ndim, axis, "cumulative_prod")
+    if dtype is None and not (x.is_floating_point() or x.is_complex()):
+        dtype = torch.int64  # bool and integers: int64, as in cumulative_sum and prod
+    out = torch.cumprod(x, dim=axis, dtype=dtype)
+    if include_initial:
+        shape = list(out.shape)
+        shape[axis] = 1
+        out = torch.cat([out.new_ones(shape), out], dim=axis)
+    return out
+
+
+@_in_float32(dtype_arg=True)
 def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
     if axis is None:
         out = torch.prod(x, dtype=dtype)  # bool and integers: int64, as NumPy on 64-bit

@@ -57,7 +57,7 @@ def vjp_leaves(
     return outputs, grads
 
 
-def _call_list(f: Callable[[list[Any]], list[Any]]) -> Callable[..., list[Any]]:
+def _call_list(f: Callable[[list[Any]], Any]) -> Callable[..., Any]:
     return lambda *leaves: f(list(leaves))
 
 
@@ -76,8 +76,10 @@ def vmap_leaves(
     axis_size: int,
 ) -> tuple[list[Any], list[Any]]:
     # axis_size is implied: the frontend guarantees at least one mapped leaf of that size.
-    mapped = torch.func.vmap(f, in_dims=(list(in_axes),), out_dims=(0, None))
-    return mapped(leaves)  # type: ignore[no-any-return]
+    # The leaves go in as positional arguments, not one list: torch.func's pytree walk of
+    # the inputs is then one level shallower.
+    mapped = torch.func.vmap(_call_list(f), in_dims=tuple(in_axes), out_dims=(0, None))
+    return mapped(*leaves)  # type: ignore[no-any-return]
 
 
 def compile_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:

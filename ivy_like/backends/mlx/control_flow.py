@@ -1,0 +1,49 @@
+"""MLX control-flow primitives: Python loops (``backends/_common/control_flow.py``), which
+``mx.grad``, ``mx.vjp`` and ``mx.jvp`` differentiate step by step. MLX is lazy: the branch of a
+``cond`` not taken only builds a graph that is never evaluated, so checking it costs little.
+
+MLX has no control-flow primitive, so under ``mx.compile`` (``ivy_like.compile``) and
+``mx.vmap`` the loops unroll, and a value cannot be read: there a ``cond`` computes both
+branches and selects with ``mx.where`` (as ``jax.lax.cond`` under ``vmap``), and a
+``while_loop`` or ``fori_loop`` driven by a traced value is a ``TypeError`` (MLX refuses to
+evaluate an array while it traces).
+
+The frontend (``ivy_like/control_flow.py``) flattens, checks and rebuilds; the contract of each
+function is in ``ivy_like/backends/__init__.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mlx.core as mx
+
+from .._common.control_flow import PythonLoops as _PythonLoops
+
+
+def _concrete(x: Any, kind: type) -> Any:
+    try:
+        return kind(x.item())
+    except ValueError:  # "[eval] Attempting to eval an array during function transformations"
+        return None
+
+
+def _take(x: Any, i: int) -> Any:
+    return x[i]
+
+
+def _zeros(shape: tuple[int, ...], like: Any) -> Any:
+    return mx.zeros(shape, dtype=like.dtype)
+
+
+def _stack(xs: list[Any]) -> Any:
+    return mx.stack(xs)
+
+
+_LOOPS = _PythonLoops(
+    "mlx", take=_take, stack=_stack, zeros=_zeros, where=mx.where, concrete=_concrete
+)
+cond_leaves = _LOOPS.cond_leaves
+while_loop_leaves = _LOOPS.while_loop_leaves
+fori_loop_leaves = _LOOPS.fori_loop_leaves
+scan_leaves = _LOOPS.scan_leaves

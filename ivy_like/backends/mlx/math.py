@@ -1,0 +1,161 @@
+"""mlx backend: ops beyond the standard (``einsum``, ``one_hot``, ``logsumexp``, ``top_k``,
+``scatter_add``, ``segment_sum``, ``segment_max``), with the meaning decided in
+``ivy_like.ops.math``.
+
+Differences from MLX handled here:
+
+* ``einsum`` of integer operands (``mx.einsum`` multiplies through ``matmul``, which takes
+  floats only) is computed exactly by broadcasting: diagonals taken, axes laid out in one order,
+  the product summed over the contracted labels;
+* ``logsumexp`` of an empty reduction is -inf (``mx.logsumexp`` refuses empty arrays);
+* ``top_k`` is this backend's stable descending ``argsort`` cut at ``k`` (``mx.topk`` returns
+  its values unordered);
+* the scatters send indices out of range to an extra row that is cut off afterwards (MLX would
+  write out of bounds).
+
+What MLX would accept silently is checked first (a dtype and a shape test): float or bool
+indices, a non-int ``num_classes``/``num_segments``, ``k`` past the end of the axis.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mlx.core as mx
+
+from ...core.decided_errors import (
+    einsum_checked,
+    one_hot_error,
+    scatter_add_error,
+    segment_error,
+    top_k_error,
+)
+from . import _INEXACT, _INTEGER, DEFAULT_FLOAT
+from . import sorting as _sorting
+
+
+def einsum(subscripts: Any, *operands: Any) -> Any:
+    if type(subscripts) is not str:
+        return mx.einsum(subscripts, *operands)  # fails: the decided error follows
+    # MLX sums '...' away where NumPy refuses it: the subscripts are checked first.
+    labels, output, _ = einsum_checked(subscripts, tuple(o.shape for o in operands))
+    if all(o.dtype in _INEXACT for o in operands):
+        return mx.einsum(subscripts, *operands)
+    return _einsum_exact(labels, output, operands)
+
+
+def _einsum_exact(labels: tuple[str, ...], output: str, operands: Any) -> Any:
+    """``einsum`` by broadcasting, for integers: memory for the broadcast product of all the
+    labels' sizes."""
+    order = output + "".join(sorted(set("".join(labels)) - set(output)))
+    product = None
+    for term, x in zip(labels, operands):
+        axes = list(term)
+        for label in set(axes):
+            while axes.count(label) > 1:  # a repeated label takes the diagonal (moved last)
+                a = axes.index(label)
+                b = axes.index(label, a + 1)
+                x = mx.diagonal(x, 0, a, b)
+                axes = [c for i, c in enumerate(axes) if i not in (a, b)] + [label]
+        perm = sorted(range(len(axes)), key=lambda i: order.index(axes[i]))
+        x = mx.transpose(x, perm)
+        placed = [axes[i] for i in perm]
+        x = x.reshape([x.shape[placed.index(c)] if c in placed else 1 for c in order])
+        product = x if product is None else product * x
+    contracted = list(range(len(output), len(order)))
+    return mx.sum(product, axis=contracted) if contracted else product
+
+
+def one_hot(indices: Any, num_classes: Any, dtype: Any = None) -> Any:
+    if indices.dtype not in _INTEGER or type(num_classes) is not int or num_classes < 0:
+        error = one_hot_error(indices, num_classes)
+        if error is not None:
+            raise error
+    hits = mx.expand_dims(indices, -1) == mx.arange(num_classes)
+    return hits.astype(DEFAULT_FLOAT if dtype is None else dtype)
+
+
+def logsumexp(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+    try:
+        return mx.logsumexp(x, axis=axis, keepdims=keepdims)  # -inf rows give -inf
+    except ValueError:
+        if x.size:
+            raise
+    # MLX refuses empty arrays: a sum over no values is 0, and its log -inf.
+    return mx.log(mx.sum(mx.exp(x), axis=axis, keepdims=keepdims))
+
+
+def top_k(x: Any, k: Any) -> tuple[Any, Any]:
+    if type(k) is not int or x.ndim == 0 or not 0 <= k <= x.shape[-1]:
+        error = top_k_error(x.shape, k)
+        if error is not None:
+            raise error
+    # The stable descending argsort keeps ties in index order and puts NaN first.
+    order = _sorting.argsort(x, axis=-1, descending=True)[..., :k]
+    order = mx.stop_gradient(order)  # indices: MLX's gather differentiates x only
+    return mx.take_along_axis(x, order, axis=-1), order
+
+
+def _rows(indices: Any, size: int, wrap: bool) -> Any:
+    """int64 row indices; negative ones count from the end when ``wrap``; the ones out of range
+    point at row ``size``, an extra row the caller cuts off."""
+    rows = indices.astype(mx.int64)
+    if wrap:
+        rows = mx.where(rows < 0, rows + size, rows)
+    return mx.where((rows >= 0) & (rows < size), rows, size)
+
+
+def scatter_add(x: Any, indices: Any, updates: Any) -> Any:
+    if type(indices) is int:
+        indices = mx.array(indices)
+    if x.ndim == 0 or indices.dtype not in _INTEGER:
+        error = scatter_add_error(x, indices, updates)
+        if error is not None:
+            raise error
+    n, rest = x.shape[0], x.shape[1:]
+    if isinstance(updates, mx.array):
+        updates = updates.astype(x.dtype)
+    else:
+        updates = mx.array(updates, dtype=x.dtype)
+    updates = mx.broadcast_to(updates, (*indices.shape, *rest))
+    if not updates.size:  # MLX's scatter refuses empty updates
+        return x
+    extended = mx.concatenate([x, mx.zeros((1, *rest), x.dtype)])
+    return extended.at[_rows(indices, n, wrap=True)].add(updates)[:n]
+
+
+def _segment_rows(where: str, data: Any, segment_ids: Any, num_segments: Any) -> Any:
+    if (
+        type(num_segments) is not int
+        or num_segments < 0
+        or segment_ids.shape != data.shape[:1]
+        or segment_ids.dtype not in _INTEGER
+    ):
+        error = segment_error(where, data, segment_ids, num_segments)
+        if error is not None:
+            raise error
+    return _rows(segment_ids, num_segments, wrap=False)
+
+
+def segment_sum(data: Any, segment_ids: Any, num_segments: Any) -> Any:
+    rows = _segment_rows("segment_sum", data, segment_ids, num_segments)
+    out = mx.zeros((num_segments + 1, *data.shape[1:]), data.dtype)
+    if not data.size:  # MLX's scatter refuses empty updates
+        return out[:num_segments]
+    return out.at[rows].add(data)[:num_segments]
+
+
+def segment_max(data: Any, segment_ids: Any, num_segments: Any) -> Any:
+    rows = _segment_rows("segment_max", data, segment_ids, num_segments)
+    dtype = data.dtype
+    lowest = -float("inf") if dtype in _INEXACT else mx.iinfo(dtype).min
+    shape = (num_segments + 1, *data.shape[1:])  # the extra row takes the dropped ids
+    out = mx.full(shape, lowest, dtype)
+    if not data.size:  # MLX's scatter refuses empty updates
+        return out[:num_segments]
+    out = out.at[rows].maximum(data)[:num_segments]
+    if dtype not in _INEXACT:
+        return out
+    # MLX's scatter loses a NaN among repeated indices: the segments that hold one get NaN.
+    nan = mx.zeros(shape, mx.int32).at[rows].add(mx.isnan(data).astype(mx.int32))
+    return mx.where(nan[:num_segments] > 0, mx.array(float("nan"), dtype), out)
