@@ -608,11 +608,7 @@ def addmm(bias: Any, x: Any, y: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
     return _scaled_sum(bias, il.matmul(x, y), beta, alpha)
 
 
-def _check_einsum(equation: Any, operands: Any, path: Any = None) -> str | None:
-    return None if hasattr(il, "einsum") else "ivy_like has no einsum yet"
-
-
-@aten("einsum.default", check=_check_einsum)
+@aten("einsum.default")
 def einsum(equation: str, operands: Any, path: Any = None) -> Any:
     return il.einsum(equation, *operands)
 
@@ -770,46 +766,53 @@ def roll(x: Any, shifts: Any, dims: Any = ()) -> Any:
     return il.roll(x, tuple(shifts), axis=tuple(dims))
 
 
+_PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge"}
+
+
 def _check_pad(x: Any, pad: Any, mode: str = "constant", value: Any = None) -> str | None:
-    if mode != "constant":
-        return f"mode={mode!r}; only 'constant' padding"
+    if mode not in _PAD_MODES:
+        return f"mode={mode!r}; only {', '.join(map(repr, _PAD_MODES))} padding"
     if len(pad) % 2 or len(pad) // 2 > len(x.shape):
         return f"pad={list(pad)} does not match the input's {len(x.shape)} axes"
     return None
 
 
-def _constant_pad(x: Any, pad: Sequence[int], value: Any) -> Any:
-    """torch's pad list (last axis first, (lo, hi) pairs; negative crops) with ``value``."""
+def _pad(x: Any, pad: Sequence[int], mode: str, value: Any) -> Any:
+    """torch's pad list (last axis first, ``(lo, hi)`` pairs, negative widths crop) as
+    ``ivy_like.pad`` (NumPy's ``pad_width``, one pair per axis)."""
     n = _ndim(x)
+    widths = [(0, 0)] * n
     for i in range(len(pad) // 2):
         axis = n - 1 - i
         lo, hi = int(pad[2 * i]), int(pad[2 * i + 1])
-        size = x.shape[axis]
-        if lo < 0 or hi < 0:  # negative padding crops
-            x = _slice_along(x, axis, slice(max(-lo, 0), size - max(-hi, 0)))
-        parts = []
-        for width in (max(lo, 0), max(hi, 0)):
-            if width:
-                shape = list(x.shape)
-                shape[axis] = width
-                parts.append(il.full_like(x[(slice(None),) * axis + (slice(0, 1),)], value))
-                parts[-1] = il.broadcast_to(parts[-1], tuple(shape))
-            else:
-                parts.append(None)
-        pieces = [p for p in (parts[0], x, parts[1]) if p is not None]
-        if len(pieces) > 1:
-            x = il.concat(pieces, axis=axis)
-    return x
+        if lo < 0 or hi < 0:
+            x = _slice_along(x, axis, slice(max(-lo, 0), x.shape[axis] - max(-hi, 0)))
+        widths[axis] = (max(lo, 0), max(hi, 0))
+    if not any(lo or hi for lo, hi in widths):
+        return x
+    if mode == "constant":
+        return il.pad(x, tuple(widths), constant_values=value)
+    return il.pad(x, tuple(widths), mode=_PAD_MODES[mode])
 
 
 @aten("constant_pad_nd.default", check=_check_pad)
 def constant_pad_nd(x: Any, pad: Any, value: Any = 0) -> Any:
-    return _constant_pad(x, pad, value)
+    return _pad(x, pad, "constant", value)
 
 
 @aten("pad.default", check=_check_pad)
 def pad(x: Any, pad: Any, mode: str = "constant", value: Any = None) -> Any:
-    return _constant_pad(x, pad, 0 if value is None else value)
+    return _pad(x, pad, mode, 0 if value is None else value)
+
+
+@aten("reflection_pad1d.default", "reflection_pad2d.default", check=_check_pad)
+def reflection_pad(x: Any, padding: Any) -> Any:
+    return _pad(x, padding, "reflect", 0)
+
+
+@aten("replication_pad1d.default", "replication_pad2d.default", check=_check_pad)
+def replication_pad(x: Any, padding: Any) -> Any:
+    return _pad(x, padding, "replicate", 0)
 
 
 # -- indexing ------------------------------------------------------------------------------------

@@ -260,7 +260,14 @@ class GraphModel(Model):
         """The model's function of ``params`` (a Container or nested dict keyed like
         ``model.params``) and the inputs, on the backend of the inputs."""
         flat = self._flat_inputs(args, kwargs)
-        backend = self._backend(flat, params)
+        return self._run(params, flat, self._backend(flat, params))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        flat = self._flat_inputs(args, kwargs)
+        backend = self._backend(flat, self.params)
+        return self._run(self.params_on(backend), flat, backend)
+
+    def _run(self, params: Any, flat: list[Any], backend: Any) -> Any:
         tokens = activate(backend)  # creation ops in the graph make arrays of this backend
         try:
             leaves = []
@@ -274,11 +281,6 @@ class GraphModel(Model):
             if tokens is not None:
                 deactivate(tokens)
         return _rebuild(self._outputs, out, [0])
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        flat = self._flat_inputs(args, kwargs)
-        backend = self._backend(flat, self.params)
-        return self.apply(self.params_on(backend), *args, **kwargs)
 
 
 # -- capture -----------------------------------------------------------------------------------

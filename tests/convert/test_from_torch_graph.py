@@ -344,6 +344,9 @@ class _ShapeZoo(torch.nn.Module):
             x.type_as(idx),
             torch.zeros_like(x),
             torch.ones(2, dtype=torch.bool),
+            F.pad(img, (1, 2, 2, 1), mode="reflect"),
+            F.pad(img, (1, 0, 0, 2), mode="replicate"),
+            torch.einsum("ij,kj->ik", x, x),
         )
 
 
