@@ -44,6 +44,8 @@ def main(argv: list[str]) -> None:
         ("bench_gradients", "gradients_benchmark", "Gradients"),
         ("bench_training", "training_benchmark", "Whole program: one training step"),
         ("bench_transforms", "transforms_benchmark", "Function transforms against native"),
+        # also writes docs/benchmarks_programs.png, the bar chart the section shows
+        ("bench_programs", "programs_benchmark", "Whole programs against native idioms"),
     ]:
         try:
             mod = __import__(module)

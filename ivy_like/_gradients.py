@@ -131,8 +131,9 @@ def _no_autodiff(backend: Backend, who: str) -> NoAutodiffError:
 
 def _prepare(
     nums: tuple[int, ...], names: tuple[str, ...], args: tuple, kwargs: dict, who: str
-) -> tuple[Backend, list[Any], list[Any]]:
-    """Flatten the differentiated arguments; return (backend, specs, native leaves)."""
+) -> tuple[Backend, list[Any], list[Any], bool]:
+    """Flatten the differentiated arguments; return (backend, specs, native leaves, whether an
+    ``ivy_like.Array`` was among them)."""
     if len(nums) == 1 and not names:
         # The common case, one array argument: no flattening walk.
         only = args[nums[0]]
@@ -142,7 +143,7 @@ def _prepare(
                 (kind, only, _N) if isinstance(kind, Backend) else (only._backend, only._data, _A)
             )
             if backend.has_autodiff and _is_float(backend, backend.dtype(leaf)):
-                return backend, [spec], [leaf]
+                return backend, [spec], [leaf], spec is _A
     flat = _tree.Flat(who, strict=True)
     specs = [_tree.flatten(args[i], flat, f"positional argument {i}", False) for i in nums]
     specs += [_tree.flatten(kwargs[n], flat, f"argument {n!r}", False) for n in names]
@@ -157,13 +158,13 @@ def _prepare(
         raise _no_autodiff(backend, who)
     leaves = flat.leaves
     for leaf, path in zip(leaves, flat.paths):
-        dtype = backend.unified_dtype(backend.dtype(leaf))
-        if dtype.kind != "f":
+        if not _is_float(backend, backend.dtype(leaf)):
+            dtype = backend.unified_dtype(backend.dtype(leaf))
             raise TypeError(
                 f"{who}: {_tree.describe(path)} has dtype {dtype.name}; gradients need "
                 f"floating-point inputs (cast with ivy_like.astype(x, 'float32'))"
             )
-    return backend, specs, leaves
+    return backend, specs, leaves, flat.has_array
 
 
 # -- the differentiated call ------------------------------------------------------------------------
@@ -222,12 +223,13 @@ def _has_array(obj: Any) -> bool:
 
 
 def _holds_array(
-    specs: list[Any], nums: tuple[int, ...], names: tuple[str, ...], args: tuple, kwargs: dict
+    differentiated: bool, nums: tuple[int, ...], names: tuple[str, ...], args: tuple, kwargs: dict
 ) -> bool:
-    """Whether an ``ivy_like.Array`` is among the arguments (a differentiated one, by its
-    spec; the others by a walk that stops at the first). A backend's native-only gradient
-    route (torch's ``torch.autograd.grad``) is taken only when none is."""
-    if any(_tree.has_array_spec(spec) for spec in specs):
+    """Whether an ``ivy_like.Array`` is among the arguments (``differentiated``: one was among
+    the differentiated ones, as flattening found; the others by a walk that stops at the
+    first). A backend's native-only gradient route (torch's ``torch.autograd.grad``) is taken
+    only when none is."""
+    if differentiated:
         return True
     for i, a in enumerate(args):
         if i not in nums and _has_array(a):
@@ -248,7 +250,7 @@ def _value_and_grads(
     _check_call(nums, names, args, kwargs, who)
     if len(names) > 1:  # MLX orders keyword gradients as the call orders its keywords
         names = tuple(k for k in kwargs if k in names)
-    backend, specs, leaves = _prepare(nums, names, args, kwargs, who)
+    backend, specs, leaves, has_array = _prepare(nums, names, args, kwargs, who)
     n_pos = len(nums)
     out_spec: list[Any] = []  # the output's structure, filled while the function runs
 
@@ -300,7 +302,7 @@ def _value_and_grads(
 
     primitive = backend.value_and_grad_leaves
     native_only = backend.__dict__.get("value_and_grad_native_leaves")
-    if native_only is not None and not _holds_array(specs, nums, names, args, kwargs):
+    if native_only is not None and not _holds_array(has_array, nums, names, args, kwargs):
         primitive = native_only
     tokens = _activate(backend)
     try:

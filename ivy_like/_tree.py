@@ -192,19 +192,6 @@ def leaf_specs(spec: Any) -> list[Any]:
     return []
 
 
-def has_array_spec(spec: Any) -> bool:
-    """Whether ``spec`` rebuilds an ``ivy_like.Array`` anywhere."""
-    if spec is A:
-        return True
-    if spec is N or spec is P:
-        return False
-    if spec[0] == "d":
-        return any(has_array_spec(c) for c in spec[3])
-    if spec[0] == "l":
-        return any(has_array_spec(c) for c in spec[2])
-    return False
-
-
 def promote(spec: Any) -> Any:
     """``spec`` with NumPy/Python leaves rebuilt as Arrays (beside Arrays, see grad)."""
     if spec is P:

@@ -57,6 +57,8 @@ from typing import Any, NamedTuple, Union
 import numpy as np
 
 import ivy_like as il
+from ivy_like.container._container import Container, make
+from ivy_like.core import tracing as _tracing
 from ivy_like.core.array import Array
 from ivy_like.core.dtypes import Dtype
 
@@ -132,6 +134,52 @@ def _map(fn: Callable[..., Any], trees: tuple[Any, ...], kc: str = "") -> Any:
 
 def _zeros(params: Any) -> Any:
     return _map(lambda p, kc: il.zeros_like(p), (params,))
+
+
+def _gather(
+    trees: tuple[Any, ...], lists: tuple[list[Any], ...], chains: list[str], kc: str
+) -> bool:
+    """Append the leaves of trees of the same structure to ``lists`` (one per tree) and their
+    key chains to ``chains``, in ``_map``'s order; False at the first difference in structure
+    or leaf shape (the caller then runs ``_map``, which raises the error naming it)."""
+    first = trees[0]
+    if isinstance(first, dict):
+        keys = first.keys()
+        if not all(isinstance(t, dict) and t.keys() == keys for t in trees[1:]):
+            return False
+        return all(
+            _gather(tuple(t[k] for t in trees), lists, chains, f"{kc}/{k}" if kc else str(k))
+            for k in first
+        )
+    if isinstance(first, (list, tuple)):
+        n = len(first)
+        if not all(isinstance(t, (list, tuple)) and len(t) == n for t in trees[1:]):
+            return False
+        return all(
+            _gather(tuple(t[i] for t in trees), lists, chains, f"{kc}[{i}]") for i in range(n)
+        )
+    if getattr(trees[2], "shape", None) != getattr(trees[1], "shape", None):  # m and g
+        return False
+    for leaves, leaf in zip(lists, trees):
+        leaves.append(leaf)
+    chains.append(kc)
+    return True
+
+
+def _rebuild(tree: Any, leaves: Any, n: int) -> tuple[Any, ...]:
+    """``n`` trees of ``tree``'s structure, in ``_gather``'s order: ``leaves`` yields one
+    tuple of ``n`` leaves per leaf of ``tree``. One walk for all."""
+    if isinstance(tree, dict):
+        keys = list(tree)
+        children = [_rebuild(tree[k], leaves, n) for k in keys]
+        columns = zip(*children) if children else [()] * n
+        if type(tree) is Container:  # no checks to redo: make's fast path
+            return tuple(make(dict(zip(keys, col))) for col in columns)
+        return tuple(type(tree)(zip(keys, col)) for col in columns)
+    if isinstance(tree, (list, tuple)):
+        children = [_rebuild(v, leaves, n) for v in tree]
+        return tuple(type(tree)(col) for col in (zip(*children) if children else [()] * n))
+    return next(leaves)  # type: ignore[no-any-return]
 
 
 def _first_leaf(tree: Any) -> Any:
@@ -536,6 +584,91 @@ def warmup_cosine_decay_schedule(
     return join_schedules([warmup, decay], [warmup_steps])
 
 
+# -- multi-tensor updates ------------------------------------------------------------------------
+# Adam over a Container costs one Python-level call per op and leaf; torch's ``_foreach_*``
+# kernels take all the leaves in one call (what ``torch.optim.Adam`` uses). The update below
+# runs the composite's ops in the composite's order, so the numbers are the same (bit for bit
+# on CPU, where torch's foreach kernels run the per-tensor ops). It lives here rather than in
+# backends/torch/ because a backend package holds only op families and the core's hook files.
+def _torch_adam_update() -> Callable[..., Any]:
+    """The torch hook, built on first use (torch is imported only then, and only once)."""
+    import torch
+
+    plain = (torch.Tensor, torch.nn.Parameter)  # exact types: subclasses have their dispatch
+    interpreters = torch._C._functorch.peek_interpreter_stack
+    modes = torch._C._len_torch_dispatch_stack  # make_fx (ivy_like.compile), fake tensors...
+
+    def fits(lists: tuple[list[Any], ...], scalar: Any) -> bool:
+        """Plain tensors of ``scalar``'s dtype and device, no autograd graph recorded through
+        them, no torch.func transform, torch.compile trace or dispatch mode running (the
+        composite is what those should see)."""
+        if torch.compiler.is_compiling() or interpreters() is not None or modes():
+            return False
+        dtype, device, grad_mode = scalar.dtype, scalar.device, torch.is_grad_enabled()
+        for tensors in lists:
+            for t in tensors:
+                if type(t) not in plain or t.dtype != dtype or t.device != device:
+                    return False
+                if grad_mode and t.requires_grad:
+                    return False
+        return True
+
+    def adam_update(
+        params: list[Any],
+        grads: list[Any],
+        mu: list[Any],
+        nu: list[Any],
+        b1: float,
+        b2: float,
+        eps: float,
+        step_size: Any,
+        inv_c2: Any,
+        decay: Any,
+        decayed: list[bool] | None,
+    ) -> tuple[list[Any], list[Any], list[Any]] | None:
+        """New ``(params, mu, nu)`` lists, or None where the lists do not fit. In-place ops
+        write only into tensors made here: no input changes."""
+        if not fits((params, grads, mu, nu), step_size):
+            return None
+        new_mu = torch._foreach_mul(mu, b1)  # b1 m + (1 - b1) g
+        torch._foreach_add_(new_mu, torch._foreach_mul(grads, 1.0 - b1))
+        squares = torch._foreach_mul(grads, grads)  # b2 v + (1 - b2) g²
+        torch._foreach_mul_(squares, 1.0 - b2)
+        new_nu = torch._foreach_mul(nu, b2)
+        torch._foreach_add_(new_nu, squares)
+        denom = torch._foreach_mul(new_nu, inv_c2)  # p - m step_size / (sqrt(v inv_c2) + eps)
+        torch._foreach_sqrt_(denom)
+        torch._foreach_add_(denom, eps)
+        steps = torch._foreach_mul(new_mu, step_size)
+        # p + (-1 * steps) / denom: the negation is exact, so this is p - steps / denom
+        new = list(torch._foreach_addcdiv(params, steps, denom, value=-1.0))
+        if decay is not None:  # new - p * (lr * weight_decay), on the decayed leaves
+            idx = [i for i in range(len(params)) if decayed is None or decayed[i]]
+            if idx:
+                shrink = torch._foreach_mul([params[i] for i in idx], decay)
+                torch._foreach_sub_([new[i] for i in idx], shrink)
+        return new, list(new_mu), list(new_nu)
+
+    return adam_update
+
+
+_ADAM_HOOKS: dict[str, Callable[[], Callable[..., Any]]] = {"torch": _torch_adam_update}
+_adam_hooks: dict[str, Any] = {}  # backend name -> its built hook, or None
+
+
+def _adam_hook(name: str) -> Any:
+    """The multi-tensor Adam update of backend ``name`` (None: it has none), built once."""
+    try:
+        return _adam_hooks[name]
+    except KeyError:
+        # A cache filled inside a torch.compile trace would fail its guard at the next call.
+        if _tracing.is_tracing():  # (read from the module: it is rebound once torch loads)
+            return None
+        factory = _ADAM_HOOKS.get(name)
+        hook = _adam_hooks[name] = None if factory is None else factory()
+        return hook
+
+
 # -- the optimizers ------------------------------------------------------------------------------
 def sgd(lr: LearningRate = 1e-2, clip: Clip | None = None) -> Optimizer:
     """Plain gradient descent: ``p - lr * g``.
@@ -663,11 +796,43 @@ def _adam(
     def init(params: Any) -> Any:
         return il.Container(count=_zero_count(params), mu=_zeros(params), nu=_zeros(params))
 
+    def fused(params: Any, grads: Any, state: Any, count: Any, rate: Any) -> Any:
+        """``(params, state)`` from the backend's multi-tensor update (torch:
+        ``torch._foreach_*``, the same ops as the composite below over all leaves at once),
+        or ``None`` where there is none or it declines (see ``_torch_adam_update``). Only
+        native leaves: ``Array`` leaves take the composite."""
+        if isinstance(count, Array) or _tracing.is_tracing():  # a compiler sees the composite
+            return None
+        b = _parts(count)[0]
+        hook = _adam_hook(b.name)
+        if hook is None:
+            return None
+        lists: tuple[list[Any], ...] = ([], [], [], [])
+        chains: list[str] = []
+        if not _gather((params, grads, state["mu"], state["nu"]), lists, chains, ""):
+            return None  # the composite raises the error
+        if not chains:
+            return None
+        first = lists[0][0]
+        step_size, inv_c2 = corrections(count, first, rate)
+        factor = _times(rate, weight_decay) if weight_decay else None
+        if factor is not None and not isinstance(factor, numbers.Real):
+            factor = b.astype(_parts(factor)[1], b.native_dtype(_dtype_name(first)))
+        decayed = None if mask is None else [bool(mask(kc)) for kc in chains]
+        out = hook(*lists, b1, b2, eps, step_size, inv_c2, factor, decayed)
+        if out is None:
+            return None
+        new, mu, nu = _rebuild(params, zip(*out), 3)
+        return new, make({"count": count, "mu": mu, "nu": nu})
+
     def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
         grads = _clipped(clip, grads)
         rate = _rate(lr, state)  # at the count before this update (optax's)
-        decay = _scale_by(_times(rate, weight_decay)) if weight_decay else None
         count = _increment(state["count"])
+        done = fused(params, grads, state, count, rate)
+        if done is not None:
+            return done  # type: ignore[no-any-return]
+        decay = _scale_by(_times(rate, weight_decay)) if weight_decay else None
         mu = _map(first_moment, (state["mu"], grads))
         nu = _map(lambda v, g, kc: b2 * v + (1.0 - b2) * (g * g), (state["nu"], grads))
         by_dtype: dict[Any, tuple[Any, Any]] = {}  # the corrections, once per parameter dtype

@@ -90,6 +90,22 @@ def test_compiled_training_step_traces_once_and_matches_eager(name):
 
 
 @pytest.mark.parametrize("name", COMPILERS)
+def test_compiled_gradient_through_max_pool(name):
+    # A CNN step compiles: jax could not differentiate its max-pool window under jit when the
+    # start value was an array (a generic reduce_window); the gradient routes to each maximum.
+    b = ivy_like.get_backend(name)
+    x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+
+    def loss(x):
+        return ivy_like.sum(nn.max_pool2d(x, 2) ** 2)
+
+    expected = np.zeros_like(x)
+    expected[0, 0, 1::2, 1::2] = 2 * x[0, 0, 1::2, 1::2]
+    got = ivy_like.compile(ivy_like.grad(loss))(b.asarray(x))
+    np.testing.assert_allclose(ivy_like.to_numpy(got), expected)
+
+
+@pytest.mark.parametrize("name", COMPILERS)
 def test_dropout_masks_differ_between_steps_from_one_compilation(name):
     b = ivy_like.get_backend(name)
     traces = [0]

@@ -465,3 +465,15 @@ def test_the_default_max_bytes_refuses_a_bomb(tmp_path):
     finally:
         tracemalloc.stop()
     assert peak < 2**22 and time.perf_counter() - start < 5
+
+
+def test_zero_d_leaves_keep_their_shape_on_disk(tmp_path):
+    # An optimizer's step count, a model's scalar buffer: NumPy's ascontiguousarray made a
+    # 0-d leaf 1-d on the way to safetensors.
+    c = ivy_like.Container(count=np.asarray(3, np.int32), w=np.ones((2, 2), np.float32))
+    path = tmp_path / "c.safetensors"
+    c.cont_to_disk(path)
+    back = ivy_like.Container.cont_from_disk(path)
+    assert tuple(back["count"].shape) == ()
+    assert int(back["count"]) == 3
+    assert tuple(back["w"].shape) == (2, 2)

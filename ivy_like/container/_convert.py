@@ -120,9 +120,18 @@ def exact_numpy(backend: Backend, x: Any) -> tuple[np.ndarray, Dtype]:
             arr = np.asarray(backend.to_numpy(x))
             if arr.dtype.itemsize != 2:
                 raise TypeError(f"bfloat16 bits of a {backend.name} array are not available")
-            return np.ascontiguousarray(arr.view(np.uint16)), dtype
-        return np.ascontiguousarray(to_bits(x)), dtype
-    return np.ascontiguousarray(backend.to_numpy(x)), dtype
+            return _c_order(arr.view(np.uint16)), dtype
+        return _c_order(to_bits(x)), dtype
+    return _c_order(backend.to_numpy(x)), dtype
+
+
+def _c_order(arr: Any) -> Any:
+    """``arr`` as a C-contiguous NumPy array of the same shape (``np.ascontiguousarray``
+    would make a 0-d array 1-d)."""
+    import numpy as np
+
+    arr = np.asarray(arr)
+    return arr if arr.flags.c_contiguous else np.array(arr, order="C")
 
 
 def from_exact_numpy(arr: np.ndarray, dtype: Dtype, backend: Backend) -> Any:
@@ -134,7 +143,7 @@ def from_exact_numpy(arr: np.ndarray, dtype: Dtype, backend: Backend) -> Any:
         from_bits = _BF16_FROM_BITS.get(backend.name)
         if from_bits is None:
             raise TypeError(f"bfloat16 arrays cannot be built on the {backend.name} backend")
-        return from_bits(np.ascontiguousarray(arr, dtype=np.uint16))
+        return from_bits(_c_order(np.asarray(arr, dtype=np.uint16)))
     return backend.asarray(np.array(arr, copy=True), dtype=native)
 
 

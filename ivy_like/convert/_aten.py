@@ -25,9 +25,13 @@ Next to the table:
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 import ivy_like as il
 
@@ -249,6 +253,24 @@ def floor_divide(x: Any, y: Any) -> Any:
 @aten("remainder.Tensor", "remainder.Scalar", promote=_ALL)
 def remainder(x: Any, y: Any) -> Any:
     return il.remainder(x, y)  # Python's sign rule, as torch.remainder
+
+
+@aten("fmod.Tensor", "fmod.Scalar", promote=_ALL)
+def fmod(x: Any, y: Any) -> Any:
+    """C's fmod (the sign of ``x``) from the floored remainder, exact for ints and floats."""
+    r = il.remainder(x, y)
+    wrong_sign = il.logical_and(il.not_equal(r, 0), il.not_equal(il.less(r, 0), il.less(x, 0)))
+    return il.where(wrong_sign, il.subtract(r, y), r)
+
+
+@aten("hypot.default", promote=_ALL)
+def hypot(x: Any, y: Any) -> Any:
+    return il.sqrt(il.add(il.multiply(x, x), il.multiply(y, y)))
+
+
+@aten("exp2.default")
+def exp2(x: Any) -> Any:
+    return il.pow(il.full_like(x, 2.0), x)
 
 
 @aten("neg.default")
@@ -542,6 +564,20 @@ def argmin(x: Any, dim: Any = None, keepdim: bool = False) -> Any:
     return _index_dtype(il.argmin(x, axis=dim, keepdims=keepdim))
 
 
+@aten("linalg_vector_norm.default")
+def linalg_vector_norm(
+    x: Any,
+    ord: Any = 2,  # noqa: A002 - ATen's name
+    dim: Any = None,
+    keepdim: bool = False,
+    *,
+    dtype: Any = None,
+) -> Any:
+    if dtype is not None:
+        x = cast(x, dtype)
+    return il.linalg.vector_norm(x, axis=_dims(dim, _ndim(x)), keepdims=keepdim, ord=ord)
+
+
 @aten("var.correction")
 def var(x: Any, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> Any:
     c = 1 if correction is None else correction  # torch's default is the unbiased estimate
@@ -562,6 +598,18 @@ def any_(x: Any, dim: Any = None, keepdim: bool = False) -> Any:
 @aten("all.default", "all.dim", "all.dims")
 def all_(x: Any, dim: Any = None, keepdim: bool = False) -> Any:
     return _reduce(il.all, x, dim, keepdim)
+
+
+@aten("cumprod.default", promote=(0,))
+def cumprod(x: Any, dim: int, dtype: Any = None) -> Any:
+    return il.cumulative_prod(x, axis=_axis(dim, _ndim(x)))
+
+
+@aten("var_mean.correction")
+def var_mean(
+    x: Any, dim: Any = None, *, correction: Any = None, keepdim: bool = False
+) -> tuple[Any, Any]:
+    return var(x, dim, correction=correction, keepdim=keepdim), _reduce(il.mean, x, dim, keepdim)
 
 
 @aten("cumsum.default", promote=(0,))
@@ -608,6 +656,36 @@ def addmm(bias: Any, x: Any, y: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
     return _scaled_sum(bias, il.matmul(x, y), beta, alpha)
 
 
+@aten("_trilinear.default", promote=(0, 1, 2))
+def trilinear(
+    i1: Any,
+    i2: Any,
+    i3: Any,
+    expand1: Any,
+    expand2: Any,
+    expand3: Any,
+    sumdim: Any,
+    unroll_dim: int = 1,
+) -> Any:
+    """What ``torch.nn.Bilinear`` runs: the three inputs with unit axes inserted at
+    ``expand*`` (in increasing order), multiplied, summed over ``sumdim``."""
+
+    def grow(t: Any, dims: Any) -> Any:
+        for d in sorted(int(i) for i in dims):
+            t = il.expand_dims(t, axis=d)
+        return t
+
+    product = il.multiply(il.multiply(grow(i1, expand1), grow(i2, expand2)), grow(i3, expand3))
+    return il.sum(product, axis=tuple(int(d) for d in sumdim)) if len(sumdim) else product
+
+
+@aten("_cdist_forward.default")
+def cdist(x1: Any, x2: Any, p: float, compute_mode: Any = None) -> Any:
+    # the p-norm of every difference; ivy_like's vector_norm gives torch's zero gradient at 0
+    diff = il.subtract(il.expand_dims(x1, axis=-2), il.expand_dims(x2, axis=-3))
+    return il.linalg.vector_norm(diff, axis=-1, ord=p)
+
+
 @aten("einsum.default")
 def einsum(equation: str, operands: Any, path: Any = None) -> Any:
     return il.einsum(equation, *operands)
@@ -617,6 +695,11 @@ def einsum(equation: str, operands: Any, path: Any = None) -> Any:
 @aten("view.default", "_unsafe_view.default", "reshape.default", "view_copy.default")
 def reshape(x: Any, shape: Any) -> Any:
     return il.reshape(x, _shape_of(shape))
+
+
+@aten("reshape_as.default", "view_as.default")
+def reshape_as(x: Any, other: Any) -> Any:
+    return il.reshape(x, tuple(other.shape))
 
 
 @aten("permute.default")
@@ -716,6 +799,46 @@ def select(x: Any, dim: int, index: int) -> Any:
     return x[index_tuple]
 
 
+def _scatter_along(x: Any, src: Any, dim: int, picked: range) -> Any:
+    """``x`` with the positions ``picked`` along ``dim`` replaced by ``src`` (a functionalized
+    ``x[..., a:b:c] = src``): the runs of ``x`` and of ``src`` concatenated in order (three
+    pieces for a step of 1), which differentiates on every backend."""
+    d = _axis(dim, _ndim(x))
+    size = int(x.shape[d])
+    if not picked:
+        return x
+    if list(picked) == list(range(size)):
+        return src
+    source = [("x", i) for i in range(size)]
+    for k, i in enumerate(picked):
+        source[i] = ("src", k)
+    pieces, run_start = [], 0
+    for i in range(1, size + 1):  # close a run where the source or the contiguity changes
+        if i < size and source[i][0] == source[i - 1][0] and source[i][1] == source[i - 1][1] + 1:
+            continue
+        kind, first = source[run_start]
+        whole = x if kind == "x" else src
+        pieces.append(_slice_along(whole, d, slice(first, first + i - run_start)))
+        run_start = i
+    return pieces[0] if len(pieces) == 1 else il.concat(pieces, axis=d)
+
+
+@aten("slice_scatter.default", promote=_ALL)
+def slice_scatter(
+    x: Any, src: Any, dim: int = 0, start: Any = None, end: Any = None, step: int = 1
+) -> Any:
+    size = int(x.shape[_axis(dim, _ndim(x))])
+    return _scatter_along(x, src, dim, range(size)[slice(start, end, step)])
+
+
+@aten("select_scatter.default", promote=_ALL)
+def select_scatter(x: Any, src: Any, dim: int, index: int) -> Any:
+    d = _axis(dim, _ndim(x))
+    size = int(x.shape[d])
+    i = index + size if index < 0 else index
+    return _scatter_along(x, il.expand_dims(src, axis=d), d, range(i, i + 1))
+
+
 @aten("narrow.default")
 def narrow(x: Any, dim: int, start: int, length: int) -> Any:
     if start < 0:
@@ -754,6 +877,35 @@ def unbind(x: Any, dim: int = 0) -> Any:
     return list(il.unstack(x, axis=dim))
 
 
+@aten("diagonal.default")
+def diagonal(x: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
+    """The diagonal of the ``(dim1, dim2)`` planes, on a new last axis (torch's layout): one
+    ``take`` from the two axes flattened, at positions fixed by the shape."""
+    n = _ndim(x)
+    a, b = _axis(dim1, n), _axis(dim2, n)
+    rest = [i for i in range(n) if i not in (a, b)]
+    moved = il.permute_dims(x, (*rest, a, b))
+    rows, cols = int(x.shape[a]), int(x.shape[b])
+    length = max(0, min(rows - max(-offset, 0), cols - max(offset, 0)))
+    i = np.arange(length)
+    positions = (i + max(-offset, 0)) * cols + i + max(offset, 0)
+    flat = il.reshape(moved, (*[int(x.shape[r]) for r in rest], rows * cols))
+    return il.take(flat, _native(il.asarray(positions.astype(np.int32))), axis=len(rest))
+
+
+@aten("unfold.default")
+def unfold(x: Any, dimension: int, size: int, step: int) -> Any:
+    """``x.unfold``: the windows of ``size`` every ``step`` along ``dimension``, which then
+    counts the windows, each window on a new last axis."""
+    d = _axis(dimension, _ndim(x))
+    count = (int(x.shape[d]) - size) // step + 1
+    windows = il.stack(
+        [_slice_along(x, d, slice(i * step, i * step + size)) for i in range(count)], axis=d
+    )
+    n = _ndim(windows)
+    return il.permute_dims(windows, (*range(d + 1), *range(d + 2, n), d + 1))
+
+
 @aten("flip.default")
 def flip(x: Any, dims: Any) -> Any:
     return il.flip(x, axis=tuple(dims))
@@ -766,7 +918,7 @@ def roll(x: Any, shifts: Any, dims: Any = ()) -> Any:
     return il.roll(x, tuple(shifts), axis=tuple(dims))
 
 
-_PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge"}
+_PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": ""}
 
 
 def _check_pad(x: Any, pad: Any, mode: str = "constant", value: Any = None) -> str | None:
@@ -774,7 +926,25 @@ def _check_pad(x: Any, pad: Any, mode: str = "constant", value: Any = None) -> s
         return f"mode={mode!r}; only {', '.join(map(repr, _PAD_MODES))} padding"
     if len(pad) % 2 or len(pad) // 2 > len(x.shape):
         return f"pad={list(pad)} does not match the input's {len(x.shape)} axes"
+    if mode == "circular":
+        n = len(x.shape)
+        for i, w in enumerate(pad):
+            if not 0 <= int(w) <= x.shape[n - 1 - i // 2]:
+                return f"circular pad={list(pad)}: widths from 0 to the axis size only"
     return None
+
+
+def _wrap(x: Any, widths: Sequence[tuple[int, int]]) -> Any:
+    """Circular padding: each axis extended by its own other end."""
+    for axis, (lo, hi) in enumerate(widths):
+        if lo or hi:
+            n = int(x.shape[axis])
+            parts = [_slice_along(x, axis, slice(n - lo, n))] if lo else []
+            parts.append(x)
+            if hi:
+                parts.append(_slice_along(x, axis, slice(0, hi)))
+            x = il.concat(parts, axis=axis)
+    return x
 
 
 def _pad(x: Any, pad: Sequence[int], mode: str, value: Any) -> Any:
@@ -792,6 +962,8 @@ def _pad(x: Any, pad: Sequence[int], mode: str, value: Any) -> Any:
         return x
     if mode == "constant":
         return il.pad(x, tuple(widths), constant_values=value)
+    if mode == "circular":
+        return _wrap(x, widths)
     return il.pad(x, tuple(widths), mode=_PAD_MODES[mode])
 
 
@@ -864,10 +1036,9 @@ def _check_index(x: Any, indices: Any) -> str | None:
     return None
 
 
-@aten("index.Tensor", check=_check_index)
-def index(x: Any, indices: Any) -> Any:
-    """``x[i0, i1, ...]`` with integer index arrays on consecutive axes (None: a full slice):
-    one ``take`` on the flattened indexed axes, so it runs on every backend."""
+def _indexed_rows(x: Any, indices: Any) -> tuple[Any, Any, tuple[int, ...], tuple[int, ...]]:
+    """``x`` with its indexed axes (consecutive) moved first and flattened into rows, the row
+    of every index (the index arrays broadcast), their shape and the shape of the rest."""
     shape = tuple(x.shape)
     n = len(shape)
     used = [i for i, t in enumerate(indices) if t is not None]
@@ -881,15 +1052,133 @@ def index(x: Any, indices: Any) -> Any:
     picked = tuple(int(s) for s in arrays[0].shape)
     rest = shape[:first] + shape[first + k :]
     order = tuple(range(first, first + k)) + tuple(range(first)) + tuple(range(first + k, n))
-    moved = il.reshape(il.permute_dims(x, order), (-1, *rest))
-    taken = il.take(moved, il.reshape(flat, (-1,)), axis=0)
-    out = il.reshape(taken, (*picked, *rest))
-    if first == 0:
-        return out
-    # torch puts the indexed block where the indexed axes were (they are consecutive)
-    p = len(picked)
-    back = tuple(range(p, p + first)) + tuple(range(p)) + tuple(range(p + first, _ndim(out)))
-    return il.permute_dims(out, back)
+    rows = il.reshape(il.permute_dims(x, order), (-1, *rest))
+    return rows, il.reshape(flat, (-1,)), picked, rest
+
+
+def _block_back(first: int, p: int, ndim: int) -> tuple[int, ...]:
+    """The axes order putting an indexed block of ``p`` axes, first in an array of ``ndim``,
+    back where the indexed axes were (torch's rule for consecutive index arrays)."""
+    return tuple(range(p, p + first)) + tuple(range(p)) + tuple(range(p + first, ndim))
+
+
+@aten("index.Tensor", check=_check_index)
+def index(x: Any, indices: Any) -> Any:
+    """``x[i0, i1, ...]`` with integer index arrays on consecutive axes (None: a full slice):
+    one ``take`` on the flattened indexed axes, so it runs on every backend."""
+    rows, flat, picked, rest = _indexed_rows(x, indices)
+    out = il.reshape(il.take(rows, flat, axis=0), (*picked, *rest))
+    first = next(i for i, t in enumerate(indices) if t is not None)
+    return out if first == 0 else il.permute_dims(out, _block_back(first, len(picked), _ndim(out)))
+
+
+def _check_index_put(x: Any, indices: Any, values: Any, accumulate: bool = False) -> str | None:
+    masks = [t for t in indices if isinstance(t, TensorMeta) and t.dtype == "bool"]
+    if masks:
+        numel = math.prod(values.shape) if isinstance(values, TensorMeta) else 1
+        if len(indices) != 1 or accumulate or numel != 1:
+            return "a boolean mask index beside others, or with several values (data-dependent)"
+        return None
+    return _check_index(x, indices)
+
+
+@aten("index_put.default", check=_check_index_put, promote=(0, 2))
+def index_put(x: Any, indices: Any, values: Any, accumulate: bool = False) -> Any:
+    """A functionalized ``x[i0, i1, ...] = values`` (``+=`` with ``accumulate``): the values
+    scattered into the rows of :func:`_indexed_rows`, then put back in ``x``'s layout.
+    Repeated indices add up with ``accumulate``; without it torch leaves them undefined."""
+    if indices[0] is not None and "bool" in str(indices[0].dtype):  # x[mask] = v, one value
+        mask = il.reshape(indices[0], (*indices[0].shape, *(1,) * (_ndim(x) - _ndim(indices[0]))))
+        filled = il.astype(il.broadcast_to(il.reshape(values, ()), tuple(x.shape)), x.dtype)
+        return il.where(mask, filled, x)
+    rows, flat, picked, rest = _indexed_rows(x, indices)
+    first = next(i for i, t in enumerate(indices) if t is not None)
+    block = (*picked, *rest)
+    if first:  # values come in x[indices]'s layout: move the indexed block first
+        shape = tuple(x.shape)
+        k = len([t for t in indices if t is not None])
+        target = (*shape[:first], *picked, *shape[first + k :])
+        values = il.broadcast_to(values, target)
+        p, n = len(picked), len(target)
+        values = il.permute_dims(
+            values,
+            tuple(range(first, first + p)) + tuple(range(first)) + tuple(range(first + p, n)),
+        )
+    values = il.reshape(il.broadcast_to(il.astype(values, x.dtype), block), (-1, *rest))
+    added = il.scatter_add(il.zeros_like(rows), flat, values)
+    if accumulate:
+        rows = il.add(rows, added)
+    else:
+        hit = il.scatter_add(
+            _native(il.zeros(rows.shape[:1], dtype=il.int32)),
+            flat,
+            il.ones_like(flat, dtype=il.int32),
+        )
+        hit = il.reshape(il.greater(hit, 0), (-1, *(1,) * len(rest)))
+        rows = il.where(hit, added, rows)
+    shape = tuple(x.shape)
+    k = len([t for t in indices if t is not None])
+    moved_shape = (*shape[first : first + k], *shape[:first], *shape[first + k :])
+    out = il.reshape(rows, moved_shape)
+    return out if first == 0 else il.permute_dims(out, _block_back(first, k, len(shape)))
+
+
+def _scatter_rows(x: Any, dim: int, index: Any, src: Any, assign: bool) -> Any:
+    """torch's ``scatter``/``scatter_add``: ``out[..., index[p], ...] = src[p]`` (``+=``) for
+    every position ``p`` of ``index``, as one ``scatter_add`` into ``x`` flattened."""
+    shape = tuple(int(s) for s in x.shape)
+    d = _axis(dim, len(shape))
+    ishape = tuple(int(s) for s in index.shape)
+    strides = [int(np.prod(shape[a + 1 :])) for a in range(len(shape))]
+    coords = np.indices(ishape)
+    base = sum(coords[a] * strides[a] for a in range(len(shape)) if a != d).astype(np.int32)
+    i = il.where(il.less(index, 0), il.add(index, shape[d]), index)
+    flat = il.reshape(il.add(_native(il.asarray(base)), il.multiply(i, strides[d])), (-1,))
+    if isinstance(src, (int, float, bool)):
+        src = il.full_like(x, src)
+    cut = tuple(slice(0, n) for n in ishape)  # src may be larger than index: its corner
+    values = il.reshape(il.astype(src[cut], x.dtype), (-1,))
+    rows = il.reshape(x, (-1,))
+    added = il.scatter_add(il.zeros_like(rows), flat, values)
+    if assign:
+        hit = il.scatter_add(
+            _native(il.zeros(rows.shape, dtype=il.int32)), flat, il.ones_like(flat, dtype=il.int32)
+        )
+        rows = il.where(il.greater(hit, 0), added, rows)
+    else:
+        rows = il.add(rows, added)
+    return il.reshape(rows, shape)
+
+
+@aten("scatter.src", "scatter.value")
+def scatter(x: Any, dim: int, index: Any, src: Any) -> Any:
+    return _scatter_rows(x, dim, index, src, assign=True)
+
+
+@aten("scatter_add.default")
+def scatter_add(x: Any, dim: int, index: Any, src: Any) -> Any:
+    return _scatter_rows(x, dim, index, src, assign=False)
+
+
+# -- sorting -------------------------------------------------------------------------------------
+@aten("sort.default", "sort.stable")
+def sort(
+    x: Any, dim: int = -1, descending: bool = False, *, stable: Any = None, **more: Any
+) -> tuple[Any, Any]:
+    if "dim" in more:  # sort.stable's keyword-only order
+        dim = more["dim"]
+    if "descending" in more:
+        descending = more["descending"]
+    # the order is no function of x to differentiate (MLX refuses to try)
+    order = il.stop_gradient(il.argsort(x, axis=dim, descending=descending, stable=True))
+    return il.take_along_axis(x, order, axis=dim), _index_dtype(order)
+
+
+@aten("topk.default")
+def topk(x: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
+    order = il.stop_gradient(il.argsort(x, axis=dim, descending=largest, stable=True))
+    order = _slice_along(order, dim, slice(0, k))
+    return il.take_along_axis(x, order, axis=dim), _index_dtype(order)
 
 
 # -- copies, casts, no-ops ---------------------------------------------------------------------
@@ -899,7 +1188,6 @@ def index(x: Any, indices: Any) -> Any:
     "alias.default",
     "lift_fresh_copy.default",
     "lift_fresh.default",
-    "view_as.default",
 )
 def identity(x: Any, *args: Any, **kwargs: Any) -> Any:
     return x
@@ -934,7 +1222,19 @@ def type_as(x: Any, other: Any) -> Any:
     return il.astype(x, other.dtype, copy=False)
 
 
-@aten("_assert_tensor_metadata.default", "_assert_scalar.default")
+@aten("copy.default")
+def copy(x: Any, src: Any, non_blocking: bool = False) -> Any:
+    """What an in-place ``x.copy_(src)`` leaves in ``x`` once functionalized: ``src``
+    broadcast to ``x``'s shape, in ``x``'s dtype."""
+    return il.astype(il.broadcast_to(src, tuple(x.shape)), x.dtype, copy=False)
+
+
+@aten(
+    "_assert_tensor_metadata.default",
+    "_assert_scalar.default",
+    "_assert_async.default",
+    "_assert_async.msg",
+)
 def no_op(*args: Any, **kwargs: Any) -> None:
     """Checks torch makes on shapes and dtypes fixed at capture: nothing to compute."""
     return None
@@ -943,6 +1243,9 @@ def no_op(*args: Any, **kwargs: Any) -> None:
 # -- creation ------------------------------------------------------------------------------------
 @aten("arange.default", "arange.start", "arange.start_step", creation=True)
 def arange(*args: Any, dtype: Any = None, **ignored: Any) -> Any:
+    if dtype is not None and "int" in dtype.name:
+        # torch takes whole floats as integer bounds and steps (arange(0, 16, 1.0, int64))
+        args = tuple(int(a) if isinstance(a, float) and a.is_integer() else a for a in args)
     return _native(il.arange(*args, dtype=_dt(dtype)))
 
 
@@ -1165,11 +1468,82 @@ def _check_convolution(
     output_padding: Any,
     groups: int,
 ) -> str | None:
-    if transposed:
-        return "transposed convolution (ConvTranspose) is not implemented yet"
     if len(x.shape) - 2 not in (1, 2):
         return f"{len(x.shape) - 2}-d convolution; 1-d and 2-d only"
     return None
+
+
+def _per_axis(v: Any, n: int) -> tuple[int, ...]:
+    if isinstance(v, (list, tuple)):
+        return tuple(int(i) for i in v) * (n if len(v) == 1 else 1)
+    return (int(v),) * n
+
+
+def _conv_transpose(
+    x: Any,
+    weight: Any,
+    bias: Any,
+    stride: Any,
+    padding: Any,
+    output_padding: Any,
+    groups: int,
+    dilation: Any,
+) -> Any:
+    """The transposed convolution as the convolution it is the gradient of: the input with
+    ``stride - 1`` zeros between its elements, padded by ``dilation * (k - 1) - padding``
+    (plus ``output_padding`` at the end; a negative width crops), convolved with stride 1
+    by the kernel flipped and with its in/out channels swapped within each group."""
+    n = _ndim(x) - 2
+    stride, padding = _per_axis(stride, n), _per_axis(padding, n)
+    output_padding, dilation = _per_axis(output_padding, n), _per_axis(dilation, n)
+    kernel = tuple(int(k) for k in weight.shape[2:])
+    for a in range(n):
+        axis, s = 2 + a, stride[a]
+        if s > 1:  # interleave zeros: (.., L, ..) -> (.., L, s, ..) -> (.., L * s, ..), cut
+            size = int(x.shape[axis])
+            widths = [(0, 0)] * (_ndim(x) + 1)
+            widths[axis + 1] = (0, s - 1)
+            spread = il.pad(il.expand_dims(x, axis=axis + 1), tuple(widths))
+            shape = tuple(x.shape)
+            merged = il.reshape(spread, (*shape[:axis], size * s, *shape[axis + 1 :]))
+            x = _slice_along(merged, axis, slice(0, (size - 1) * s + 1))
+        edge = dilation[a] * (kernel[a] - 1) - padding[a]
+        lo, hi = edge, edge + output_padding[a]
+        if lo < 0 or hi < 0:
+            x = _slice_along(x, axis, slice(max(-lo, 0), int(x.shape[axis]) - max(-hi, 0)))
+        if lo > 0 or hi > 0:
+            widths = [(0, 0)] * _ndim(x)
+            widths[axis] = (max(lo, 0), max(hi, 0))
+            x = il.pad(x, tuple(widths))
+    c_in, c_out_g = int(weight.shape[0]), int(weight.shape[1])
+    w = il.reshape(weight, (groups, c_in // groups, c_out_g, *kernel))
+    w = il.permute_dims(w, (0, 2, 1, *range(3, 3 + n)))
+    w = il.flip(
+        il.reshape(w, (groups * c_out_g, c_in // groups, *kernel)), axis=tuple(range(2, 2 + n))
+    )
+    conv = il.nn.conv1d if n == 1 else il.nn.conv2d
+    d = dilation[0] if n == 1 else dilation
+    return conv(x, w, bias, stride=1, padding=0, dilation=d, groups=groups)
+
+
+def _check_conv_transpose(x: Any, weight: Any, *rest: Any) -> str | None:
+    if len(x.shape) - 2 not in (1, 2):
+        return f"a {len(x.shape)}-D input; batched 1-d and 2-d transposed convolutions only"
+    return None
+
+
+@aten("conv_transpose1d.default", "conv_transpose2d.input", check=_check_conv_transpose)
+def conv_transpose(
+    x: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    output_padding: Any = 0,
+    groups: int = 1,
+    dilation: Any = 1,
+) -> Any:
+    return _conv_transpose(x, weight, bias, stride, padding, output_padding, groups, dilation)
 
 
 @aten("convolution.default", check=_check_convolution)
@@ -1184,9 +1558,27 @@ def convolution(
     output_padding: Any,
     groups: int,
 ) -> Any:
+    if transposed:
+        return _conv_transpose(x, weight, bias, stride, padding, output_padding, groups, dilation)
     if _ndim(x) == 3:
         return conv1d(x, weight, bias, stride, padding, dilation, groups)
     return conv2d(x, weight, bias, stride, padding, dilation, groups)
+
+
+def _pool_geometry(size: int, k: int, s: int, p: int, ceil_mode: bool) -> tuple[int, int]:
+    """(output size, padding to add at the end) of a pooling axis, as ATen sizes it: with
+    ``ceil_mode`` a last partial window counts if it starts inside the input or its left
+    padding."""
+    span = size + 2 * p - k
+    out = (-(-span // s) if ceil_mode else span // s) + 1
+    if ceil_mode and (out - 1) * s >= size + p:
+        out -= 1
+    return out, max(0, (out - 1) * s + k - (size + 2 * p))
+
+
+def _pool_args(x: Any, kernel_size: Any, stride: Any, padding: Any) -> tuple[Any, Any, Any]:
+    k = _per_axis(kernel_size, 2)
+    return k, (_per_axis(stride, 2) if len(stride) else k), _per_axis(padding, 2)
 
 
 def _check_max_pool(
@@ -1199,8 +1591,6 @@ def _check_max_pool(
 ) -> str | None:
     if _pair(dilation) not in (1, (1, 1)):
         return f"dilation={list(dilation) if isinstance(dilation, (list, tuple)) else dilation}"
-    if ceil_mode:
-        return "ceil_mode=True"
     if len(x.shape) != 4:
         return "a 3-D (unbatched) input; 4-D NCHW only"
     return None
@@ -1215,8 +1605,13 @@ def max_pool2d(
     dilation: Any = 1,
     ceil_mode: bool = False,
 ) -> Any:
-    s = _pair(stride) if len(stride) else None
-    return il.nn.max_pool2d(x, _pair(kernel_size), s, _pair(padding))
+    k, s, p = _pool_args(x, kernel_size, stride, padding)
+    extra = [_pool_geometry(int(x.shape[2 + a]), k[a], s[a], p[a], ceil_mode)[1] for a in (0, 1)]
+    if not any(extra):
+        return il.nn.max_pool2d(x, k, s, p)
+    # ceil_mode's last partial windows: padding of minus infinity, which a max never picks
+    widths = ((0, 0), (0, 0), (p[0], p[0] + extra[0]), (p[1], p[1] + extra[1]))
+    return il.nn.max_pool2d(il.pad(x, widths, constant_values=-math.inf), k, s, 0)
 
 
 @aten("max_pool2d_with_indices.default", check=_check_max_pool, outputs=(0,))
@@ -1233,15 +1628,17 @@ def _check_avg_pool(
     count_include_pad: bool = True,
     divisor_override: Any = None,
 ) -> str | None:
-    if ceil_mode:
-        return "ceil_mode=True"
-    if divisor_override is not None:
-        return "divisor_override"
-    if not count_include_pad and _pair(padding) not in (0, (0, 0)):
-        return "count_include_pad=False with padding"
     if len(x.shape) != 4:
         return "a 3-D (unbatched) input; 4-D NCHW only"
     return None
+
+
+def _window_counts(size: int, k: int, s: int, p: int, out: int, with_pad: bool) -> np.ndarray:
+    """How many positions of each window along an axis the mean divides by: the input and
+    its padding (count_include_pad), or the input only; never ceil_mode's overhang."""
+    lo, hi = (-p, size + p) if with_pad else (0, size)
+    starts = np.arange(out) * s - p
+    return (np.minimum(starts + k, hi) - np.maximum(starts, lo)).astype(np.float32)
 
 
 @aten("avg_pool2d.default", check=_check_avg_pool)
@@ -1254,13 +1651,158 @@ def avg_pool2d(
     count_include_pad: bool = True,
     divisor_override: Any = None,
 ) -> Any:
-    s = _pair(stride) if len(stride) else None
-    return il.nn.avg_pool2d(x, _pair(kernel_size), s, _pair(padding))
+    k, s, p = _pool_args(x, kernel_size, stride, padding)
+    sizes = (int(x.shape[2]), int(x.shape[3]))
+    geometry = [_pool_geometry(sizes[a], k[a], s[a], p[a], ceil_mode) for a in (0, 1)]
+    if not any(e for _, e in geometry) and count_include_pad and divisor_override is None:
+        return il.nn.avg_pool2d(x, k, s, p)
+    # window sums (the mean over k*k zero-padded positions, times k*k), then torch's divisor
+    widths = ((0, 0), (0, 0), *((p[a], p[a] + geometry[a][1]) for a in (0, 1)))
+    sums = il.multiply(il.nn.avg_pool2d(il.pad(x, widths), k, s, 0), float(k[0] * k[1]))
+    if divisor_override:
+        return il.divide(sums, float(divisor_override))
+    rows, cols = (
+        _window_counts(sizes[a], k[a], s[a], p[a], geometry[a][0], count_include_pad)
+        for a in (0, 1)
+    )
+    divisor = _native(il.astype(il.asarray(np.outer(rows, cols)), x.dtype))
+    return il.divide(sums, divisor)
 
 
 @aten("adaptive_avg_pool2d.default", "_adaptive_avg_pool2d.default")
 def adaptive_avg_pool2d(x: Any, output_size: Any) -> Any:
     return il.nn.adaptive_avg_pool2d(x, _pair(output_size))
+
+
+def _adaptive_max(x: Any, axis: int, out: int) -> Any:
+    """Max over PyTorch's adaptive windows ``[floor(i*n/out), ceil((i+1)*n/out))``."""
+    shape = tuple(x.shape)
+    n = int(shape[axis])
+    if n % out == 0:  # equal windows: one reshape and one max
+        split = (*shape[:axis], out, n // out, *shape[axis + 1 :])
+        return il.max(il.reshape(x, split), axis=axis + 1)
+    parts = [
+        il.max(
+            _slice_along(x, axis, slice(i * n // out, -(-(i + 1) * n // out))),
+            axis=axis,
+            keepdims=True,
+        )
+        for i in range(out)
+    ]
+    return il.concat(parts, axis=axis)
+
+
+def _check_adaptive_max(x: Any, output_size: Any) -> str | None:
+    if len(x.shape) not in (3, 4):
+        return f"a {len(x.shape)}-D input; 3-D or 4-D only"
+    return None
+
+
+@aten("adaptive_max_pool2d.default", check=_check_adaptive_max, outputs=(0,))
+def adaptive_max_pool2d(x: Any, output_size: Any) -> tuple[Any, None]:
+    n = _ndim(x)
+    sizes = [int(x.shape[n - 2 + a]) if s is None else int(s) for a, s in enumerate(output_size)]
+    return _adaptive_max(_adaptive_max(x, n - 2, sizes[0]), n - 1, sizes[1]), None
+
+
+# -- resizing (F.interpolate) ------------------------------------------------------------------
+def _check_upsample(x: Any, output_size: Any, *rest: Any) -> str | None:
+    if len(x.shape) != 4:
+        return f"a {len(x.shape)}-D input; 4-D NCHW only"
+    return None
+
+
+def _resize_plan(x: Any, output_size: Any, scales: Sequence[Any]) -> list[tuple[int, int, Any]]:
+    """(input size, output size, scale factor or None) for H and W, as ATen computes them:
+    a given scale factor sets the output size (floored) and is the one used to map back."""
+    sizes = tuple(int(s) for s in x.shape[2:])
+    plan = []
+    for i, n_in in enumerate(sizes):
+        scale = scales[i] if scales is not None and i < len(scales) else None
+        if output_size is not None and len(output_size):
+            n_out = int(output_size[i])
+        else:
+            n_out = int(math.floor(n_in * float(scale)))
+        plan.append((n_in, n_out, scale))
+    return plan
+
+
+def _float32_scale(n_in: int, n_out: int, scale: Any) -> np.floating:
+    # ATen's compute_scales_value: 1/scale when given, else in/out, in float (float32) math
+    if scale is not None and scale > 0:
+        return np.float32(1.0 / scale)
+    return np.float32(n_in) / np.float32(n_out)
+
+
+@functools.lru_cache(maxsize=256)
+def _linear_weights(n_in: int, n_out: int, align_corners: bool, scale: Any) -> np.ndarray:
+    """The (n_out, n_in) matrix of 1-D linear interpolation, ATen's source indices and
+    lambdas (float32) in it: resizing is one product per axis, differentiable everywhere."""
+    dst = np.arange(n_out, dtype=np.float32)
+    if align_corners:
+        step = np.float32((n_in - 1) / (n_out - 1)) if n_out > 1 else np.float32(0)
+        src = dst * step
+    else:
+        src = np.maximum((dst + np.float32(0.5)) * _float32_scale(n_in, n_out, scale) - 0.5, 0)
+    i0 = np.minimum(src.astype(np.int64), n_in - 1)
+    i1 = np.minimum(i0 + 1, n_in - 1)
+    hi = np.clip(src - i0, 0, 1).astype(np.float32)
+    w = np.zeros((n_out, n_in), dtype=np.float32)
+    rows = np.arange(n_out)
+    np.add.at(w, (rows, i0), 1 - hi)
+    np.add.at(w, (rows, i1), hi)
+    return w
+
+
+@functools.lru_cache(maxsize=256)
+def _nearest_indices(n_in: int, n_out: int, scale: Any, exact: bool) -> np.ndarray:
+    dst = np.arange(n_out, dtype=np.float32)
+    s = _float32_scale(n_in, n_out, scale)
+    src = np.floor((dst + np.float32(0.5)) * s) if exact else np.floor(dst * s)
+    return np.minimum(src.astype(np.int64), n_in - 1).astype(np.int32)
+
+
+def _bilinear(x: Any, output_size: Any, align_corners: bool, scales: Any) -> Any:
+    (h_in, h_out, sh), (w_in, w_out, sw) = _resize_plan(x, output_size, scales)
+    wh = _native(il.astype(il.asarray(_linear_weights(h_in, h_out, align_corners, sh)), x.dtype))
+    ww = _native(il.astype(il.asarray(_linear_weights(w_in, w_out, align_corners, sw).T), x.dtype))
+    return il.matmul(il.matmul(wh, x), ww)  # (Ho, H) @ x @ (W, Wo)
+
+
+def _nearest(x: Any, output_size: Any, scales: Any, exact: bool) -> Any:
+    (h_in, h_out, sh), (w_in, w_out, sw) = _resize_plan(x, output_size, scales)
+    rows = _native(il.asarray(_nearest_indices(h_in, h_out, sh, exact)))
+    cols = _native(il.asarray(_nearest_indices(w_in, w_out, sw, exact)))
+    return il.take(il.take(x, rows, axis=2), cols, axis=3)
+
+
+@aten("upsample_bilinear2d.vec", check=_check_upsample)
+def upsample_bilinear2d(x: Any, output_size: Any, align_corners: bool, scale_factors: Any) -> Any:
+    return _bilinear(x, output_size, align_corners, scale_factors)
+
+
+@aten("upsample_bilinear2d.default", check=_check_upsample)
+def upsample_bilinear2d_sizes(
+    x: Any, output_size: Any, align_corners: bool, scales_h: Any = None, scales_w: Any = None
+) -> Any:
+    return _bilinear(x, output_size, align_corners, (scales_h, scales_w))
+
+
+@aten("upsample_nearest2d.vec", check=_check_upsample)
+def upsample_nearest2d(x: Any, output_size: Any, scale_factors: Any) -> Any:
+    return _nearest(x, output_size, scale_factors, exact=False)
+
+
+@aten("upsample_nearest2d.default", check=_check_upsample)
+def upsample_nearest2d_sizes(
+    x: Any, output_size: Any, scales_h: Any = None, scales_w: Any = None
+) -> Any:
+    return _nearest(x, output_size, (scales_h, scales_w), exact=False)
+
+
+@aten("_upsample_nearest_exact2d.vec", check=_check_upsample)
+def upsample_nearest_exact2d(x: Any, output_size: Any, scale_factors: Any) -> Any:
+    return _nearest(x, output_size, scale_factors, exact=True)
 
 
 # -- attention, dropout, recurrent layers ------------------------------------------------------

@@ -170,7 +170,7 @@ def from_channels_last_layout(kind: str, name: str, w: Any) -> Any:
         w = w.transpose(3, 2, 0, 1)  # HWIO -> OIHW
     elif name == "weight" and kind == "Conv1d":
         w = w.transpose(2, 1, 0)  # (K, I, O) -> (O, I, K)
-    return np.ascontiguousarray(w)
+    return np.array(w, order="C")  # (ascontiguousarray would make a 0-d array 1-d)
 
 
 def to_channels_last_layout(kind: str, name: str, w: Any) -> Any:
@@ -183,7 +183,7 @@ def to_channels_last_layout(kind: str, name: str, w: Any) -> Any:
         w = w.transpose(2, 3, 1, 0)  # OIHW -> HWIO
     elif name == "weight" and kind == "Conv1d":
         w = w.transpose(2, 1, 0)
-    return np.ascontiguousarray(w)
+    return np.array(w, order="C")  # (ascontiguousarray would make a 0-d array 1-d)
 
 
 def channels_first(rank: int) -> tuple[int, ...]:

@@ -19,6 +19,7 @@ import collections
 import linecache
 import math
 import operator
+import re
 import warnings
 from collections.abc import Mapping
 from typing import Any
@@ -114,6 +115,16 @@ def _constant(arr: Any, dtype: Any, backend: Any) -> Any:
         if dtype.name != "int64":
             raise
         return from_exact_numpy(arr.astype(np.int32), il.int32, backend)
+
+
+def _concrete(backend: Any, x: Any) -> bool:
+    """Whether ``x`` is a value rather than a tracer of a function being compiled (JAX stages
+    even a NumPy constant into the trace under ``jit``; such an array cannot outlive it)."""
+    try:
+        backend.to_numpy(x)
+    except Exception:  # noqa: BLE001 - every framework names its tracer errors differently
+        return False
+    return True
 
 
 # -- the model -----------------------------------------------------------------------------------
@@ -253,7 +264,8 @@ class GraphModel(Model):
         hit = self._constants_on.get(b.name)
         if hit is None:
             hit = [_constant(arr, dtype, b) for arr, dtype in self._constants]
-            self._constants_on[b.name] = hit
+            if hit and _concrete(b, hit[0]):  # made inside a trace (jit), they belong to it
+                self._constants_on[b.name] = hit
         return hit
 
     def apply(self, params: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
@@ -348,6 +360,15 @@ def _export(module: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
                 f"on them){_user_frame(err)}; torch.export cannot capture one graph for it. "
                 f"Compute both branches and select with torch.where, or move the decision "
                 f"out of the model."
+            ) from err
+        unknown = re.search(r"Found (<class '[^']+'>|\S+) in (input|output)", str(err))
+        if unknown is not None:
+            raise UnsupportedOpError(
+                f"from_torch: {type(module).__name__}.forward takes or returns a "
+                f"{unknown.group(1).strip('<>').removeprefix('class ')} ({unknown.group(2)}), "
+                f"which torch.export cannot flatten into tensors; supported: tensors, None, "
+                f"tuples, lists, namedtuples and dicts. (A transformers model returns its "
+                f"key/value cache so: build it with use_cache=False.)"
             ) from err
         raise
     finally:
@@ -530,6 +551,8 @@ def _emit_call(node: Any, w: _Writer) -> None:
         src, i = node.args
         produced = _aten.OUTPUTS.get(_op_name(src.target))
         if produced is not None and i not in produced:
+            if not node.users:
+                return  # an entry the graph picks out but never reads
             raise _unsupported(src, f"its output {i} is not computed, only {list(produced)}")
         w.lines.append(f"    {node.name} = {w.names[src]}[{i}]")
         return

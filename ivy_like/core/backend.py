@@ -192,6 +192,12 @@ class Backend:
             else:
                 self.__dict__[name] = _not_supported(spec.name, self.name, reason)
 
+    def composite(self, key: str) -> Any:
+        """Op ``key``'s composite declaration (registry key: ``"nn.cross_entropy"``), run with
+        this backend active as a composite op is: for a kernel that hands some cases back to
+        the composite (the kernel is the backend's attribute, so this is the only way there)."""
+        return _composite(OPS[key], self)
+
     def __repr__(self) -> str:
         return f"<ivy_like backend {self.name!r} ({self.version})>"
 

@@ -164,13 +164,14 @@ def hardswish(x: Any):
     --------
     >>> import ivy_like
     >>> ivy_like.nn.hardswish(ivy_like.array([-4., 0., 1.5, 4.]))
-    ivy_like.array([0.   , 0.   , 1.125, 4.   ])
+    ivy_like.array([-0.   ,  0.   ,  1.125,  4.   ])
     """
     il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     # Three pieces rather than x * hardsigmoid(x), so the gradient is PyTorch's at the corners
     # too: 0 at -3, x/3 + 1/2 strictly between, 1 from 3 on.
+    # x * 0 on the left, so the sign of zero is that of x, as torch's and jax's kernels give.
     middle = x * (x + 3.0) / 6.0
-    return il.where(x <= -3.0, il.zeros_like(x), il.where(x < 3.0, middle, x))
+    return il.where(x <= -3.0, x * 0.0, il.where(x < 3.0, middle, x))
 
 
 # -- LSTM ----------------------------------------------------------------------------------------

@@ -78,7 +78,10 @@ def nn_max_pool2d(
     x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
 ) -> Any:
     dims, strides, pads, _ = _window("max_pool2d", x, kernel_size, stride, padding, data_format)
-    return lax.reduce_window(x, jnp.array(-jnp.inf, x.dtype), lax.max, dims, strides, pads)
+    # A Python scalar start value: JAX recognises max with -inf as reduce_window_max, which
+    # differentiates under jit; a jnp array start value would be a generic reduce_window.
+    low = -jnp.inf if jnp.issubdtype(x.dtype, jnp.inexact) else int(jnp.iinfo(x.dtype).min)
+    return lax.reduce_window(x, low, lax.max, dims, strides, pads)
 
 
 def nn_avg_pool2d(
@@ -87,5 +90,8 @@ def nn_avg_pool2d(
     dims, strides, pads, kernel = _window(
         "avg_pool2d", x, kernel_size, stride, padding, data_format
     )
-    total = lax.reduce_window(x, jnp.array(0, x.dtype), lax.add, dims, strides, pads)
+    # A Python scalar start value, as in max_pool2d: reduce_window_sum differentiates under jit.
+    total = lax.reduce_window(
+        x, 0 if jnp.issubdtype(x.dtype, jnp.integer) else 0.0, lax.add, dims, strides, pads
+    )
     return total / (kernel[0] * kernel[1])  # zero padding counted, as PyTorch's default

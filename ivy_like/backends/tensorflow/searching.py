@@ -15,7 +15,15 @@ import tensorflow as tf
 from ivy_like.ops.statistical import _axes
 
 from .._common import searching as _searching
+from . import DEFAULT_INT
 from ._helpers import _truth
+
+
+def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    # tf.math.count_nonzero compares with zero (NaN and either complex part count); axis=()
+    # reduces nothing, as the standard says.
+    axes = None if axis is None else _axes(x.shape.rank, axis, "count_nonzero")
+    return tf.math.count_nonzero(x, axis=axes, keepdims=keepdims, dtype=DEFAULT_INT)
 
 
 def _arg_reduce(name: str, fn: Any, x: Any, axis: Any, keepdims: bool) -> Any:

@@ -1,7 +1,8 @@
 """torch backend: array API utility functions.
 
 ``all``/``any`` over several axes and over no axis (``axis=()``: each element's truth value,
-where torch would reduce every axis).
+where torch would reduce every axis). ``diff`` is the shared one over this backend's
+``concat`` (our promotion of ``prepend``/``append``) and ``torch.narrow`` views.
 """
 
 from __future__ import annotations
@@ -11,6 +12,10 @@ from typing import Any
 import torch
 
 from ivy_like.ops.statistical import _axes
+
+from .._common.utility import diff_for
+from .elementwise import subtract
+from .manipulation import concat
 
 
 def _logical(fn: Any, x: Any, axis: Any, keepdims: bool) -> Any:
@@ -29,3 +34,15 @@ def all(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:  # noqa:
 
 def any(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
     return _logical(torch.any, x, axis, keepdims)
+
+
+def _shifted(x: Any, axis: int) -> tuple[Any, Any]:
+    m = x.shape[axis] - 1
+    return torch.narrow(x, axis, 1, m), torch.narrow(x, axis, 0, m)
+
+
+def _kind(x: Any) -> str:
+    return "b" if x.dtype == torch.bool else "n"  # only bool matters to diff's rule
+
+
+diff = diff_for(concat, subtract, _shifted, lambda a: tuple(a.shape), _kind)
