@@ -46,6 +46,7 @@ def main(argv: list[str]) -> None:
         ("bench_transforms", "transforms_benchmark", "Function transforms against native"),
         # also writes docs/benchmarks_programs.png, the bar chart the section shows
         ("bench_programs", "programs_benchmark", "Whole programs against native idioms"),
+        ("bench_convert", "convert_benchmark", "Converted models"),
     ]:
         try:
             mod = __import__(module)

@@ -1,4 +1,6 @@
-"""``python -m ivy_like demo``: the main demo (an MLP trained and converted on every backend).
+"""``python -m ivy_like demo``: the main demo (an MLP trained and converted on every backend);
+``demo convert``: a transformers ResNet converted from PyTorch, run on every backend, fine-tuned
+on JAX and sent back (:mod:`ivy_like.demo_convert`).
 
 Other commands: ``seeds`` (the seed pages' examples), ``backends`` (the registered backends and
 their installed versions, read from package metadata; ``--check`` imports each to prove it
@@ -173,10 +175,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ivy_like")
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser(
-        "demo", help="train one MLP on the digits data set on every autodiff backend, convert it"
+        "demo",
+        help="train one MLP on the digits data set on every autodiff backend, convert it; "
+        "'demo convert': a transformers ResNet from PyTorch to every backend, tuned, and back",
+    )
+    demo.add_argument(
+        "which",
+        nargs="?",
+        choices=("mlp", "convert"),
+        default="mlp",
+        help="mlp (the default): the MLP demo; convert: the model-conversion demo",
     )
     demo.add_argument("--backends", default=None, help="comma-separated (default: all installed)")
-    demo.add_argument("--steps", type=int, default=300, help="training steps (default 300)")
+    demo.add_argument("--steps", type=int, default=None, help="training steps (default 300)")
     demo.add_argument("--seed", type=int, default=0, help="seed of everything (default 0)")
     demo.add_argument("--plot", default=None, help="PNG path (default demo_output/loss_curves.png)")
     demo.add_argument(
@@ -233,14 +244,26 @@ def main(argv: list[str] | None = None) -> int:
         from .demo import run_seeds
 
         return run_seeds(_chosen_backends(seeds, args.backends, need_autodiff=False))
-    if args.steps < 1:
+    if args.which == "convert":
+        for given, flag in ((args.steps, "--steps"), (args.plot, "--plot")):
+            if given is not None:
+                demo.error(f"argument {flag}: not used by 'demo convert' (only by the MLP demo)")
+        from .demo_convert import run_convert_demo
+
+        return run_convert_demo(
+            _chosen_backends(demo, args.backends, need_autodiff=True),
+            seed=args.seed,
+            progress=False if args.no_progress else None,
+        )
+    steps = 300 if args.steps is None else args.steps
+    if steps < 1:
         demo.error("--steps must be at least 1")
     names = _chosen_backends(demo, args.backends, need_autodiff=True)
     from .demo import DEFAULT_PLOT, run_main_demo
 
     return run_main_demo(
         names,
-        steps=args.steps,
+        steps=steps,
         plot=args.plot or DEFAULT_PLOT,
         seed=args.seed,
         progress=False if args.no_progress else None,

@@ -502,3 +502,22 @@ def test_torch_compile_of_grad(request):
     close(compiled(x), [0, 2, 4, 6])
     close(compiled(x + 1), [2, 4, 6, 8])
     assert x.grad is None and not x.requires_grad
+
+
+@pytest.mark.parametrize("index", [[0, 4, 5], [-1, 2]])
+def test_gradient_of_take_from_a_concatenation(ad, index):
+    # TensorFlow's concat gradient takes the axis modulo an int32 rank when the incoming
+    # gradient is sparse (take's): an int64 axis there failed with a FloorMod dtype error.
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)
+
+    def loss(x):
+        joined = ivy_like.concat([x, x * 2], axis=0)
+        return ivy_like.sum(
+            ivy_like.take(joined, ad.asarray(np.asarray(index, np.int32)), axis=0) ** 2
+        )
+
+    rows = np.concatenate([x, 2 * x])[index]
+    scale = np.asarray([1.0 if i % 6 < 3 else 2.0 for i in index], np.float32)[:, None]
+    expected = np.zeros_like(x)
+    np.add.at(expected, [i % 6 % 3 for i in index], 2 * rows * scale)
+    close(ivy_like.grad(loss)(native(ad, x)), expected)

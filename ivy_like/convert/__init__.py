@@ -5,7 +5,9 @@
   are PyTorch's); :func:`to_torch` and :func:`to_keras` give native models with the weights
   loaded. ``from_torch(module, *example_args, **example_kwargs)`` captures any PyTorch model
   with ``torch.export`` as a :class:`GraphModel` (its ATen graph mapped to ivy_like ops; an
-  op it cannot map raises :class:`UnsupportedOpError`), and :func:`to_torch` sends it back.
+  op it cannot map raises :class:`UnsupportedOpError`), and :func:`to_torch` sends it back;
+  :func:`to_keras` and :func:`to_flax` wrap any model with ``params`` and a pure ``apply``
+  in a native module that owns its weights.
 * Weights: Container <-> torch ``state_dict`` (:func:`from_state_dict`, :func:`to_state_dict`),
   Keras weight lists (:func:`from_keras_weights`, :func:`to_keras_weights`) and Flax params
   (:func:`from_flax_params`, :func:`to_flax_params`).
@@ -39,6 +41,7 @@ __all__ = [
     "from_state_dict",
     "from_torch",
     "to_backend",
+    "to_flax",
     "to_flax_params",
     "to_keras",
     "to_keras_weights",
@@ -61,6 +64,7 @@ _LAZY = {
     "to_keras_weights": ("_keras", "to_keras_weights"),
     "from_flax": ("_flax", "from_flax"),
     "from_flax_params": ("_flax", "from_flax_params"),
+    "to_flax": ("_flax", "to_flax"),
     "to_flax_params": ("_flax", "to_flax_params"),
 }
 

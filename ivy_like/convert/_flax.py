@@ -566,3 +566,36 @@ def to_flax_params(model: Any, params: Any = None, style: str = "linen") -> dict
     if style == "nnx":
         return {"layers": out}
     return {"params": out, "batch_stats": stats} if stats else {"params": out}
+
+
+def to_flax(model: Any, params: Any = None) -> tuple[Any, dict[str, Any]]:
+    """``(module, variables)``: a ``flax.linen.Module`` computing what ``model`` computes, and
+    its variables holding ``model``'s weights (``params`` when given).
+
+    ``model`` is any portable ivy_like model with ``params`` and a pure ``apply``: a
+    :class:`GraphModel` from :func:`from_torch`, a ``KerasGraphModel`` from :func:`from_keras`
+    or an ``ivy_like.nn`` model such as ``Sequential``. ``module.apply(variables, *args)`` runs
+    ``model.apply`` with ivy_like on jax, so ``jax.jit`` and ``jax.grad`` work through it. The
+    weights keep ``model``'s key chains and layouts, nested (``"layer1/0/conv1/weight"`` is
+    ``variables["params"]["layer1"]["0"]["conv1"]["weight"]``); buffers (BatchNorm running
+    statistics) go in ``variables["batch_stats"]``. The module takes the inputs ``model``
+    takes (for a model from PyTorch, channels-first). A model without ``params`` and ``apply``
+    is a ``TypeError``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import torch
+    >>> from ivy_like.convert import from_torch, to_flax
+    >>> net = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.Tanh())
+    >>> module, variables = to_flax(from_torch(net, torch.ones(1, 3), backend="numpy"))
+    >>> sorted(variables["params"]["0"])
+    ['bias', 'weight']
+    >>> x = np.ones((1, 3), np.float32)
+    >>> bool(np.allclose(module.apply(variables, x), net(torch.ones(1, 3)).detach(), atol=1e-6))
+    True
+    """
+    from ._wrap import check_portable, flax_module
+
+    check_portable(model, "to_flax")
+    return flax_module(model, params, "to_flax")

@@ -1,4 +1,7 @@
-"""Keras 3 <-> ivy_like: ``keras.Sequential`` models and Keras weight lists.
+"""Keras 3 <-> ivy_like: ``keras.Sequential`` and functional models, and Keras weight lists.
+
+Functional models become a ``KerasGraphModel`` that keeps Keras's layouts
+(``_keras_graph.py``); what follows describes the ``Sequential`` path.
 
 Keras is channels-last (NHWC inputs, HWIO kernels); ivy_like's layers are PyTorch's
 (channels-first, OIHW). Kernels are transposed, and each channels-last layer is wrapped in
@@ -242,12 +245,18 @@ def _keras_specs(i: int, layer: Any) -> list[Spec]:
 
 
 def from_keras(model: Any, backend: Any = None) -> Any:
-    """An ``ivy_like.nn.Sequential`` computing what the Keras model computes at inference.
+    """An ivy_like model computing what the Keras model computes at inference.
 
-    ``model`` is a ``keras.Sequential`` of Dense, Conv1D, Conv2D, MaxPooling2D,
-    AveragePooling2D (padding "valid"), LayerNormalization (last axis), BatchNormalization
-    (its moving statistics), Embedding, Dropout, Activation, ReLU, Softmax, Flatten and
-    Permute; activations linear, relu, gelu, silu, sigmoid, tanh, softmax, log_softmax. The
+    A functional model (``keras.Model(inputs, outputs)``) becomes a :class:`KerasGraphModel`:
+    its graph, read from ``get_config()``, evaluated layer call by layer call with ivy_like
+    ops, shared layers, several inputs and outputs (lists or dicts) included; its ``params``
+    are keyed ``"<layer name>/<weight name>"`` in Keras's layouts, and a layer it cannot
+    translate raises :class:`UnsupportedOpError` naming the layer (see ``docs/convert.md``).
+
+    A ``keras.Sequential`` becomes an ``ivy_like.nn.Sequential``: its layers are Dense,
+    Conv1D, Conv2D, MaxPooling2D, AveragePooling2D (padding "valid"), LayerNormalization (last
+    axis), BatchNormalization (its moving statistics), Embedding, Dropout, Activation, ReLU,
+    Softmax, Flatten and Permute; activations linear, relu, gelu, silu, sigmoid, tanh, softmax, log_softmax. The
     converted model takes the same (channels-last) inputs and gives the same outputs: kernels
     are transposed to ivy_like's layouts and ``Permute`` layers are inserted around the
     channels-first layers (once at the input, once before Flatten). Weights land on
@@ -266,7 +275,9 @@ def from_keras(model: Any, backend: Any = None) -> Any:
     True
     """
     if not isinstance(model, keras.Sequential):
-        raise TypeError(f"from_keras: model must be a keras.Sequential, got {type(model).__name__}")
+        from ._keras_graph import functional
+
+        return functional(model, backend)
     specs: list[Spec] = []
     layers = list(model.layers)
     pad: Any = None  # (padding, Conv class) of a ZeroPadding layer, for the next convolution
@@ -404,7 +415,17 @@ def _input_shape(spec: Spec) -> tuple[Any, ...] | None:
 
 
 def to_keras(model: Any, params: Any = None, input_shape: Any = None) -> Any:
-    """A ``keras.Sequential`` with the weights of ``model`` (``params`` when given) loaded.
+    """A Keras model with the weights of ``model`` (``params`` when given), computing what
+    ``model`` computes.
+
+    An ``ivy_like.nn.Sequential`` becomes a ``keras.Sequential`` of Keras layers (below). Any
+    other portable model with ``params`` and a pure ``apply`` (a :class:`GraphModel` from
+    :func:`from_torch`, a ``KerasGraphModel`` from :func:`from_keras`) becomes a
+    ``keras.Model`` subclass that holds each weight as a Keras variable named after its key
+    chain (``"layer1.0.conv1.weight"``; buffers non-trainable) and whose ``call`` runs
+    ``model.apply`` on those variables with ivy_like on TensorFlow, so ``tf.GradientTape``
+    gives the gradients with respect to its ``trainable_variables``. It takes the inputs
+    ``model`` takes (``input_shape`` is not used).
 
     The Keras model takes the same inputs as ``model`` (channels-first where ivy_like's layers
     are): its convolutions and pools run channels-last between ``Permute`` layers, and
@@ -424,6 +445,11 @@ def to_keras(model: Any, params: Any = None, input_shape: Any = None) -> Any:
     >>> bool(np.array_equal(back(x), km(x)))
     True
     """
+    if getattr(model, "layers", None) is None:  # no layers to translate: wrap apply
+        from ._wrap import check_portable, keras_model
+
+        check_portable(model, "to_keras")
+        return keras_model(model, params, "to_keras")
     layers = model_layers(model, "to_keras")
     specs = read_specs(model, params, "to_keras", SUPPORTED)
     # Wrap each channels-first spatial layer in permutations to and from channels-last, then

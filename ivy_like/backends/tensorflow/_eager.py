@@ -74,6 +74,19 @@ def int64(value: Any) -> Any:
     return tensor
 
 
+_AXIS32: dict[int, Any] = {}
+
+
+def axis32(axis: int) -> Any:
+    """A cached eager int32 scalar: the axis of ``ConcatV2``, whose gradient for sparse
+    (``IndexedSlices``) incoming gradients takes the axis modulo an int32 rank and fails on an
+    int64 axis (``tf.concat`` itself passes int32). Call only in eager mode."""
+    tensor = _AXIS32.get(axis)
+    if tensor is None:
+        tensor = _AXIS32[axis] = tf.constant(axis, tf.int32)
+    return tensor
+
+
 def all_axes(rank: int) -> Any:
     """The cached axes ``(0, 1, ..., rank - 1)``: a reduction over every axis."""
     return int64(tuple(range(rank)))

@@ -96,7 +96,7 @@ def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
                 break
         else:
             try:
-                return RAW.ConcatV2(values=arrays, axis=_eager.int64(axis))
+                return RAW.ConcatV2(values=arrays, axis=_eager.axis32(axis))
             except RAW_FAILS:
                 pass  # mixed dtypes or shapes, a bad axis: the path below
     if axis is None:

@@ -1,0 +1,203 @@
+"""Native Keras and Flax modules around a portable ivy_like model (``params`` + a pure ``apply``).
+
+Graph models (:class:`~._graph.GraphModel`, :class:`~._keras_graph.KerasGraphModel`) have no
+layers to translate one by one, so :func:`to_keras` and :func:`to_flax` wrap them instead: the
+native module owns every parameter as one of its own variables (named after the key chain) and
+its forward pass runs ``model.apply`` on those variables' values, with ivy_like on the
+module's framework. The framework's autodiff then sees every op, so gradients flow.
+Imported only when such a conversion is asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..container import Container
+from ..container._convert import leaf_dtype
+from ..core.backend import get_backend
+from ._common import check_structure, move
+
+# Leaf names of running statistics, for models that do not say which leaves are buffers.
+_BUFFER_NAMES = frozenset(
+    {"running_mean", "running_var", "num_batches_tracked", "moving_mean", "moving_variance"}
+)
+
+
+def check_portable(model: Any, where: str) -> None:
+    """Raise ``TypeError`` naming the argument unless ``model`` has ``params`` and ``apply``."""
+    params = getattr(model, "params", None)
+    if not isinstance(params, Mapping) or not callable(getattr(model, "apply", None)):
+        raise TypeError(
+            f"{where}: model must be an ivy_like model with params and a pure apply (a "
+            f"GraphModel, KerasGraphModel or ivy_like.nn model), got {type(model).__name__}"
+        )
+
+
+def flat_params(model: Any, params: Any, where: str) -> dict[str, Any]:
+    """``params`` (default ``model.params``), checked against ``model.params``, by key chain."""
+    params = model.params if params is None else params
+    check_structure(model.params, params, where)
+    return dict(Container(params).cont_flatten_key_chains())
+
+
+def buffer_keys(model: Any, flat: Mapping[str, Any]) -> set[str]:
+    """The key chains of ``model``'s non-trainable leaves.
+
+    A :class:`GraphModel` knows them from ``torch.export``'s signature (its buffers); other
+    models by the leaf names of running statistics (ivy_like's and Keras's BatchNorm). Leaves
+    that are not floating point are never trainable.
+    """
+    from ._graph import GraphModel
+
+    exported = getattr(model, "_exported", None) if isinstance(model, GraphModel) else None
+    if exported is not None:
+        torch_buffers = set(exported.graph_signature.buffers)
+        out = {kc for kc in flat if model.aliases.get(kc, [kc])[0] in torch_buffers}
+    else:
+        out = {kc for kc in flat if kc.rsplit("/", 1)[-1] in _BUFFER_NAMES}
+    for kc, leaf in flat.items():
+        dtype = leaf_dtype(leaf, kc)
+        if dtype is None or "float" not in dtype.name:  # bfloat16 included
+            out.add(kc)
+    return out
+
+
+def unflatten(flat: Mapping[str, Any]) -> Container:
+    return Container.cont_unflatten(dict(flat)) if flat else Container()
+
+
+def native(out: Any) -> Any:
+    """``out`` with every ivy_like Array a native array and every Container a dict."""
+    import ivy_like as il
+
+    if isinstance(out, Mapping):
+        return {k: native(v) for k, v in out.items()}
+    if isinstance(out, (tuple, list)) and not hasattr(out, "_fields"):
+        return type(out)(native(v) for v in out)
+    return il.to_native(out)
+
+
+def native_inputs(args: Any, backend: str) -> Any:
+    """NumPy arrays in ``args`` moved to ``backend`` (a graph model runs on its inputs'
+    backend, and a NumPy input would follow the active one instead)."""
+    if isinstance(args, np.ndarray):
+        return move(args, get_backend(backend), "input")
+    if isinstance(args, Mapping):
+        return {k: native_inputs(v, backend) for k, v in args.items()}
+    if isinstance(args, (tuple, list)) and not hasattr(args, "_fields"):
+        return type(args)(native_inputs(v, backend) for v in args)
+    return args
+
+
+# -- Keras ------------------------------------------------------------------------------------------
+def keras_model(model: Any, params: Any, where: str) -> Any:
+    """A ``keras.Model`` holding ``model``'s weights as Keras variables, running ``apply``."""
+    import keras
+    import tensorflow as tf
+
+    flat = flat_params(model, params, where)
+    buffers = buffer_keys(model, flat)
+    np_backend = get_backend("numpy")
+
+    class PortableKerasModel(keras.Model):
+        """A portable ivy_like model as a Keras model: ``call`` runs ``model.apply`` with
+        ivy_like on TensorFlow, on the values of this model's variables (one per key chain,
+        named with ``.`` for ``/``, which Keras forbids in names; trainable except buffers)."""
+
+        def __init__(self) -> None:
+            super().__init__(name=f"portable_{type(model).__name__.lower()}")
+            self._portable = model
+            self._key_chains = tuple(flat)
+            self._leaves = []
+            for kc, leaf in flat.items():
+                value = np.asarray(move(leaf, np_backend, kc))  # exact, bfloat16 included
+                self._leaves.append(
+                    self.add_weight(
+                        shape=value.shape,
+                        dtype=str(value.dtype),
+                        initializer=lambda shape, dtype=None, v=value: v,
+                        trainable=kc not in buffers,
+                        name=kc.replace("/", "."),
+                    )
+                )
+            self.built = True  # nothing to infer: Keras must not trace call symbolically
+
+        def call(self, *args: Any, **kwargs: Any) -> Any:
+            # The variables' current values, read here so that a GradientTape records them.
+            values = {
+                kc: tf.convert_to_tensor(v.value) for kc, v in zip(self._key_chains, self._leaves)
+            }
+            args, kwargs = native_inputs((args, kwargs), "tensorflow")
+            out = self._portable.apply(unflatten(values), *args, **kwargs)
+            return native(out)
+
+    return PortableKerasModel()
+
+
+# -- Flax -------------------------------------------------------------------------------------------
+class _Held:
+    """``model`` and its initial weights, held by identity so that the Flax module (a
+    dataclass that is hashed and compared) stays hashable."""
+
+    def __init__(self, model: Any, params: dict[str, Any], stats: dict[str, Any]) -> None:
+        self.model = model
+        self.params = params  # nested dicts of jax arrays: the "params" collection
+        self.stats = stats  # the "batch_stats" collection (buffers)
+
+
+def _nest(flat: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for kc, v in flat.items():
+        *path, last = kc.split("/")
+        d = out
+        for k in path:
+            d = d.setdefault(k, {})
+        d[last] = v
+    return out
+
+
+def _merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = _merge(out[k], v) if k in out and isinstance(v, Mapping) else v
+    return out
+
+
+def flax_module(model: Any, params: Any, where: str) -> tuple[Any, dict[str, Any]]:
+    """A ``flax.linen.Module`` running ``model.apply`` on jax, and its variables."""
+    from flax import linen
+
+    flat = flat_params(model, params, where)
+    buffers = buffer_keys(model, flat)
+    jax_backend = get_backend("jax")
+    # jax without 64-bit mode: a float64 weight is a TypeError, never a downcast
+    moved = {kc: move(leaf, jax_backend, kc) for kc, leaf in flat.items()}
+    trainable = _nest({kc: v for kc, v in moved.items() if kc not in buffers})
+    stats = _nest({kc: v for kc, v in moved.items() if kc in buffers})
+
+    class PortableFlaxModule(linen.Module):
+        """A portable ivy_like model as a linen module: ``__call__`` runs ``model.apply`` with
+        ivy_like on jax, on the ``params`` collection (trainable weights, nested by key chain)
+        and ``batch_stats`` (buffers, e.g. BatchNorm running statistics)."""
+
+        held: _Held
+
+        @linen.compact
+        def __call__(self, *args: Any, **kwargs: Any) -> Any:
+            tree: dict[str, Any] = {}
+            for name, sub in self.held.params.items():
+                tree = _merge(tree, {name: self.param(name, lambda _key, s=sub: s)})
+            for name, sub in self.held.stats.items():
+                var = self.variable("batch_stats", name, lambda s=sub: s)
+                tree = _merge(tree, {name: var.value})
+            args, kwargs = native_inputs((args, kwargs), "jax")
+            out = self.held.model.apply(Container(tree), *args, **kwargs)
+            return native(out)
+
+    variables: dict[str, Any] = {"params": trainable}
+    if stats:
+        variables["batch_stats"] = stats
+    return PortableFlaxModule(_Held(model, trainable, stats)), variables
