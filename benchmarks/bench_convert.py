@@ -23,8 +23,10 @@ Every timed call finishes its work (``block_until_ready`` on JAX). Timing is
 medians, the ratio the median of the per-round ratios ivy_like / other. ``--quick`` runs few
 short rounds (for development; the numbers are then rough).
 
-``python benchmarks/bench_convert.py [--quick] [--profile]`` (``--profile``: cProfile of 50
-ivy_like-on-torch calls of each model, the top functions by cumulative time).
+``python benchmarks/bench_convert.py [--quick] [--profile] [--torch-only] [--only NAME]``
+(``--profile``: cProfile of 50 ivy_like-on-torch calls of each model, the top functions by
+cumulative time; ``--torch-only``: only the eager torch rows; ``--only gpt2``: only the models
+whose name contains that text, case and dashes ignored).
 """
 
 from __future__ import annotations
@@ -184,15 +186,23 @@ def profile_torch(case: _Case, calls: int = 50, top: int = 25) -> str:
     return out.getvalue()
 
 
-def convert_benchmark(quick: bool = False, profile: bool = False) -> str:
+def _matches(name: str, only: str) -> bool:
+    squash = name.lower().replace("-", "")
+    return only.lower().replace("-", "") in squash
+
+
+def convert_benchmark(
+    quick: bool = False, profile: bool = False, only: str = "", torch_only: bool = False
+) -> str:
     """Time the converted models; return the Markdown table (and, with ``profile``, the
-    profiles of ivy_like on torch below it)."""
+    profiles of ivy_like on torch below it). ``only`` keeps the models whose name contains it;
+    ``torch_only`` skips the jax rows."""
     try:
         import torch  # noqa: F401
         import transformers  # noqa: F401
     except ImportError as err:
         return f"Skipped: needs torch and transformers ({err}).\n"
-    has_jax = "jax" in il.available_backends()
+    has_jax = "jax" in il.available_backends() and not torch_only
     rounds = 5 if quick else _transforms.ROUNDS
     lines = [
         "transformers models from small configs (random weights, eval mode) captured with "
@@ -212,7 +222,9 @@ def convert_benchmark(quick: bool = False, profile: bool = False) -> str:
     ]
     profiles = []
     with _programs._timing(quick):
-        for label, build in MODELS.values():
+        for name, (label, build) in MODELS.items():
+            if not _matches(name, only):
+                continue
             try:
                 case = _Case(build)
             except Exception as err:  # noqa: BLE001 -- reported in the row
@@ -267,4 +279,12 @@ def convert_benchmark(quick: bool = False, profile: bool = False) -> str:
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    print(convert_benchmark(quick="--quick" in args, profile="--profile" in args))
+    only = args[args.index("--only") + 1] if "--only" in args[:-1] else ""
+    print(
+        convert_benchmark(
+            quick="--quick" in args,
+            profile="--profile" in args,
+            only=only,
+            torch_only="--torch-only" in args,
+        )
+    )

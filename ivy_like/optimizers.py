@@ -48,10 +48,11 @@ functions ``grads -> grads`` (as ``optax.clip_by_global_norm`` and ``optax.clip`
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, Union
 
 import numpy as np
@@ -137,49 +138,69 @@ def _zeros(params: Any) -> Any:
 
 
 def _gather(
-    trees: tuple[Any, ...], lists: tuple[list[Any], ...], chains: list[str], kc: str
+    p: Any, g: Any, m: Any, v: Any, lists: tuple[list[Any], ...], chains: list[str] | None, kc: str
 ) -> bool:
-    """Append the leaves of trees of the same structure to ``lists`` (one per tree) and their
-    key chains to ``chains``, in ``_map``'s order; False at the first difference in structure
-    or leaf shape (the caller then runs ``_map``, which raises the error naming it)."""
-    first = trees[0]
-    if isinstance(first, dict):
-        keys = first.keys()
-        if not all(isinstance(t, dict) and t.keys() == keys for t in trees[1:]):
+    """Append the leaves of params ``p``, grads ``g`` and moments ``m``, ``v`` (trees of the
+    same structure) to the four ``lists``, and their key chains to ``chains`` unless it is
+    None, in ``_map``'s order; False at the first difference in structure or leaf shape (the
+    caller then runs ``_map``, which raises the error naming it). Plain loops: this walk runs
+    at every step, and generator expressions cost about twice as much."""
+    if isinstance(p, dict):
+        keys = p.keys()
+        if not (
+            isinstance(g, dict)
+            and isinstance(m, dict)
+            and isinstance(v, dict)
+            and g.keys() == keys
+            and m.keys() == keys
+            and v.keys() == keys
+        ):
             return False
-        return all(
-            _gather(tuple(t[k] for t in trees), lists, chains, f"{kc}/{k}" if kc else str(k))
-            for k in first
-        )
-    if isinstance(first, (list, tuple)):
-        n = len(first)
-        if not all(isinstance(t, (list, tuple)) and len(t) == n for t in trees[1:]):
-            return False
-        return all(
-            _gather(tuple(t[i] for t in trees), lists, chains, f"{kc}[{i}]") for i in range(n)
-        )
-    if getattr(trees[2], "shape", None) != getattr(trees[1], "shape", None):  # m and g
+        for k in keys:
+            child = "" if chains is None else f"{kc}/{k}" if kc else str(k)
+            if not _gather(p[k], g[k], m[k], v[k], lists, chains, child):
+                return False
+        return True
+    if isinstance(p, (list, tuple)):
+        n = len(p)
+        for t in (g, m, v):
+            if not isinstance(t, (list, tuple)) or len(t) != n:
+                return False
+        for i in range(n):
+            child = "" if chains is None else f"{kc}[{i}]"
+            if not _gather(p[i], g[i], m[i], v[i], lists, chains, child):
+                return False
+        return True
+    if getattr(m, "shape", None) != getattr(g, "shape", None):
         return False
-    for leaves, leaf in zip(lists, trees):
-        leaves.append(leaf)
-    chains.append(kc)
+    lists[0].append(p)
+    lists[1].append(g)
+    lists[2].append(m)
+    lists[3].append(v)
+    if chains is not None:
+        chains.append(kc)
     return True
 
 
-def _rebuild(tree: Any, leaves: Any, n: int) -> tuple[Any, ...]:
-    """``n`` trees of ``tree``'s structure, in ``_gather``'s order: ``leaves`` yields one
-    tuple of ``n`` leaves per leaf of ``tree``. One walk for all."""
+def _rebuild(tree: Any, columns: tuple[list[Any], ...], position: Iterator[int]) -> tuple[Any, ...]:
+    """One tree of ``tree``'s structure per list in ``columns``, whose leaves are in
+    ``_gather``'s order (``position`` counts them). One walk for all."""
     if isinstance(tree, dict):
-        keys = list(tree)
-        children = [_rebuild(tree[k], leaves, n) for k in keys]
-        columns = zip(*children) if children else [()] * n
+        outs: list[dict[Any, Any]] = [{} for _ in columns]
+        for k in tree:
+            for out, leaf in zip(outs, _rebuild(tree[k], columns, position)):
+                out[k] = leaf
         if type(tree) is Container:  # no checks to redo: make's fast path
-            return tuple(make(dict(zip(keys, col))) for col in columns)
-        return tuple(type(tree)(zip(keys, col)) for col in columns)
+            return tuple(make(out) for out in outs)
+        return tuple(type(tree)(out) for out in outs)
     if isinstance(tree, (list, tuple)):
-        children = [_rebuild(v, leaves, n) for v in tree]
-        return tuple(type(tree)(col) for col in (zip(*children) if children else [()] * n))
-    return next(leaves)  # type: ignore[no-any-return]
+        seqs: list[list[Any]] = [[] for _ in columns]
+        for child in tree:
+            for seq, leaf in zip(seqs, _rebuild(child, columns, position)):
+                seq.append(leaf)
+        return tuple(type(tree)(seq) for seq in seqs)
+    i = next(position)
+    return tuple(column[i] for column in columns)
 
 
 def _first_leaf(tree: Any) -> Any:
@@ -613,6 +634,26 @@ def _torch_adam_update() -> Callable[..., Any]:
                     return False
         return True
 
+    # (b1, b2, dtype, device) -> b1, 1 - b1, b2, 1 - b2 as 0-d tensors. A foreach product with
+    # a 0-d tensor costs half the one with a Python float (measured: 6 against 12 µs for an
+    # MLP's 6 leaves, torch 2.13 CPU) and gives the same bits for float32 and float64, where a
+    # Python scalar is rounded to the tensor's dtype first too. Half precision computes a
+    # Python scalar's product in float32, so it keeps the Python floats.
+    constants: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    exact = (torch.float32, torch.float64)
+
+    def factors(b1: float, b2: float, like: Any) -> tuple[Any, ...]:
+        key = (b1, b2, like.dtype, like.device)
+        hit = constants.get(key)
+        if hit is None:
+            values = (b1, 1.0 - b1, b2, 1.0 - b2)
+            if like.dtype not in exact:
+                return values
+            hit = constants[key] = tuple(
+                torch.tensor(v, dtype=like.dtype, device=like.device) for v in values
+            )
+        return hit
+
     def adam_update(
         params: list[Any],
         grads: list[Any],
@@ -630,11 +671,12 @@ def _torch_adam_update() -> Callable[..., Any]:
         write only into tensors made here: no input changes."""
         if not fits((params, grads, mu, nu), step_size):
             return None
-        new_mu = torch._foreach_mul(mu, b1)  # b1 m + (1 - b1) g
-        torch._foreach_add_(new_mu, torch._foreach_mul(grads, 1.0 - b1))
+        c1, c1_rest, c2, c2_rest = factors(b1, b2, step_size)
+        new_mu = torch._foreach_mul(mu, c1)  # b1 m + (1 - b1) g
+        torch._foreach_add_(new_mu, torch._foreach_mul(grads, c1_rest))
         squares = torch._foreach_mul(grads, grads)  # b2 v + (1 - b2) g²
-        torch._foreach_mul_(squares, 1.0 - b2)
-        new_nu = torch._foreach_mul(nu, b2)
+        torch._foreach_mul_(squares, c2_rest)
+        new_nu = torch._foreach_mul(nu, c2)
         torch._foreach_add_(new_nu, squares)
         denom = torch._foreach_mul(new_nu, inv_c2)  # p - m step_size / (sqrt(v inv_c2) + eps)
         torch._foreach_sqrt_(denom)
@@ -808,21 +850,21 @@ def _adam(
         if hook is None:
             return None
         lists: tuple[list[Any], ...] = ([], [], [], [])
-        chains: list[str] = []
-        if not _gather((params, grads, state["mu"], state["nu"]), lists, chains, ""):
+        chains: list[str] | None = None if mask is None else []  # key chains: for the mask
+        if not _gather(params, grads, state["mu"], state["nu"], lists, chains, ""):
             return None  # the composite raises the error
-        if not chains:
+        if not lists[0]:
             return None
         first = lists[0][0]
         step_size, inv_c2 = corrections(count, first, rate)
         factor = _times(rate, weight_decay) if weight_decay else None
         if factor is not None and not isinstance(factor, numbers.Real):
             factor = b.astype(_parts(factor)[1], b.native_dtype(_dtype_name(first)))
-        decayed = None if mask is None else [bool(mask(kc)) for kc in chains]
+        decayed = None if chains is None or mask is None else [bool(mask(kc)) for kc in chains]
         out = hook(*lists, b1, b2, eps, step_size, inv_c2, factor, decayed)
         if out is None:
             return None
-        new, mu, nu = _rebuild(params, zip(*out), 3)
+        new, mu, nu = _rebuild(params, out, itertools.count())
         return new, make({"count": count, "mu": mu, "nu": nu})
 
     def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:

@@ -5,6 +5,8 @@ handed back to them."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -169,3 +171,100 @@ def test_batch_norm_channels_last_takes_the_composite():
         _norm_composite("nn.batch_norm", x, mean, var, None, None, 1e-5, -1).numpy(),
         rtol=1e-6,
     )
+
+
+# -- attention and mean squared error --------------------------------------------------------
+def _grads(fn, *args):
+    leaves = [a.clone().requires_grad_() for a in args]
+    out = fn(*leaves)
+    return out, torch.autograd.grad(out.sum(), leaves, allow_unused=True, materialize_grads=True)
+
+
+MASKS = {
+    "none": lambda rng: None,
+    "bool": lambda rng: torch.tensor(rng.random((5, 6)) > 0.4) | torch.eye(5, 6, dtype=bool),
+    "bool broadcast rows": lambda rng: torch.tensor([[True, False, True, True, False, True]]),
+    "additive": lambda rng: torch.tensor(rng.standard_normal((2, 1, 5, 6)).astype(np.float32)),
+}
+
+
+@pytest.mark.parametrize("mask", list(MASKS))
+@pytest.mark.parametrize("is_causal", [False, True])
+@pytest.mark.parametrize("scale", [None, 0.3])
+def test_attention_kernel_gives_the_composites_values_and_gradients(mask, is_causal, scale):
+    rng = np.random.default_rng(3)
+    q, k, v = _t(rng, (2, 3, 5, 4)), _t(rng, (2, 3, 6, 4)), _t(rng, (2, 3, 6, 4))
+    m = MASKS[mask](rng)
+
+    def ours(q, k, v):
+        return ivy_like.nn.scaled_dot_product_attention(q, k, v, m, is_causal, scale)
+
+    def composite(q, k, v):
+        key = "nn.scaled_dot_product_attention"
+        return _norm_composite(key, q, k, v, m, is_causal, scale)
+
+    got, got_grads = _grads(ours, q, k, v)
+    expected, expected_grads = _grads(composite, q, k, v)
+    fused = mask == "none" or not is_causal
+    assert ("ScaledDotProduct" in type(got.grad_fn).__name__) is fused
+    np.testing.assert_allclose(got.detach(), expected.detach(), rtol=1e-5, atol=1e-6)
+    for a, b in zip(got_grads, expected_grads):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "mask",
+    [
+        torch.tensor([[True, False], [False, False]]),  # the second row attends to nothing
+        torch.tensor([[0.0, -math.inf], [-math.inf, -math.inf]]),
+        torch.tensor([[False]]),
+    ],
+)
+def test_attention_rows_with_nothing_to_attend_keep_the_composites_nan(mask):
+    # torch's kernel gives such a row 0; the composite (and every other backend) NaN
+    q = k = v = torch.ones(1, 2, 2, 3)
+    got = ivy_like.nn.scaled_dot_product_attention(q, k, v, mask)
+    expected = _norm_composite("nn.scaled_dot_product_attention", q, k, v, mask)
+    assert torch.isnan(got).any()
+    np.testing.assert_array_equal(torch.isnan(got), torch.isnan(expected))
+    np.testing.assert_allclose(got, expected, rtol=1e-6, equal_nan=True)
+
+
+def test_attention_broadcast_batches_a_tracked_mask_and_vmap_take_the_composite():
+    rng = np.random.default_rng(4)
+    q, k = _t(rng, (2, 5, 4)), _t(rng, (1, 6, 4))  # batch axes that broadcast
+    got = ivy_like.nn.scaled_dot_product_attention(q, k, k)
+    expected = _norm_composite("nn.scaled_dot_product_attention", q, k, k)
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+    mask = _t(rng, (5, 6)).requires_grad_()
+    out = ivy_like.nn.scaled_dot_product_attention(q, q.clone(), q.clone(), mask[:, :5])
+    (g,) = torch.autograd.grad(out.sum(), mask)
+    assert g.abs().sum() > 0  # the mask's gradient (the kernel would have none)
+    per_row = ivy_like.vmap(lambda a: ivy_like.nn.scaled_dot_product_attention(a, a, a))(q)
+    np.testing.assert_allclose(
+        per_row, _norm_composite("nn.scaled_dot_product_attention", q, q, q), rtol=1e-5, atol=1e-6
+    )
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_mse_kernel_gives_the_composites_values_and_gradients(reduction):
+    rng = np.random.default_rng(5)
+    a, b = _t(rng, (4, 3)), _t(rng, (4, 3))
+    got, got_grads = _grads(lambda a, b: ivy_like.nn.mse_loss(a, b, reduction), a, b)
+    expected, expected_grads = _grads(
+        lambda a, b: _norm_composite("nn.mse_loss", a, b, reduction), a, b
+    )
+    assert type(got.grad_fn).__name__ == "MseLossBackward0"
+    np.testing.assert_allclose(got.detach(), expected.detach(), rtol=1e-6, atol=1e-7)
+    for x, y in zip(got_grads, expected_grads):
+        np.testing.assert_allclose(x, y, rtol=1e-6, atol=1e-7)
+
+
+def test_mse_mixed_dtypes_and_bad_input_take_the_composite():
+    a = torch.ones(3)
+    got = ivy_like.nn.mse_loss(a, torch.zeros(3, dtype=torch.float64))
+    assert got.dtype == torch.float64 and float(got) == 1.0
+    with pytest.raises(ValueError, match="mse_loss: input and target must have the same shape"):
+        ivy_like.nn.mse_loss(a, torch.ones(1))
+    with pytest.raises(ValueError, match="mse_loss: reduction must be"):
+        ivy_like.nn.mse_loss(a, a, "avg")

@@ -1852,6 +1852,67 @@ class Container(dict):
         prune_unapplied: bool = ...,
         map_sequences: bool = ...,
     ) -> tuple[Container, Container, Container]: ...
+    def gru_cell(
+        self,
+        h: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def group_norm(
+        self,
+        num_groups: int,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def adaptive_max_pool2d(
+        self,
+        output_size: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def conv_transpose2d(
+        self,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def interpolate(
+        self,
+        size: Any = ...,
+        scale_factor: Any = ...,
+        mode: str = ...,
+        align_corners: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
     def argmax(
         self,
         /,
@@ -11368,6 +11429,576 @@ class Container(dict):
         prune_unapplied: bool = ...,
         map_sequences: bool = ...,
     ) -> tuple[_T, _T, _T]: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: Container,
+        h: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: Any,
+        h: Container,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: Any,
+        h: Any,
+        w_ih: Container,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: Any,
+        h: Any,
+        w_ih: Any,
+        w_hh: Container,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: Any,
+        h: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Container,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: Any,
+        h: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any,
+        b_hh: Container,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: Array,
+        h: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: Any,
+        h: Array,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: Any,
+        h: Any,
+        w_ih: Array,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: Any,
+        h: Any,
+        w_ih: Any,
+        w_hh: Array,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: Any,
+        h: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Array,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: Any,
+        h: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any,
+        b_hh: Array,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: _Plain,
+        h: _Plain,
+        w_ih: _Plain,
+        w_hh: _Plain,
+        b_ih: _Plain | None = ...,
+        b_hh: _Plain | None = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: _Plain,
+        h: _Plain,
+        w_ih: _Plain,
+        w_hh: _T,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: _Plain,
+        h: _Plain,
+        w_ih: _T,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: _Plain,
+        h: _T,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_gru_cell(
+        x: _T,
+        h: Any,
+        w_ih: Any,
+        w_hh: Any,
+        b_ih: Any = ...,
+        b_hh: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_group_norm(
+        x: Container,
+        num_groups: int,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_group_norm(
+        x: Any,
+        num_groups: int,
+        weight: Container,
+        bias: Any = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_group_norm(
+        x: Any,
+        num_groups: int,
+        weight: Any,
+        bias: Container,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_group_norm(
+        x: Array,
+        num_groups: int,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_group_norm(
+        x: Any,
+        num_groups: int,
+        weight: Array,
+        bias: Any = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_group_norm(
+        x: Any,
+        num_groups: int,
+        weight: Any,
+        bias: Array,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_group_norm(
+        x: _Plain,
+        num_groups: int,
+        weight: _Plain | None = ...,
+        bias: _Plain | None = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_group_norm(
+        x: _T,
+        num_groups: int,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_adaptive_max_pool2d(
+        x: _Plain,
+        output_size: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_adaptive_max_pool2d(
+        x: _T,
+        output_size: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: Container,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: Any,
+        weight: Container,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: Any,
+        weight: Any,
+        bias: Container,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: Array,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: Any,
+        weight: Array,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: Any,
+        weight: Any,
+        bias: Array,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: _Plain,
+        weight: _Plain,
+        bias: _Plain | None = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: _Plain,
+        weight: _T,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: _T,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_interpolate(
+        x: _Plain,
+        size: Any = ...,
+        scale_factor: Any = ...,
+        mode: str = ...,
+        align_corners: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_interpolate(
+        x: _T,
+        size: Any = ...,
+        scale_factor: Any = ...,
+        mode: str = ...,
+        align_corners: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
     @overload
     @staticmethod
     def static_argmax(

@@ -6,8 +6,10 @@
   loaded. ``from_torch(module, *example_args, **example_kwargs)`` captures any PyTorch model
   with ``torch.export`` as a :class:`GraphModel` (its ATen graph mapped to ivy_like ops; an
   op it cannot map raises :class:`UnsupportedOpError`), and :func:`to_torch` sends it back;
-  :func:`to_keras` and :func:`to_flax` wrap any model with ``params`` and a pure ``apply``
-  in a native module that owns its weights.
+  ``from_flax(module, variables, *example_args)`` traces any Flax linen or nnx module to a
+  jaxpr and maps its primitives to ivy_like ops (a ``JaxprModel``, weights in Flax's
+  layouts); :func:`to_keras` and :func:`to_flax` wrap any model with ``params`` and a pure
+  ``apply`` in a native module that owns its weights.
 * Weights: Container <-> torch ``state_dict`` (:func:`from_state_dict`, :func:`to_state_dict`),
   Keras weight lists (:func:`from_keras_weights`, :func:`to_keras_weights`) and Flax params
   (:func:`from_flax_params`, :func:`to_flax_params`).

@@ -299,7 +299,9 @@ def _unary(name: str, fn: Handler) -> None:
     ATEN[f"aten.{name}.default"] = fn
 
 
-for _name, _fn in {
+# The tables are annotated: mypy would otherwise join the value types, the stubs' overloads
+# of every function, which takes it many minutes.
+_UNARY: dict[str, Handler] = {
     "abs": il.abs,
     "exp": il.exp,
     "expm1": il.expm1,
@@ -328,7 +330,8 @@ for _name, _fn in {
     "isfinite": il.isfinite,
     "logical_not": il.logical_not,
     "bitwise_not": il.bitwise_invert,
-}.items():
+}
+for _name, _fn in _UNARY.items():
     _unary(_name, _fn)
 
 
@@ -378,7 +381,7 @@ def clamp_max(x: Any, max: Any) -> Any:  # noqa: A002
 
 
 # -- comparisons, logic, selection -----------------------------------------------------------
-for _names, _fn in {
+_BINARY: dict[tuple[str, ...], Handler] = {
     ("eq.Tensor", "eq.Scalar"): il.equal,
     ("ne.Tensor", "ne.Scalar"): il.not_equal,
     ("lt.Tensor", "lt.Scalar"): il.less,
@@ -395,7 +398,8 @@ for _names, _fn in {
     ("bitwise_xor.Tensor", "bitwise_xor.Scalar", "__xor__.Tensor", "__xor__.Scalar"): (
         il.bitwise_xor
     ),
-}.items():
+}
+for _names, _fn in _BINARY.items():
     aten(*_names, promote=_ALL)(_fn)
 
 
@@ -654,6 +658,14 @@ def _scaled_sum(bias: Any, product: Any, beta: Any, alpha: Any) -> Any:
 @aten("addmm.default", "baddbmm.default", promote=(0, 1, 2))
 def addmm(bias: Any, x: Any, y: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
     return _scaled_sum(bias, il.matmul(x, y), beta, alpha)
+
+
+def addmm_as_linear(x: Any, weight: Any, bias: Any) -> Any:
+    """``x @ weight + bias`` (``weight`` is ``(in, out)``, ``bias`` ``(out,)``) as ivy_like's
+    ``linear``, one fused kernel where the backend has one (torch: its ``addmm``, where
+    :func:`addmm` makes a product and a sum). The converter calls it for ``addmm`` nodes of
+    one float dtype, with ``x`` before the flattening view the node's input came through."""
+    return il.nn.linear(x, il.matrix_transpose(weight), bias)
 
 
 @aten("_trilinear.default", promote=(0, 1, 2))
@@ -1039,21 +1051,32 @@ def _check_index(x: Any, indices: Any) -> str | None:
 def _indexed_rows(x: Any, indices: Any) -> tuple[Any, Any, tuple[int, ...], tuple[int, ...]]:
     """``x`` with its indexed axes (consecutive) moved first and flattened into rows, the row
     of every index (the index arrays broadcast), their shape and the shape of the rest."""
-    shape = tuple(x.shape)
-    n = len(shape)
     used = [i for i, t in enumerate(indices) if t is not None]
     first, k = used[0], len(used)
-    dims = shape[first : first + k]
+    dims = tuple(x.shape)[first : first + k]
     arrays = il.broadcast_arrays(*[indices[i] for i in used]) if k > 1 else [indices[first]]
     flat = None
     for arr, size in zip(arrays, dims):
         arr = il.where(il.less(arr, 0), il.add(arr, size), arr)  # negative indices count back
         flat = arr if flat is None else il.add(il.multiply(flat, size), arr)
     picked = tuple(int(s) for s in arrays[0].shape)
-    rest = shape[:first] + shape[first + k :]
-    order = tuple(range(first, first + k)) + tuple(range(first)) + tuple(range(first + k, n))
-    rows = il.reshape(il.permute_dims(x, order), (-1, *rest))
+    rows, rest = _rows(x, first, k)
     return rows, il.reshape(flat, (-1,)), picked, rest
+
+
+def _rows(x: Any, first: int, k: int) -> tuple[Any, tuple[int, ...]]:
+    """``x`` with its ``k`` axes from ``first`` moved first and flattened into rows, and the
+    shape of the other axes."""
+    shape = tuple(x.shape)
+    rest = shape[:first] + shape[first + k :]
+    if first:
+        order = (
+            tuple(range(first, first + k))
+            + tuple(range(first))
+            + tuple(range(first + k, len(shape)))
+        )
+        x = il.permute_dims(x, order)
+    return il.reshape(x, (-1, *rest)), rest
 
 
 def _block_back(first: int, p: int, ndim: int) -> tuple[int, ...]:
@@ -1069,6 +1092,15 @@ def index(x: Any, indices: Any) -> Any:
     rows, flat, picked, rest = _indexed_rows(x, indices)
     out = il.reshape(il.take(rows, flat, axis=0), (*picked, *rest))
     first = next(i for i, t in enumerate(indices) if t is not None)
+    return out if first == 0 else il.permute_dims(out, _block_back(first, len(picked), _ndim(out)))
+
+
+def index_rows(x: Any, flat: Any, first: int, k: int, picked: tuple[int, ...]) -> Any:
+    """:func:`index` with index arrays known at capture: ``flat`` is their row numbers in the
+    ``k`` indexed axes from ``first`` flattened (broadcast, non-negative, one axis), ``picked``
+    their broadcast shape; the converter works them out once instead of on every call."""
+    rows, rest = _rows(x, first, k)
+    out = il.reshape(il.take(rows, flat, axis=0), (*picked, *rest))
     return out if first == 0 else il.permute_dims(out, _block_back(first, len(picked), _ndim(out)))
 
 
@@ -1390,16 +1422,7 @@ def group_norm(
     eps: float = 1e-5,
     cudnn_enabled: bool = True,
 ) -> Any:
-    shape = tuple(x.shape)
-    grouped = il.reshape(x, (shape[0], num_groups, -1))
-    mu = il.mean(grouped, axis=-1, keepdims=True)
-    centered = il.subtract(grouped, mu)
-    var = il.mean(il.square(centered), axis=-1, keepdims=True)
-    y = il.reshape(il.divide(centered, il.sqrt(il.add(var, eps))), shape)
-    channel = (1, -1) + (1,) * (len(shape) - 2)
-    if weight is not None:
-        y = il.multiply(y, il.reshape(weight, channel))
-    return y if bias is None else il.add(y, il.reshape(bias, channel))
+    return il.nn.group_norm(x, num_groups, weight, bias, eps)
 
 
 # -- convolution and pooling -------------------------------------------------------------------
@@ -1492,10 +1515,15 @@ def _conv_transpose(
     """The transposed convolution as the convolution it is the gradient of: the input with
     ``stride - 1`` zeros between its elements, padded by ``dilation * (k - 1) - padding``
     (plus ``output_padding`` at the end; a negative width crops), convolved with stride 1
-    by the kernel flipped and with its in/out channels swapped within each group."""
+    by the kernel flipped and with its in/out channels swapped within each group (2-d:
+    ``ivy_like.nn.conv_transpose2d``, which does the same)."""
     n = _ndim(x) - 2
     stride, padding = _per_axis(stride, n), _per_axis(padding, n)
     output_padding, dilation = _per_axis(output_padding, n), _per_axis(dilation, n)
+    if n == 2:
+        return il.nn.conv_transpose2d(
+            x, weight, bias, stride, padding, output_padding, int(groups), dilation
+        )
     kernel = tuple(int(k) for k in weight.shape[2:])
     for a in range(n):
         axis, s = 2 + a, stride[a]
@@ -1674,24 +1702,6 @@ def adaptive_avg_pool2d(x: Any, output_size: Any) -> Any:
     return il.nn.adaptive_avg_pool2d(x, _pair(output_size))
 
 
-def _adaptive_max(x: Any, axis: int, out: int) -> Any:
-    """Max over PyTorch's adaptive windows ``[floor(i*n/out), ceil((i+1)*n/out))``."""
-    shape = tuple(x.shape)
-    n = int(shape[axis])
-    if n % out == 0:  # equal windows: one reshape and one max
-        split = (*shape[:axis], out, n // out, *shape[axis + 1 :])
-        return il.max(il.reshape(x, split), axis=axis + 1)
-    parts = [
-        il.max(
-            _slice_along(x, axis, slice(i * n // out, -(-(i + 1) * n // out))),
-            axis=axis,
-            keepdims=True,
-        )
-        for i in range(out)
-    ]
-    return il.concat(parts, axis=axis)
-
-
 def _check_adaptive_max(x: Any, output_size: Any) -> str | None:
     if len(x.shape) not in (3, 4):
         return f"a {len(x.shape)}-D input; 3-D or 4-D only"
@@ -1700,9 +1710,7 @@ def _check_adaptive_max(x: Any, output_size: Any) -> str | None:
 
 @aten("adaptive_max_pool2d.default", check=_check_adaptive_max, outputs=(0,))
 def adaptive_max_pool2d(x: Any, output_size: Any) -> tuple[Any, None]:
-    n = _ndim(x)
-    sizes = [int(x.shape[n - 2 + a]) if s is None else int(s) for a, s in enumerate(output_size)]
-    return _adaptive_max(_adaptive_max(x, n - 2, sizes[0]), n - 1, sizes[1]), None
+    return il.nn.adaptive_max_pool2d(x, _pair(output_size)), None
 
 
 # -- resizing (F.interpolate) ------------------------------------------------------------------
@@ -1721,8 +1729,10 @@ def _resize_plan(x: Any, output_size: Any, scales: Sequence[Any]) -> list[tuple[
         scale = scales[i] if scales is not None and i < len(scales) else None
         if output_size is not None and len(output_size):
             n_out = int(output_size[i])
-        else:
+        elif scale is not None:
             n_out = int(math.floor(n_in * float(scale)))
+        else:
+            raise UnsupportedOpError("interpolation with neither an output size nor a scale")
         plan.append((n_in, n_out, scale))
     return plan
 
@@ -1762,7 +1772,25 @@ def _nearest_indices(n_in: int, n_out: int, scale: Any, exact: bool) -> np.ndarr
     return np.minimum(src.astype(np.int64), n_in - 1).astype(np.int32)
 
 
+def _interpolate(x: Any, output_size: Any, scales: Any, mode: str, align_corners: Any) -> Any:
+    """``ivy_like.nn.interpolate`` when ATen gives an output size or scale factors (None when
+    it gives both: the size then sets the output and the scales map back, which the op's
+    arguments cannot say)."""
+    has_size = output_size is not None and len(output_size) > 0
+    given = [s for s in (scales or ()) if s is not None]
+    if has_size and not given:
+        size = tuple(int(s) for s in output_size)
+        return il.nn.interpolate(x, size=size, mode=mode, align_corners=align_corners)
+    if not has_size and len(given) == 2 and all(s > 0 for s in given):
+        factors = tuple(float(s) for s in given)
+        return il.nn.interpolate(x, scale_factor=factors, mode=mode, align_corners=align_corners)
+    return None
+
+
 def _bilinear(x: Any, output_size: Any, align_corners: bool, scales: Any) -> Any:
+    public = _interpolate(x, output_size, scales, "bilinear", bool(align_corners))
+    if public is not None:
+        return public
     (h_in, h_out, sh), (w_in, w_out, sw) = _resize_plan(x, output_size, scales)
     wh = _native(il.astype(il.asarray(_linear_weights(h_in, h_out, align_corners, sh)), x.dtype))
     ww = _native(il.astype(il.asarray(_linear_weights(w_in, w_out, align_corners, sw).T), x.dtype))
@@ -1770,6 +1798,9 @@ def _bilinear(x: Any, output_size: Any, align_corners: bool, scales: Any) -> Any
 
 
 def _nearest(x: Any, output_size: Any, scales: Any, exact: bool) -> Any:
+    public = _interpolate(x, output_size, scales, "nearest-exact" if exact else "nearest", None)
+    if public is not None:
+        return public
     (h_in, h_out, sh), (w_in, w_out, sw) = _resize_plan(x, output_size, scales)
     rows = _native(il.asarray(_nearest_indices(h_in, h_out, sh, exact)))
     cols = _native(il.asarray(_nearest_indices(w_in, w_out, sw, exact)))
@@ -1822,6 +1853,33 @@ def _check_attention(
     return None
 
 
+def _shared_heads(q: Any, k: Any, v: Any, enable_gqa: bool) -> tuple[Any, Any]:
+    """``k`` and ``v`` with their heads repeated to ``q``'s (grouped-query attention)."""
+    if enable_gqa and q.shape[-3] != k.shape[-3]:
+        groups = q.shape[-3] // k.shape[-3]
+        k = il.repeat(k, groups, axis=_ndim(k) - 3)
+        v = il.repeat(v, groups, axis=_ndim(v) - 3)
+    return k, v
+
+
+def attention_rows_attend(
+    q: Any,
+    k: Any,
+    v: Any,
+    attn_mask: Any = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    *,
+    scale: Any = None,
+    enable_gqa: bool = False,
+) -> Any:
+    """:func:`scaled_dot_product_attention` for a boolean mask that the converter saw, at
+    capture, let every query attend to some key (a constant mask, as GPT-2's causal one): no
+    row to guard, so the mask goes to ivy_like's attention as it is."""
+    k, v = _shared_heads(q, k, v, enable_gqa)
+    return il.nn.scaled_dot_product_attention(q, k, v, attn_mask, is_causal, scale)
+
+
 @aten("scaled_dot_product_attention.default", check=_check_attention)
 def scaled_dot_product_attention(
     q: Any,
@@ -1834,10 +1892,7 @@ def scaled_dot_product_attention(
     scale: Any = None,
     enable_gqa: bool = False,
 ) -> Any:
-    if enable_gqa and q.shape[-3] != k.shape[-3]:
-        groups = q.shape[-3] // k.shape[-3]
-        k = il.repeat(k, groups, axis=_ndim(k) - 3)
-        v = il.repeat(v, groups, axis=_ndim(v) - 3)
+    k, v = _shared_heads(q, k, v, enable_gqa)
     if attn_mask is None or "bool" not in str(attn_mask.dtype):
         return il.nn.scaled_dot_product_attention(q, k, v, attn_mask, is_causal, scale)
     # A query that may attend to no key gives zeros in torch (its safe softmax), not NaN: such

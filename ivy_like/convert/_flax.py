@@ -367,11 +367,29 @@ def _unwrap(params: Any, where: str = "from_flax") -> tuple[Any, Any]:
 def from_flax(
     params: Any,
     module: Any = None,
+    *example_args: Any,
     activation: str = "relu",
     backend: Any = None,
     input_shape: Any = None,
 ) -> Any:
-    """An ``ivy_like.nn.Sequential`` computing what the Flax model computes at inference.
+    """An ivy_like model computing what the Flax model computes at inference.
+
+    **Any Flax module, by tracing.** ``from_flax(module, variables, *example_args)`` for a
+    linen module, ``from_flax(module, *example_args)`` (or ``from_flax(module, None,
+    *example_args)``) for an nnx module: the module is traced with ``jax.make_jaxpr`` on the
+    example inputs (linen: ``module.apply(variables, *args)``; nnx: a copy of the module in
+    eval mode) and every equation of the jaxpr mapped to ivy_like ops. The result is a
+    :class:`~._jaxpr.JaxprModel`: ``model.params`` holds the variables the jaxpr reads, keyed
+    by their Flax paths (linen ``"params/Dense_0/kernel"``, ``"batch_stats/BatchNorm_0/mean"``;
+    nnx ``"linear1/kernel"``) in Flax's layouts; ``model.apply(params, *args)`` is pure and
+    ``model(*args)`` runs on the backend of its inputs. Calls take the example's shapes
+    (another shape is a ``ValueError``); arguments that are not arrays (``train=False`` given
+    positionally) are fixed at their example value. A jax primitive it cannot map (control
+    flow such as ``lax.while_loop``, random numbers) raises :class:`UnsupportedOpError`
+    naming it, the equation and the supported primitives.
+
+    **Sequential models.** Otherwise (no example inputs) it returns an
+    ``ivy_like.nn.Sequential``, as follows.
 
     ``params`` is a linen variables dict (``{"params": ..., "batch_stats": ...}`` or the
     params alone), an nnx state or pure dict, or an nnx module itself. With ``module`` (a
@@ -401,7 +419,35 @@ def from_flax(
     >>> x = np.ones((1, 3), dtype=np.float32)
     >>> bool(np.allclose(model(x), net.apply(variables, x), atol=1e-5))
     True
+
+    Any module, traced (here a residual block):
+
+    >>> class Residual(nn.Module):
+    ...     @nn.compact
+    ...     def __call__(self, x):
+    ...         return x + nn.Dense(3)(nn.relu(nn.Dense(4)(x)))
+    >>> block = Residual()
+    >>> variables = block.init(jax.random.key(0), x)
+    >>> traced = from_flax(block, variables, x, backend="numpy")
+    >>> traced.params.cont_all_key_chains()[:2]
+    ['params/Dense_0/bias', 'params/Dense_0/kernel']
+    >>> bool(np.allclose(traced(x), block.apply(variables, x), atol=1e-5))
+    True
     """
+    if isinstance(params, linen.Module) or (
+        isinstance(params, nnx.Module) and (module is not None or example_args)
+    ):
+        from ._jaxpr import trace
+
+        if isinstance(params, linen.Module):
+            if module is None or not example_args:
+                raise TypeError(
+                    "from_flax: a linen module needs its variables and example inputs: "
+                    "from_flax(module, variables, *example_args)"
+                )
+            return trace(params, module, example_args, backend)
+        args = example_args if module is None else (module, *example_args)
+        return trace(params, None, args, backend)
     params, nnx_module = _unwrap(params)
     module = nnx_module if module is None else module
     if activation not in _ACTIVATIONS:
@@ -580,7 +626,8 @@ def to_flax(model: Any, params: Any = None) -> tuple[Any, dict[str, Any]]:
     ``variables["params"]["layer1"]["0"]["conv1"]["weight"]``); buffers (BatchNorm running
     statistics) go in ``variables["batch_stats"]``. The module takes the inputs ``model``
     takes (for a model from PyTorch, channels-first). A model without ``params`` and ``apply``
-    is a ``TypeError``.
+    is a ``TypeError``. A model traced from a linen module by :func:`from_flax` gives that
+    module back, with ``params`` as its variables.
 
     Examples
     --------
@@ -595,7 +642,10 @@ def to_flax(model: Any, params: Any = None) -> tuple[Any, dict[str, Any]]:
     >>> bool(np.allclose(module.apply(variables, x), net(torch.ones(1, 3)).detach(), atol=1e-6))
     True
     """
+    from ._jaxpr import JaxprModel
     from ._wrap import check_portable, flax_module
 
     check_portable(model, "to_flax")
+    if isinstance(model, JaxprModel) and model.linen_module is not None:
+        return model.linen_module, model.flax_variables(params)  # the traced module itself
     return flax_module(model, params, "to_flax")

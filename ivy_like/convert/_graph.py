@@ -6,6 +6,13 @@ table, and generates one Python function for the whole graph: a line per node, c
 node's ivy_like function, with the ATen op and the module it came from in a comment. That
 source goes into ``linecache``, so a traceback through a converted model shows the node.
 
+The shapes are fixed at capture, which the function uses: what depends on no input and no
+parameter (GPT-2's causal mask and position ids) is computed once, then kept as constants;
+nodes that change nothing on those shapes (a view to the same shape, a cast to the same dtype)
+give their input back, reshapes and transposes get their static arguments, ``addmm`` runs as
+one ``linear`` (without the views around it), and attention with a constant mask and indexing
+with constant indices skip the work that only the values of the mask or indices decide.
+
 A :class:`GraphModel` holds that function, the weights as a Container keyed like the
 ``state_dict`` (``"layer1/0/conv1/weight"``), the graph's other constants, and how to flatten
 the call's arguments and rebuild its outputs. ``apply(params, *args, **kwargs)`` is pure;
@@ -127,8 +134,72 @@ def _concrete(backend: Any, x: Any) -> bool:
     return True
 
 
+def _leaf_reader(parts: list[tuple[str, ...]]) -> Any:
+    """A function giving the leaves at ``parts`` (key paths) of a nested Container or dict,
+    in order: generated, so each shared prefix (``transformer/h/0``) is looked up once per
+    call, not once per leaf. It reads the Container it is given on every call (nothing is
+    kept between calls, so a new Container or a replaced leaf is always seen)."""
+    names: dict[tuple[str, ...], str] = {(): "params"}
+    lines = ["def read_leaves(params):"]
+    for path in parts:
+        for i in range(1, len(path)):
+            if path[:i] not in names:
+                names[path[:i]] = f"n{len(names)}"
+                lines.append(f"    {names[path[:i]]} = {names[path[: i - 1]]}[{path[i - 1]!r}]")
+    leaves = ", ".join(f"{names[path[:-1]]}[{path[-1]!r}]" for path in parts)
+    lines.append(f"    return [{leaves}]")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines) + "\n", namespace)  # noqa: S102 - our own generated source
+    return namespace["read_leaves"]
+
+
 # -- the model -----------------------------------------------------------------------------------
-class GraphModel(Model):
+class CapturedWeights:
+    """What every captured model (:class:`GraphModel`, ``JaxprModel``) does with its weights
+    and constants: ``params`` moved to a backend once and reused while ``params`` is the same
+    Container, and the graph's constants made once per backend. The model sets ``params``,
+    ``_param_parts`` (the key chains split), ``_moved``, ``_constants`` (NumPy array,
+    ivy_like dtype pairs) and ``_constants_on``."""
+
+    params: Container
+    _param_parts: list[tuple[str, ...]]
+    _moved: tuple[Any, Any, Any] | None
+    _constants: list[tuple[Any, Any]]
+    _constants_on: dict[str, list[Any]]
+
+    def params_on(self, backend: Any) -> Any:
+        """``params`` on ``backend`` (moved once and cached while ``params`` is unchanged).
+
+        Read from one leaf rather than by flattening the Container on every call.
+        """
+        b = get_backend(backend)
+        params = self.params
+        if not self._param_parts:
+            return params
+        first = params
+        for k in self._param_parts[0]:
+            first = first[k]
+        if il.backend_of(first) is b:
+            return params
+        moved = self._moved
+        if moved is not None and moved[0] is params and moved[1] is b:
+            return moved[2]
+        converted = params.cont_to_backend(b)
+        self._moved = (params, b, converted)
+        return converted
+
+    def constants_on(self, backend: Any) -> list[Any]:
+        """The graph's constants on ``backend`` (made once per backend)."""
+        b = get_backend(backend)
+        hit = self._constants_on.get(b.name)
+        if hit is None:
+            hit = [_constant(arr, dtype, b) for arr, dtype in self._constants]
+            if hit and _concrete(b, hit[0]):  # made inside a trace (jit), they belong to it
+                self._constants_on[b.name] = hit
+        return hit
+
+
+class GraphModel(CapturedWeights, Model):
     """A captured PyTorch model: ``params`` plus the pure function ``apply``.
 
     ``params`` is a Container of the parameters and the buffers the graph reads, keyed like
@@ -184,6 +255,7 @@ class GraphModel(Model):
         self.params = params
         self._moved: tuple[Any, Any, Any] | None = None
         self._param_parts = [tuple(kc.split("/")) for kc in param_keys]
+        self._read_leaves = _leaf_reader(self._param_parts)
         self._constants = constants  # (NumPy array, ivy_like dtype) pairs, exact
         self._constants_on: dict[str, list[Any]] = {}
         self._inputs = inputs
@@ -202,7 +274,9 @@ class GraphModel(Model):
     # Two captures are the same model only if they are the same object (the graphs and
     # weights are not compared).
     __eq__ = object.__eq__
-    __hash__ = object.__hash__
+
+    # Layer sets __hash__ = None (it compares by config); a captured model hashes by identity
+    __hash__ = object.__hash__  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         n = len(self._param_parts)
@@ -237,37 +311,6 @@ class GraphModel(Model):
             return il.backend_of(leaf)
         return current_backend()
 
-    def params_on(self, backend: Any) -> Any:
-        """``params`` on ``backend`` (moved once and cached while ``params`` is unchanged).
-
-        Read from one leaf rather than by flattening the Container on every call.
-        """
-        b = get_backend(backend)
-        params = self.params
-        if not self._param_parts:
-            return params
-        first = params
-        for k in self._param_parts[0]:
-            first = first[k]
-        if il.backend_of(first) is b:
-            return params
-        moved = self._moved
-        if moved is not None and moved[0] is params and moved[1] is b:
-            return moved[2]
-        converted = params.cont_to_backend(b)
-        self._moved = (params, b, converted)
-        return converted
-
-    def constants_on(self, backend: Any) -> list[Any]:
-        """The graph's constant tensors on ``backend`` (made once per backend)."""
-        b = get_backend(backend)
-        hit = self._constants_on.get(b.name)
-        if hit is None:
-            hit = [_constant(arr, dtype, b) for arr, dtype in self._constants]
-            if hit and _concrete(b, hit[0]):  # made inside a trace (jit), they belong to it
-                self._constants_on[b.name] = hit
-        return hit
-
     def apply(self, params: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         """The model's function of ``params`` (a Container or nested dict keyed like
         ``model.params``) and the inputs, on the backend of the inputs."""
@@ -282,13 +325,7 @@ class GraphModel(Model):
     def _run(self, params: Any, flat: list[Any], backend: Any) -> Any:
         tokens = activate(backend)  # creation ops in the graph make arrays of this backend
         try:
-            leaves = []
-            for parts in self._param_parts:
-                v = params
-                for k in parts:
-                    v = v[k]
-                leaves.append(v)
-            out = self._function(leaves, self.constants_on(backend), flat)
+            out = self._function(self._read_leaves(params), self.constants_on(backend), flat)
         finally:
             if tokens is not None:
                 deactivate(tokens)
@@ -545,7 +582,148 @@ def _meta_args(v: Any) -> Any:
     return v
 
 
-def _emit_call(node: Any, w: _Writer) -> None:
+def _attention_rows_attend(node: Any, known: Mapping[Any, Any]) -> bool:
+    """Whether an attention node's boolean mask is a constant letting every query attend to
+    some key (no row for the handler to guard: torch's zeros for such rows cannot arise)."""
+    import torch
+
+    names = ("q", "k", "v", "attn_mask", "dropout_p", "is_causal")
+    bound = dict(zip(names, node.args)) | dict(node.kwargs)
+    mask = bound.get("attn_mask")
+    if bound.get("is_causal") or mask not in known or known[mask].dtype != torch.bool:
+        return False
+    q, k = _meta(bound["q"]), _meta(bound["k"])
+    if q is None or k is None:
+        return False
+    scores = (*q.shape[:-1], k.shape[-2])
+    try:
+        full = torch.broadcast_to(known[mask], scores)
+    except RuntimeError:
+        return False
+    return bool(full.any(-1).all())
+
+
+_RESHAPES = frozenset(
+    (
+        "aten.view.default",
+        "aten._unsafe_view.default",
+        "aten.reshape.default",
+        "aten.view_copy.default",
+    )
+)
+# Ops giving their input back when the captured shapes and dtypes in and out agree.
+_SAME_WHEN_EQUAL = _RESHAPES | {
+    "aten.expand.default",
+    "aten.slice.Tensor",
+    "aten._to_copy.default",
+    "aten.to.dtype_layout",
+    "aten.to.dtype",
+    "aten.to.device",
+    "aten.type_as.default",
+}
+
+
+def _static_call(node: Any, op: str, w: _Writer) -> str | None:
+    """The value of ``node`` without its handler, where the captured shapes decide it: its
+    input (a reshape to the same shape, a cast to the same dtype, a full slice...), or an
+    ivy_like op with arguments worked out here (a reshape to the static shape, a transpose's
+    axes); None for the handler."""
+    import torch
+
+    src = node.args[0] if node.args else None
+    if op not in _SAME_WHEN_EQUAL and op != "aten.transpose.int":
+        return None
+    m_in, m_out = (_meta(src) if isinstance(src, torch.fx.Node) else None), _meta(node)
+    if m_in is None or m_out is None:
+        return None
+    shape = tuple(int(s) for s in m_out.shape)
+    if op in _SAME_WHEN_EQUAL and tuple(m_in.shape) == shape and m_in.dtype == m_out.dtype:
+        return w.names[src]
+    if op in _RESHAPES:
+        return f"{w.ref(il.reshape, 'il_reshape')}({w.names[src]}, {shape!r})"
+    if op == "aten.transpose.int" and shape:
+        axes = list(range(len(shape)))
+        a, b = (d % len(shape) for d in node.args[1:3])
+        axes[a], axes[b] = axes[b], axes[a]
+        return f"{w.ref(il.permute_dims, 'il_permute_dims')}({w.names[src]}, {tuple(axes)!r})"
+    return None
+
+
+def _linear_rewrites(graph: Any, folded: set[Any]) -> tuple[dict[Any, tuple[Any, ...]], set[Any]]:
+    """``addmm`` nodes (``bias + x @ w``, PyTorch's ``Linear`` and transformers' ``Conv1D``) run
+    as one ``linear``: the node -> its (x, w, bias) nodes, and the nodes no longer computed.
+
+    When ``x`` comes through a view flattening ``(*lead, in)`` to 2-D and the result goes
+    through one view back to ``(*lead, out)``, both views go: that last view becomes the
+    ``linear`` of the unflattened input (what ``Linear`` on a 3-D input is in PyTorch).
+    """
+    rewrites: dict[Any, tuple[Any, ...]] = {}
+    skipped: set[Any] = set()
+    for node in graph.nodes:
+        is_addmm = node.op == "call_function" and _op_name(node.target) == "aten.addmm.default"
+        if not is_addmm or node in folded:
+            continue
+        if len(node.args) != 3 or any(v != 1 for v in node.kwargs.values()):
+            continue  # beta or alpha scale a term
+        bias, x, weight = node.args
+        mb, mx, mw, mo = (_meta(a) if hasattr(a, "meta") else None for a in (bias, x, weight, node))
+        if mb is None or mx is None or mw is None or mo is None:
+            continue
+        metas = (mb, mx, mw, mo)
+        if len({m.dtype for m in metas}) != 1 or not mo.dtype.is_floating_point:
+            continue
+        if mx.dim() != 2 or mw.dim() != 2 or tuple(mb.shape) != (mw.shape[1],):
+            continue
+        src, users = x.args[0] if x.args else None, list(node.users)
+        ms = _meta(src) if hasattr(src, "meta") else None
+        unflat = users[0] if len(users) == 1 else None
+        mu = _meta(unflat) if unflat is not None else None
+        if (
+            _op_name(x.target) in _RESHAPES
+            and x not in folded
+            and len(x.users) == 1
+            and ms is not None
+            and ms.dim() >= 2
+            and unflat is not None
+            and unflat.op == "call_function"
+            and _op_name(unflat.target) in _RESHAPES
+            and mu is not None
+            and tuple(mu.shape) == (*ms.shape[:-1], mw.shape[1])
+        ):
+            rewrites[unflat] = (src, weight, bias)
+            skipped |= {x, node}
+        else:
+            rewrites[node] = (x, weight, bias)
+    return rewrites, skipped
+
+
+def _known_index(node: Any, known: Mapping[Any, Any]) -> tuple[Any, int, int, Any] | None:
+    """For an ``index`` node whose index arrays are integer constants folded at capture (on
+    consecutive axes): their flattened row numbers (a torch tensor), the first indexed axis,
+    how many axes are indexed and the arrays' broadcast shape; None otherwise."""
+    import torch
+
+    if _op_name(node.target) != "aten.index.Tensor" or len(node.args) != 2:
+        return None
+    x, indices = node.args
+    mx = _meta(x) if hasattr(x, "meta") else None
+    used = [i for i, t in enumerate(indices) if t is not None]
+    if mx is None or not used or used != list(range(used[0], used[-1] + 1)):
+        return None
+    ints = (torch.int64, torch.int32, torch.int16, torch.int8)
+    found = [known.get(indices[i]) for i in used]
+    if any(a is None or a.dtype not in ints for a in found):
+        return None
+    first, k = used[0], len(used)
+    arrays = list(torch.broadcast_tensors(*found))
+    flat = torch.zeros((), dtype=torch.int64)
+    for arr, size in zip(arrays, mx.shape[first : first + k]):
+        flat = flat * int(size) + torch.where(arr < 0, arr + int(size), arr).to(torch.int64)
+    return flat.reshape(-1), first, k, tuple(int(s) for s in arrays[0].shape)
+
+
+def _emit_call(node: Any, w: _Writer, known: Mapping[Any, Any] | None = None) -> None:
+    """The line of ``node``; ``known`` gives the values of the nodes folded at capture."""
     op = _op_name(node.target)
     if node.target is operator.getitem:
         src, i = node.args
@@ -559,6 +737,9 @@ def _emit_call(node: Any, w: _Writer) -> None:
     fn = _aten.ATEN.get(op)
     if fn is None:
         raise _unsupported(node)
+    name = op.replace(".", "_")
+    if fn is _aten.scaled_dot_product_attention and known and _attention_rows_attend(node, known):
+        fn, name = _aten.attention_rows_attend, "attention_rows_attend"
     check = _aten.CHECKS.get(op)
     if check is not None:
         why = check(*_meta_args(list(node.args)), **_meta_args(dict(node.kwargs)))
@@ -569,6 +750,10 @@ def _emit_call(node: Any, w: _Writer) -> None:
         return  # a check of what the capture fixed (dtype, device): nothing to run
     if fn in (_aten.identity, _aten.dropout):  # a copy or an inactive dropout: the same value
         w.lines.append(f"    {node.name} = {w.literal(node.args[0])}  {where}")
+        return
+    static = _static_call(node, op, w)
+    if static is not None:
+        w.lines.append(f"    {node.name} = {static}  {where}")
         return
     args = list(node.args)
     kwargs = dict(node.kwargs)
@@ -586,8 +771,78 @@ def _emit_call(node: Any, w: _Writer) -> None:
         return w.literal(v)
 
     parts = [lit(a) for a in args] + [f"{k}={lit(v)}" for k, v in kwargs.items()]
-    handler = w.ref(fn, op.replace(".", "_"))
+    handler = w.ref(fn, name)
     w.lines.append(f"    {node.name} = {handler}({', '.join(parts)})  {where}")
+
+
+# A value folded at capture is kept as a constant on every backend it runs on: a bigger one is
+# computed at run time instead (from the smaller constants it is made of).
+FOLD_LIMIT = 1 << 22  # elements
+
+
+def _foldable_op(target: Any) -> bool:
+    """Whether a node of ``target`` computes the same value on every call from the same
+    inputs (no random numbers, no mutation) with a handler of the table."""
+    import torch
+
+    if target is operator.getitem:
+        return True
+    tags = getattr(target, "tags", ())
+    if torch.Tag.nondeterministic_seeded in tags or _is_mutating(target):
+        return False
+    return _op_name(target) in _aten.ATEN
+
+
+def _folded(graph: Any, sources: set[Any]) -> tuple[set[Any], list[Any]]:
+    """The nodes computed from the graph's constants alone (``sources``, and creation ops
+    such as ``arange``), and among them those the rest of the graph reads (the frontier).
+
+    A frontier value must be one tensor of at most :data:`FOLD_LIMIT` elements and no output
+    of the graph (a caller may write into an output; a shared constant must stay intact);
+    otherwise it is computed at run time, from its own inputs, which become the frontier.
+    """
+    excluded: set[Any] = set()
+    while True:
+        folded = set(sources)
+        for node in graph.nodes:
+            if node.op != "call_function" or node in excluded or not _foldable_op(node.target):
+                continue
+            if all(n in folded for n in node.all_input_nodes):
+                folded.add(node)
+        frontier, bad = [], set()
+        for node in graph.nodes:
+            if node.op != "call_function" or node not in folded:
+                continue
+            readers = [u for u in node.users if u not in folded]
+            if not readers:
+                continue
+            m = _meta(node)
+            if m is None or m.numel() > FOLD_LIMIT or any(u.op == "output" for u in readers):
+                bad.add(node)
+            else:
+                frontier.append(node)
+        if not bad:
+            return folded, frontier
+        excluded |= bad
+
+
+def _fold(
+    w: _Writer, lines: list[str], constants: list[tuple[Any, Any]], frontier: list[Any]
+) -> list[Any]:
+    """The frontier's values: the folded nodes' ``lines`` run once, by ivy_like on torch (the
+    same handlers as at run time, so the same values), as torch tensors."""
+    code = "def fold(__C):\n" + "\n".join(lines) + "\n"
+    code += f"    return [{', '.join(w.names[n] for n in frontier)}]\n"
+    namespace = dict(w.globals)
+    exec(compile(code, "<ivy_like graph: constants>", "exec"), namespace)  # noqa: S102
+    torch_backend = get_backend("torch")
+    tokens = activate(torch_backend)
+    try:
+        values = namespace["fold"]([_constant(a, d, torch_backend) for a, d in constants])
+    finally:
+        if tokens is not None:
+            deactivate(tokens)
+    return [il.to_native(v) for v in values]
 
 
 def capture(
@@ -614,6 +869,8 @@ def capture(
     weights: dict[str, Any] = {}
     param_keys: list[str] = []
     constants: list[tuple[Any, Any]] = []
+    graph_constants: list[tuple[Any, Any, Any]] = []  # (node, NumPy array, dtype)
+    torch_backend = get_backend("torch")
     n_user = 0
     input_values: dict[int, Any] = {}
     input_shapes: dict[int, tuple[int, ...]] = {}
@@ -643,9 +900,7 @@ def capture(
         if spec.kind in (InputKind.BUFFER, InputKind.CONSTANT_TENSOR):
             if used:
                 value = ep.constants[spec.target]
-                arr, dtype = exact_numpy(get_backend("torch"), value.detach())
-                w.lines.append(f"    {node.name} = __C[{len(constants)}]")
-                constants.append((arr, dtype))
+                graph_constants.append((node, *exact_numpy(torch_backend, value.detach())))
             continue
         raise UnsupportedOpError(
             f"from_torch: graph input {node.name!r} is a {spec.kind.name.lower()} "
@@ -661,11 +916,45 @@ def capture(
                 f"capture it in eval mode"
             )
 
+    # What depends on no input and no parameter (GPT-2's causal mask and position ids) is
+    # computed once, here, and becomes constants of the graph.
+    folded, frontier = _folded(graph, {c[0] for c in graph_constants})
+    known: dict[Any, Any] = {}  # frontier node -> its value (a torch tensor)
+    exact: dict[Any, tuple[Any, Any]] = {}  # frontier node -> (NumPy array, dtype)
+    if frontier:
+        fold_lines = [f"    {c[0].name} = __C[{i}]" for i, c in enumerate(graph_constants)]
+        main_lines, w.lines = w.lines, fold_lines
+        for node in graph.nodes:
+            if node.op == "call_function" and node in folded:
+                w.names[node] = node.name
+                _emit_call(node, w)
+        w.lines = main_lines
+        try:
+            values = _fold(w, fold_lines, [c[1:] for c in graph_constants], frontier)
+            exact = {n: exact_numpy(torch_backend, v) for n, v in zip(frontier, values)}
+        except Exception:  # noqa: BLE001 - computed at run time then, where it fails as before
+            folded, frontier = {c[0] for c in graph_constants}, []
+        else:
+            known = dict(zip(frontier, values))
+    for node, arr, dtype in graph_constants:
+        if any(u not in folded for u in node.users):
+            w.lines.append(f"    {node.name} = __C[{len(constants)}]")
+            constants.append((arr, dtype))
+
+    rewrites, skipped = _linear_rewrites(graph, folded)
+    reads: dict[Any, Any] = dict(rewrites)  # what a rewritten node reads instead of its inputs
+    index_plans = {}
+    for node in graph.nodes:
+        plan = None if node in folded or node in skipped else _known_index(node, known)
+        if plan is not None:
+            index_plans[node] = plan
+            reads[node] = (node.args[0],)
     ops: set[str] = set()
     last_use: dict[Any, Any] = {}
     for node in graph.nodes:
-        for used in node.all_input_nodes:
-            last_use[used] = node
+        if node not in folded and node not in skipped:
+            for used in reads.get(node, node.all_input_nodes):
+                last_use[used] = node
     dead: dict[Any, list[str]] = collections.defaultdict(list)
     for value, user in last_use.items():
         if user.op != "output":
@@ -674,9 +963,30 @@ def capture(
         if node.op != "call_function":
             continue
         w.names[node] = node.name
-        _emit_call(node, w)
         if node.target is not operator.getitem:
             ops.add(_op_name(node.target))
+        if node in known:
+            if node in last_use:  # else only read through what was worked out from it
+                where = f"# {_op_name(node.target)}, {_module_of(node)}, folded at capture"
+                w.lines.append(f"    {node.name} = __C[{len(constants)}]  {where}")
+                constants.append(exact[node])
+        elif node in index_plans:
+            rows, axis, k, picked = index_plans[node]
+            where = f"# aten.index.Tensor, {_module_of(node)}, its indices folded at capture"
+            handler = w.ref(_aten.index_rows, "index_rows")
+            source = w.names[node.args[0]]
+            w.lines.append(
+                f"    {node.name} = {handler}({source}, __C[{len(constants)}], {axis}, {k}, "
+                f"{picked!r})  {where}"
+            )
+            constants.append(exact_numpy(torch_backend, rows))
+        elif node in rewrites:
+            x, weight, bias = (w.names[n] for n in rewrites[node])
+            where = f"# aten.addmm.default as linear, {_module_of(node)}"
+            handler = w.ref(_aten.addmm_as_linear, "addmm_as_linear")
+            w.lines.append(f"    {node.name} = {handler}({x}, {weight}, {bias})  {where}")
+        elif node not in folded and node not in skipped:
+            _emit_call(node, w, known)
         if dead.get(node):
             w.lines.append(f"    del {', '.join(sorted(dead[node]))}")
     outs = output.args[0]

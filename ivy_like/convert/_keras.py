@@ -244,7 +244,7 @@ def _keras_specs(i: int, layer: Any) -> list[Spec]:
     raise fail()
 
 
-def from_keras(model: Any, backend: Any = None) -> Any:
+def from_keras(model: Any, *example_args: Any, backend: Any = None) -> Any:
     """An ivy_like model computing what the Keras model computes at inference.
 
     A functional model (``keras.Model(inputs, outputs)``) becomes a :class:`KerasGraphModel`:
@@ -252,6 +252,17 @@ def from_keras(model: Any, backend: Any = None) -> Any:
     ops, shared layers, several inputs and outputs (lists or dicts) included; its ``params``
     are keyed ``"<layer name>/<weight name>"`` in Keras's layouts, and a layer it cannot
     translate raises :class:`UnsupportedOpError` naming the layer (see ``docs/convert.md``).
+
+    A subclassed model (a ``keras.Model`` or layer with its own ``call``) needs
+    ``example_args``, one array per argument of ``call`` (the batch axis stays free): ``call``
+    is traced on ``keras.Input`` tensors of their shapes, recording every layer call and every
+    ``keras.ops`` call, and the recorded graph becomes a ``TracedKerasModel`` (a
+    ``KerasGraphModel``) whose ``params`` are keyed by the Keras variables' paths inside the
+    model (``"block/dense/kernel"``). Custom layers and nested models are traced through their
+    own ``call``; an operation or layer it cannot translate raises :class:`UnsupportedOpError`
+    naming its class and where it sits, and a ``call`` with data-dependent Python control flow
+    (``if keras.ops.sum(x) > 0:``) raises one saying so. Without ``example_args`` a subclassed
+    model is a ``TypeError``; Sequential and functional models ignore them.
 
     A ``keras.Sequential`` becomes an ``ivy_like.nn.Sequential``: its layers are Dense,
     Conv1D, Conv2D, MaxPooling2D, AveragePooling2D (padding "valid"), LayerNormalization (last
@@ -273,7 +284,27 @@ def from_keras(model: Any, backend: Any = None) -> Any:
     >>> x = np.ones((1, 3), dtype=np.float32)
     >>> bool(np.allclose(model(x), km(x), atol=1e-6))
     True
+
+    A subclassed model, traced with an example input:
+
+    >>> class Net(keras.Model):
+    ...     def __init__(self):
+    ...         super().__init__(name="net")
+    ...         self.fc = keras.layers.Dense(2, name="fc")
+    ...
+    ...     def call(self, x):
+    ...         return keras.ops.softmax(self.fc(x) + x[:, :2], axis=-1)
+    >>> net = Net()
+    >>> traced = from_keras(net, x, backend="numpy")
+    >>> traced.params.cont_all_key_chains()
+    ['fc/kernel', 'fc/bias']
+    >>> bool(np.allclose(traced(x), net(x), atol=1e-6))
+    True
     """
+    if _is_subclassed(model):
+        from ._keras_trace import trace_model
+
+        return trace_model(model, example_args, backend)
     if not isinstance(model, keras.Sequential):
         from ._keras_graph import functional
 
@@ -307,6 +338,15 @@ def from_keras(model: Any, backend: Any = None) -> Any:
             "ZeroPadding is supported only right before a Conv",
         )
     return build_model(simplify(specs), backend, "from_keras")
+
+
+def _is_subclassed(model: Any) -> bool:
+    """A model (or layer) with its own ``call``: neither Sequential nor functional."""
+    from keras.src.models.functional import Functional
+
+    return isinstance(model, keras.layers.Layer) and not isinstance(
+        model, (keras.Sequential, Functional)
+    )
 
 
 def _zero_padding(i: int, layer: Any) -> tuple[Any, str]:

@@ -94,11 +94,18 @@ def _then(f: Any, act: Any) -> Any:
 
 
 def _conv_transpose_nhwc(
-    x: Any, kernel: Any, strides: Any, dilation: Any, padding: str, channels_last: bool
+    x: Any,
+    kernel: Any,
+    strides: Any,
+    dilation: Any,
+    padding: str,
+    channels_last: bool,
+    output_padding: Any = None,
 ) -> Any:
-    """Keras's ``Conv2DTranspose`` (``output_padding=None``) as the convolution it is the
-    gradient of: ``stride - 1`` zeros between the input's elements, padded so that the output
-    has Keras's size, convolved by the kernel flipped with its in/out channels swapped."""
+    """Keras's ``Conv2DTranspose`` as the convolution it is the gradient of: ``stride - 1``
+    zeros between the input's elements, padded so that the output has Keras's size (its
+    ``output_padding`` included), convolved by the kernel flipped with its in/out channels
+    swapped."""
     import ivy_like as il
 
     if not channels_last:
@@ -115,16 +122,51 @@ def _conv_transpose_nhwc(
             merged = il.reshape(spread, (*shape[:axis], size * s, *shape[axis + 1 :]))
             index = (slice(None),) * axis + (slice(0, (size - 1) * s + 1),)
             x = merged[index]
-        if padding == "valid":
-            out, lo = size * s + max(k_eff - s, 0), 0
-        else:  # "same": TF's rule for the convolution of an output of size * s
-            out, lo = size * s, max(k_eff - s, 0) // 2
+        out = _deconv_length(
+            size, k_eff, s, padding, None if output_padding is None else output_padding[a]
+        )
+        # TF's "same" rule for the forward convolution of the output back to the input
+        lo = 0 if padding == "valid" else max((size - 1) * s + k_eff - out, 0) // 2
         pads.append((k_eff - 1 - lo, out + lo - (size - 1) * s - 1))
     w = il.permute_dims(il.flip(kernel, axis=(0, 1)), (0, 1, 3, 2))  # (kh, kw, out, in) -> HWIO
     y = il.nn.conv2d(
         x, w, None, stride=1, padding=tuple(pads), dilation=tuple(dilation), data_format="NHWC"
     )
     return y if channels_last else il.permute_dims(y, (0, 3, 1, 2))
+
+
+def _deconv_length(size: int, k_eff: int, s: int, padding: str, output_padding: Any) -> int:
+    """Keras's output length of a transposed convolution (``k_eff``: the dilated kernel)."""
+    if output_padding is None:
+        return size * s + max(k_eff - s, 0) if padding == "valid" else size * s
+    extra = k_eff if padding == "valid" else k_eff % 2
+    return (size - 1) * s + extra + int(output_padding)
+
+
+def _same_pool(pool: Any, size: Any, strides: Any, channels_first: bool, average: bool) -> Any:
+    """Keras's ``padding="same"`` pooling: the output has ``ceil(n / stride)`` positions, the
+    input padded as TF pads (half the padding before, the rest after); a max ignores the
+    padding (it is -inf) and an average leaves it out of the count."""
+    import ivy_like as il
+
+    fmt = "NCHW" if channels_first else "NHWC"
+    spatial = (2, 3) if channels_first else (1, 2)
+
+    def fn(p: Any, x: Any) -> Any:
+        widths = [(0, 0)] * 4
+        for axis, k, s in zip(spatial, size, strides):
+            n = int(x.shape[axis])
+            total = max((-(-n // s) - 1) * s + k - n, 0)
+            widths[axis] = (total // 2, total - total // 2)
+        if not average:
+            padded = il.pad(x, tuple(widths), constant_values=-np.inf)
+            return pool(padded, size, strides, 0, data_format=fmt)
+        summed = pool(il.pad(x, tuple(widths)), size, strides, 0, data_format=fmt)
+        ones = il.ones_like(x[:, :1] if channels_first else x[..., :1])
+        counted = pool(il.pad(ones, tuple(widths)), size, strides, 0, data_format=fmt)
+        return summed / counted
+
+    return fn
 
 
 def _layer_fn(layer: Any, rank: int | None) -> Any:
@@ -162,18 +204,17 @@ def _layer_fn(layer: Any, rank: int | None) -> Any:
 
         return _then(conv_fn, _activation_fn(layer, layer.activation))
     if type(layer) is L.Conv2DTranspose:
-        if layer.output_padding is not None:
-            raise fail("output_padding; only None")
         if any(d != 1 for d in layer.dilation_rate):  # which TF's CPU kernel cannot check
             raise fail("dilation_rate; only 1")
         if layer.padding not in ("valid", "same"):
             raise fail(f"padding={layer.padding!r}")
         bias, padding = layer.use_bias, layer.padding
         stride, dilation = tuple(layer.strides), tuple(layer.dilation_rate)
+        extra = None if layer.output_padding is None else tuple(layer.output_padding)
         channel = 1 if first else -1
 
         def deconv(p: Any, x: Any) -> Any:
-            y = _conv_transpose_nhwc(x, p["kernel"], stride, dilation, padding, not first)
+            y = _conv_transpose_nhwc(x, p["kernel"], stride, dilation, padding, not first, extra)
             if not bias:
                 return y
             shape = [1] * 4
@@ -216,12 +257,13 @@ def _layer_fn(layer: Any, rank: int | None) -> Any:
             raise fail("max_value, negative_slope or threshold")
         return lambda p, x: il.nn.relu(x)
     if isinstance(layer, L.Softmax):
-        axis = layer.axis if isinstance(layer.axis, int) else None
-        if axis is None:
-            if len(layer.axis) != 1:
-                raise fail(f"axis={layer.axis}; only one axis")
-            axis = layer.axis[0]
-        return lambda p, x: il.nn.softmax(x, int(axis))
+        if isinstance(layer.axis, int):
+            soft_axis = layer.axis
+        elif len(layer.axis) != 1:
+            raise fail(f"axis={layer.axis}; only one axis")
+        else:
+            soft_axis = int(layer.axis[0])
+        return lambda p, x: il.nn.softmax(x, soft_axis)
     merges = {
         L.Add: lambda xs: functools.reduce(lambda a, b: a + b, xs),
         L.Multiply: lambda xs: functools.reduce(lambda a, b: a * b, xs),
@@ -250,10 +292,12 @@ def _layer_fn(layer: Any, rank: int | None) -> Any:
     if isinstance(layer, (L.Dropout, L.Identity)):  # inference: the input itself
         return lambda p, x: x
     if type(layer) in (L.MaxPooling2D, L.AveragePooling2D):
-        if layer.padding != "valid":
-            raise fail(f"padding={layer.padding!r}; only 'valid'")
+        if layer.padding not in ("valid", "same"):
+            raise fail(f"padding={layer.padding!r}; only 'valid' and 'same'")
         pool = il.nn.max_pool2d if type(layer) is L.MaxPooling2D else il.nn.avg_pool2d
         size, strides = tuple(layer.pool_size), tuple(layer.strides)
+        if layer.padding == "same":
+            return _same_pool(pool, size, strides, first, type(layer) is L.AveragePooling2D)
         fmt = "NCHW" if first else "NHWC"
         return lambda p, x: pool(x, size, strides, 0, data_format=fmt)
     if type(layer) in (L.GlobalAveragePooling2D, L.GlobalMaxPooling2D):
@@ -319,7 +363,8 @@ class KerasGraphModel(Model):
 
     ``params`` is a Container keyed ``"<layer name>/<weight name>"`` (``"dense_1/kernel"``) in
     Keras's own layouts (Dense kernels ``(in, out)``, Conv kernels HWIO, channels-last data);
-    a shared layer has one set of weights. ``apply(params, inputs)`` evaluates the layers in
+    a shared layer has one set of weights, and ``buffers`` holds the key chains of the weights
+    Keras does not train (``trainable=False``). ``apply(params, inputs)`` evaluates the layers in
     topological order with ivy_like ops on the backend of the inputs, and is pure, so
     ``ivy_like.grad`` and ``ivy_like.compile`` work on it. ``inputs`` has the structure Keras
     takes (one array, a list, or a dict by input name; several inputs may also be given as
@@ -331,16 +376,21 @@ class KerasGraphModel(Model):
     def __init__(
         self,
         name: str,
-        steps: list[tuple[Any, str, list[str], Any, tuple[Any, ...]]],
+        # (function, where, weights, argument desc, outputs): a functional model's weights are
+        # names, a traced model's (name, key chain) pairs
+        steps: list[tuple[Any, str, Any, Any, tuple[Any, ...]]],
         inputs: Any,
         outputs: Any,
         params: Container,
+        buffers: frozenset[str] = frozenset(),
     ) -> None:
         self.name = name
         self._steps = steps  # (function, layer name, weight names, argument desc, output key)
         self._inputs = inputs
         self._outputs = outputs
         self.params = params
+        # key chains of the weights Keras does not train (BatchNormalization's statistics)
+        self.buffers = frozenset(buffers)
         self._moved: tuple[Any, Any, Any] | None = None
         self.layer_names = list(dict.fromkeys(s[1] for s in steps))
 
@@ -348,7 +398,9 @@ class KerasGraphModel(Model):
         return {"name": self.name, "layers": self.layer_names}
 
     __eq__ = object.__eq__
-    __hash__ = object.__hash__
+
+    # Layer sets __hash__ = None (it compares by config); a captured model hashes by identity
+    __hash__ = object.__hash__  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"KerasGraphModel({self.name!r}, {len(self._steps)} layer calls)"
@@ -471,6 +523,7 @@ def functional(model: Any, backend: Any) -> KerasGraphModel:
     target = current_backend() if backend is None else get_backend(backend)
     steps = []
     weights: dict[str, Any] = {}
+    buffers: set[str] = set()
     for name, index in order:
         layer = ops[name]
         node = nodes[(name, index)]
@@ -485,10 +538,13 @@ def functional(model: Any, backend: Any) -> KerasGraphModel:
             kc = f"{name}/{w.name}"
             if kc not in weights:
                 weights[kc] = move(np.asarray(w.numpy()), target, kc)
+                if not w.trainable:
+                    buffers.add(kc)
             names.append(w.name)
         steps.append((fn, name, names, args, (name, index, 0)))
     params = Container.cont_unflatten(weights) if weights else Container()
-    return KerasGraphModel(config.get("name", model.name), steps, inputs, outputs, params)
+    name = config.get("name", model.name)
+    return KerasGraphModel(name, steps, inputs, outputs, params, frozenset(buffers))
 
 
 def _rank_of(args: Any) -> int | None:

@@ -265,7 +265,11 @@ def to_torch(model: Any, params: Any = None) -> torch.nn.Module:
     :class:`GraphModel` (from :func:`from_torch` with example inputs): the captured graph as a
     ``torch.fx.GraphModule`` whose ``state_dict`` has the original names (tied weights tied
     again); it computes the captured (eval-mode) function, for inputs of the captured shapes,
-    and like every exported module it refuses ``.train()``/``.eval()``.
+    and like every exported module it refuses ``.train()``/``.eval()``. Any other portable
+    model (``params`` and a pure ``apply``: a model from :func:`from_keras` or
+    :func:`from_flax`, an ``ivy_like.nn`` model): a module owning the weights as parameters
+    (buffers where they are statistics), ``state_dict`` keys the key chains with ``.``, whose
+    ``forward`` runs ``apply`` with ivy_like on torch, so torch's autograd sees every op.
 
     ``params`` defaults to ``model.params``. The module owns copies of the weights (training
     it never changes the ivy_like model), with their dtypes kept.
@@ -281,10 +285,15 @@ def to_torch(model: Any, params: Any = None) -> torch.nn.Module:
     >>> bool(torch.equal(back(x), net(x)))
     True
     """
+    from ..nn.models import Sequential
     from ._graph import GraphModel, to_torch_module
+    from ._wrap import check_portable, torch_module
 
     if isinstance(model, GraphModel):
         return to_torch_module(model, params)
+    if not isinstance(model, Sequential):
+        check_portable(model, "to_torch")
+        return torch_module(model, params, "to_torch")
     specs = read_specs(model, params, "to_torch", SUPPORTED + ("Permute",))
     modules = []
     for spec in specs:

@@ -1,7 +1,10 @@
-"""Native Keras and Flax modules around a portable ivy_like model (``params`` + a pure ``apply``).
+"""Native Keras, Flax and PyTorch modules around a portable ivy_like model (``params`` + a pure
+``apply``).
 
-Graph models (:class:`~._graph.GraphModel`, :class:`~._keras_graph.KerasGraphModel`) have no
-layers to translate one by one, so :func:`to_keras` and :func:`to_flax` wrap them instead: the
+Graph models (:class:`~._graph.GraphModel`, :class:`~._keras_graph.KerasGraphModel`,
+:class:`~._jaxpr.JaxprModel`) have no layers to translate one by one, so :func:`to_keras` and
+:func:`to_flax` wrap them instead (and :func:`to_torch` every model but a ``GraphModel``, which
+goes back as its captured graph, and a ``Sequential``, which becomes ``torch.nn`` layers): the
 native module owns every parameter as one of its own variables (named after the key chain) and
 its forward pass runs ``model.apply`` on those variables' values, with ivy_like on the
 module's framework. The framework's autodiff then sees every op, so gradients flow.
@@ -46,14 +49,18 @@ def flat_params(model: Any, params: Any, where: str) -> dict[str, Any]:
 def buffer_keys(model: Any, flat: Mapping[str, Any]) -> set[str]:
     """The key chains of ``model``'s non-trainable leaves.
 
-    A :class:`GraphModel` knows them from ``torch.export``'s signature (its buffers); other
-    models by the leaf names of running statistics (ivy_like's and Keras's BatchNorm). Leaves
-    that are not floating point are never trainable.
+    A :class:`GraphModel` knows them from ``torch.export``'s signature (its buffers), a
+    ``KerasGraphModel`` from its weights' ``trainable`` flags (``model.buffers``); other
+    models by the leaf names of running statistics (ivy_like's BatchNorm). Leaves that are
+    not floating point are never trainable.
     """
     from ._graph import GraphModel
 
     exported = getattr(model, "_exported", None) if isinstance(model, GraphModel) else None
-    if exported is not None:
+    known = getattr(model, "buffers", None)
+    if isinstance(known, frozenset):
+        out = {kc for kc in flat if kc in known}
+    elif exported is not None:
         torch_buffers = set(exported.graph_signature.buffers)
         out = {kc for kc in flat if model.aliases.get(kc, [kc])[0] in torch_buffers}
     else:
@@ -135,6 +142,51 @@ def keras_model(model: Any, params: Any, where: str) -> Any:
             return native(out)
 
     return PortableKerasModel()
+
+
+# -- PyTorch ----------------------------------------------------------------------------------------
+def torch_module(model: Any, params: Any, where: str) -> Any:
+    """A ``torch.nn.Module`` holding ``model``'s weights, running ``apply`` with ivy_like on
+    torch: each leaf is a parameter (a buffer where it is one) of nested submodules named
+    after the key chain, so ``state_dict()`` keys are the key chains with ``.`` for ``/``."""
+    import torch
+
+    flat = flat_params(model, params, where)
+    buffers = buffer_keys(model, flat)
+    torch_backend = get_backend("torch")
+
+    class PortableTorchModule(torch.nn.Module):
+        """A portable ivy_like model as a torch module: ``forward`` runs ``model.apply`` on
+        this module's parameters and buffers (copies: training it never changes ``model``)."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self._portable = model
+            self._key_chains = tuple(flat)
+            for kc, leaf in flat.items():
+                value = move(leaf, torch_backend, kc).detach().clone()
+                *path, name = kc.split("/")
+                owner: torch.nn.Module = self
+                for part in path:
+                    if not hasattr(owner, part):
+                        owner.add_module(part, torch.nn.Module())
+                    owner = getattr(owner, part)
+                if kc in buffers:
+                    owner.register_buffer(name, value)
+                else:
+                    owner.register_parameter(name, torch.nn.Parameter(value))
+
+        def forward(self, *args: Any, **kwargs: Any) -> Any:
+            values = {
+                kc: self.get_parameter(kc.replace("/", "."))
+                if kc not in buffers
+                else self.get_buffer(kc.replace("/", "."))
+                for kc in self._key_chains
+            }
+            args, kwargs = native_inputs((args, kwargs), "torch")
+            return native(self._portable.apply(unflatten(values), *args, **kwargs))
+
+    return PortableTorchModule().eval()
 
 
 # -- Flax -------------------------------------------------------------------------------------------

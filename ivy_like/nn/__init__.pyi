@@ -90,6 +90,11 @@ __all__ = [
     "hardswish",
     "lstm_cell",
     "lstm",
+    "gru_cell",
+    "group_norm",
+    "adaptive_max_pool2d",
+    "conv_transpose2d",
+    "interpolate",
 ]
 
 _T = TypeVar("_T")
@@ -1063,3 +1068,201 @@ def lstm(
     batch_first: bool = ...,
     bidirectional: bool = ...,
 ) -> tuple[_T, _T, _T]: ...
+@overload
+def gru_cell(
+    x: Container, h: Any, w_ih: Any, w_hh: Any, b_ih: Any = ..., b_hh: Any = ...
+) -> Container: ...
+@overload
+def gru_cell(
+    x: Any, h: Container, w_ih: Any, w_hh: Any, b_ih: Any = ..., b_hh: Any = ...
+) -> Container: ...
+@overload
+def gru_cell(
+    x: Any, h: Any, w_ih: Container, w_hh: Any, b_ih: Any = ..., b_hh: Any = ...
+) -> Container: ...
+@overload
+def gru_cell(
+    x: Any, h: Any, w_ih: Any, w_hh: Container, b_ih: Any = ..., b_hh: Any = ...
+) -> Container: ...
+@overload
+def gru_cell(
+    x: Any, h: Any, w_ih: Any, w_hh: Any, b_ih: Container, b_hh: Any = ...
+) -> Container: ...
+@overload
+def gru_cell(x: Any, h: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Container) -> Container: ...
+@overload
+def gru_cell(x: Array, h: Any, w_ih: Any, w_hh: Any, b_ih: Any = ..., b_hh: Any = ...) -> Array: ...
+@overload
+def gru_cell(x: Any, h: Array, w_ih: Any, w_hh: Any, b_ih: Any = ..., b_hh: Any = ...) -> Array: ...
+@overload
+def gru_cell(x: Any, h: Any, w_ih: Array, w_hh: Any, b_ih: Any = ..., b_hh: Any = ...) -> Array: ...
+@overload
+def gru_cell(x: Any, h: Any, w_ih: Any, w_hh: Array, b_ih: Any = ..., b_hh: Any = ...) -> Array: ...
+@overload
+def gru_cell(x: Any, h: Any, w_ih: Any, w_hh: Any, b_ih: Array, b_hh: Any = ...) -> Array: ...
+@overload
+def gru_cell(x: Any, h: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Array) -> Array: ...
+@overload
+def gru_cell(
+    x: _Plain,
+    h: _Plain,
+    w_ih: _Plain,
+    w_hh: _Plain,
+    b_ih: _Plain | None = ...,
+    b_hh: _Plain | None = ...,
+) -> Any: ...
+@overload
+def gru_cell(
+    x: _Plain, h: _Plain, w_ih: _Plain, w_hh: _T, b_ih: Any = ..., b_hh: Any = ...
+) -> _T: ...
+@overload
+def gru_cell(x: _Plain, h: _Plain, w_ih: _T, w_hh: Any, b_ih: Any = ..., b_hh: Any = ...) -> _T: ...
+@overload
+def gru_cell(x: _Plain, h: _T, w_ih: Any, w_hh: Any, b_ih: Any = ..., b_hh: Any = ...) -> _T: ...
+@overload
+def gru_cell(x: _T, h: Any, w_ih: Any, w_hh: Any, b_ih: Any = ..., b_hh: Any = ...) -> _T: ...
+@overload
+def group_norm(
+    x: Container, num_groups: int, weight: Any = ..., bias: Any = ..., eps: float = ...
+) -> Container: ...
+@overload
+def group_norm(
+    x: Any, num_groups: int, weight: Container, bias: Any = ..., eps: float = ...
+) -> Container: ...
+@overload
+def group_norm(
+    x: Any, num_groups: int, weight: Any, bias: Container, eps: float = ...
+) -> Container: ...
+@overload
+def group_norm(
+    x: Array, num_groups: int, weight: Any = ..., bias: Any = ..., eps: float = ...
+) -> Array: ...
+@overload
+def group_norm(
+    x: Any, num_groups: int, weight: Array, bias: Any = ..., eps: float = ...
+) -> Array: ...
+@overload
+def group_norm(x: Any, num_groups: int, weight: Any, bias: Array, eps: float = ...) -> Array: ...
+@overload
+def group_norm(
+    x: _Plain,
+    num_groups: int,
+    weight: _Plain | None = ...,
+    bias: _Plain | None = ...,
+    eps: float = ...,
+) -> Any: ...
+@overload
+def group_norm(
+    x: _T, num_groups: int, weight: Any = ..., bias: Any = ..., eps: float = ...
+) -> _T: ...
+@overload
+def adaptive_max_pool2d(x: _Plain, output_size: Any) -> Any: ...
+@overload
+def adaptive_max_pool2d(x: _T, output_size: Any) -> _T: ...
+@overload
+def conv_transpose2d(
+    x: Container,
+    weight: Any,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> Container: ...
+@overload
+def conv_transpose2d(
+    x: Any,
+    weight: Container,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> Container: ...
+@overload
+def conv_transpose2d(
+    x: Any,
+    weight: Any,
+    bias: Container,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> Container: ...
+@overload
+def conv_transpose2d(
+    x: Array,
+    weight: Any,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> Array: ...
+@overload
+def conv_transpose2d(
+    x: Any,
+    weight: Array,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> Array: ...
+@overload
+def conv_transpose2d(
+    x: Any,
+    weight: Any,
+    bias: Array,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> Array: ...
+@overload
+def conv_transpose2d(
+    x: _Plain,
+    weight: _Plain,
+    bias: _Plain | None = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> Any: ...
+@overload
+def conv_transpose2d(
+    x: _Plain,
+    weight: _T,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> _T: ...
+@overload
+def conv_transpose2d(
+    x: _T,
+    weight: Any,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> _T: ...
+@overload
+def interpolate(
+    x: _Plain, size: Any = ..., scale_factor: Any = ..., mode: str = ..., align_corners: Any = ...
+) -> Any: ...
+@overload
+def interpolate(
+    x: _T, size: Any = ..., scale_factor: Any = ..., mode: str = ..., align_corners: Any = ...
+) -> _T: ...

@@ -85,16 +85,20 @@ def _float_sum(x: Any, axis: Any, keepdims: bool) -> Any:
 
 
 def _blocked_sum(x: Any) -> Any:
-    """Sum of the last axis as sums of blocks of _BLOCK, then of their sums, and so on."""
+    """Sum of the last axis as sums of blocks of _BLOCK, then of their sums, and so on.
+
+    A last block that is not full is padded with -0.0, which adds nothing to any sum (x + -0.0
+    is x for every x, signed zeros and infinities included): one node per level where a
+    slice, a separate sum and a concatenate would take three more (MLX's graph, compiled or
+    not, pays per node)."""
     n = x.shape[-1]
     while n > _BLOCK:
-        whole = n - n % _BLOCK
-        lead = x.shape[:-1]
-        blocks = (x[..., :whole] if whole < n else x).reshape([*lead, whole // _BLOCK, _BLOCK])
-        partial = mx.sum(blocks, axis=-1)
-        if whole < n:
-            partial = mx.concatenate([partial, mx.sum(x[..., whole:], axis=-1, keepdims=True)], -1)
-        x, n = partial, partial.shape[-1]
+        short = -n % _BLOCK
+        if short:
+            widths = [(0, 0)] * (x.ndim - 1) + [(0, short)]
+            x = mx.pad(x, widths, constant_values=mx.array(-0.0, x.dtype))
+        x = mx.sum(x.reshape([*x.shape[:-1], (n + short) // _BLOCK, _BLOCK]), axis=-1)
+        n = x.shape[-1]
     return mx.sum(x, axis=-1)
 
 

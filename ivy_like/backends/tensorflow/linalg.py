@@ -135,7 +135,10 @@ def matmul(x1: Any, x2: Any, /) -> Any:
     r1, r2 = len(getattr(x1, "shape", ())), len(getattr(x2, "shape", ()))  # scalars: 0
     if r1 == 0 or r2 == 0:
         raise ValueError("matmul: operands must have at least one dimension, got a 0-d array")
-    a, b = (x1[None, :] if r1 == 1 else x1), (x2[:, None] if r2 == 1 else x2)
+    # expand_dims rather than x[None]: a StridedSlice's gradient (StridedSliceGrad) is a
+    # dozen ops once tf.vectorized_map has rewritten it, ExpandDims's (a Reshape) two.
+    a = tf.expand_dims(x1, 0) if r1 == 1 else x1
+    b = tf.expand_dims(x2, -1) if r2 == 1 else x2
     if isinstance(a, tf.Tensor) and isinstance(b, tf.Tensor) and a.dtype != b.dtype:
         # Promote first: tf.linalg.matmul would take bfloat16 with another float to its
         # deprecated sparse_matmul (float32 out, and a deprecation warning printed).

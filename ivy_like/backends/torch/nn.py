@@ -10,6 +10,7 @@ have no gradient for those arguments (autograd raises), the composites do.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import torch
@@ -265,6 +266,72 @@ def nn_cross_entropy(logits: Any, labels: Any, reduction: str = "mean") -> Any:
     except IndexError:  # a label out of range: the composite names it
         return _composite("nn.cross_entropy")(logits, labels, reduction)
     return losses.reshape(labels.shape) if reduction == "none" else losses
+
+
+def nn_mse_loss(input: Any, target: Any, reduction: str = "mean") -> Any:  # noqa: A002
+    """``F.mse_loss`` (one autograd node where the composite has three) for same-shape,
+    same-dtype floating inputs; the composite, with its errors and promotion, otherwise."""
+    if (
+        input.shape == target.shape
+        and reduction in ("mean", "sum", "none")
+        and input.dtype == target.dtype
+        and input.dtype.is_floating_point
+    ):
+        return F.mse_loss(input, target, reduction=reduction)
+    return _composite("nn.mse_loss")(input, target, reduction)
+
+
+def nn_scaled_dot_product_attention(
+    query: Any,
+    key: Any,
+    value: Any,
+    attn_mask: Any = None,
+    is_causal: bool = False,
+    scale: float | None = None,
+) -> Any:
+    """``F.scaled_dot_product_attention`` (torch's fused CPU kernel: one autograd node where
+    the composite has about a dozen) where it computes the composite's function; the
+    composite otherwise.
+
+    The kernel needs q, k, v of one floating dtype and the same batch axes (no broadcasting).
+    A row whose every position is masked is NaN in the composite (a softmax of -inf) but 0 in
+    torch's kernel, so a mask goes to the kernel only when every row keeps a position (one
+    reduction, read once); causal masking keeps position 0 in every row, as the composite's
+    ``tril`` does (torch refuses a mask together with ``is_causal``: the composite takes
+    both). A mask that autograd tracks takes the composite, which differentiates it.
+    """
+    if (
+        query.ndim >= 3
+        and key.ndim == query.ndim
+        and value.ndim == query.ndim
+        and query.shape[:-2] == key.shape[:-2] == value.shape[:-2]
+        and query.shape[-1] == key.shape[-1]
+        and key.shape[-2] == value.shape[-2]
+        and _plain(query, key, value)
+        and (attn_mask is None or (not is_causal and _mask_fits(attn_mask, query, key)))
+    ):
+        return F.scaled_dot_product_attention(
+            query, key, value, attn_mask=attn_mask, is_causal=is_causal, scale=scale
+        )
+    return _composite("nn.scaled_dot_product_attention")(
+        query, key, value, attn_mask, is_causal, scale
+    )
+
+
+def _mask_fits(mask: Any, query: Any, key: Any) -> bool:
+    """An ``attn_mask`` the fused kernel takes with the composite's meaning: boolean or of
+    q's dtype, untracked, broadcasting to the scores, and leaving each row a position."""
+    if mask.requires_grad or mask.ndim > query.ndim:
+        return False
+    scores = (*query.shape[:-1], key.shape[-2])
+    shape = (1,) * (len(scores) - mask.ndim) + tuple(mask.shape)
+    if any(m not in (1, n) for m, n in zip(shape, scores)):
+        return False  # the composite names the shapes
+    if mask.dtype == torch.bool:
+        return bool(mask.any(dim=-1).all()) if mask.shape[-1] == key.shape[-2] else bool(mask.all())
+    if mask.dtype != query.dtype:
+        return False
+    return bool((mask != -math.inf).any(dim=-1).all())
 
 
 def nn_nll_loss(

@@ -4,8 +4,9 @@
 
 * ``vjp_leaves``: ``torch.func.vjp``; ``jvp_leaves``: ``torch.func.jvp`` (forward mode: an op
   without a forward-mode formula raises torch's own error naming it);
-* ``vmap_leaves``: ``torch.func.vmap`` with ``out_dims=(0, None)``: torch raises when an
-  output declared unmapped depends on the mapped axis;
+* ``vmap_leaves``: ``torch.func.vmap``'s primitives on the flat leaves (``torch.func.vmap``
+  itself while Dynamo traces); an output declared unmapped that depends on the mapped axis is
+  a ``ValueError``;
 * ``compile_leaves``: ``make_fx`` traces the function once per input signature (shapes,
   strides, dtypes, devices, grad mode) into a graph of ATen ops that Inductor compiles
   (``torch._inductor.compile``; ``torch.compile`` of the graph when shapes depend on values):
@@ -41,6 +42,7 @@ import torch
 import torch._inductor as _inductor
 import torch.func
 from torch._C import _functorch
+from torch._functorch.vmap import lazy_load_decompositions as _lazy_decompositions
 from torch._subclasses.fake_tensor import DataDependentOutputException as _DataDependentOutput
 from torch._subclasses.fake_tensor import DynamicOutputShapeException as _DynamicOutputShape
 from torch.fx.experimental.proxy_tensor import make_fx as _make_fx
@@ -75,11 +77,49 @@ def vmap_leaves(
     in_axes: list[Any],
     axis_size: int,
 ) -> tuple[list[Any], list[Any]]:
-    # axis_size is implied: the frontend guarantees at least one mapped leaf of that size.
-    # The leaves go in as positional arguments, not one list: torch.func's pytree walk of
-    # the inputs is then one level shallower.
-    mapped = torch.func.vmap(_call_list(f), in_dims=tuple(in_axes), out_dims=(0, None))
-    return mapped(*leaves)  # type: ignore[no-any-return]
+    if torch.compiler.is_compiling():  # Dynamo traces torch.func.vmap, not the primitives
+        mapped = torch.func.vmap(_call_list(f), in_dims=tuple(in_axes), out_dims=(0, None))
+        return mapped(*leaves)  # type: ignore[no-any-return]
+    return _flat_vmap(f, leaves, in_axes, axis_size)
+
+
+def _flat_vmap(
+    f: Callable[[list[Any]], tuple[list[Any], list[Any]]],
+    leaves: list[Any],
+    in_axes: list[Any],
+    axis_size: int,
+) -> tuple[list[Any], list[Any]]:
+    """``torch.func.vmap`` (randomness "error") on a flat list, from the functorch primitives
+    it is made of: a new vmap level, a batch dimension added to each mapped leaf, and removed
+    from each mapped output (an output that does not depend on the mapped axis is expanded,
+    as torch.func does). torch.func's own function walks the arguments, ``in_dims``, the
+    results and ``out_dims`` with torch's pytree at every call; the leaves here are flat and
+    the axes checked by the frontend. An unmapped output must not depend on the mapped axis
+    (a ``ValueError``, as torch.func raises)."""
+    _lazy_decompositions()
+    level = _functorch._vmap_increment_nesting(axis_size, "error")
+    try:
+        batched = [
+            x if a is None else _functorch._add_batch_dim(x, a, level)
+            for x, a in zip(leaves, in_axes)
+        ]
+        mapped, unmapped = f(batched)
+        out = []
+        for y in mapped:
+            if not isinstance(y, torch.Tensor):
+                raise ValueError(
+                    f"vmap: the function must return only tensors, got {type(y).__name__}"
+                )
+            out.append(_functorch._remove_batch_dim(y, level, axis_size, 0))
+        for y in unmapped:
+            if isinstance(y, torch.Tensor) and _functorch.is_batchedtensor(y):
+                raise ValueError(
+                    "vmap: an output with out_axes None depends on the mapped axis; map it "
+                    "(out_axes 0) or make it independent of the mapped arguments"
+                )
+    finally:
+        _functorch._vmap_decrement_nesting()
+    return out, unmapped
 
 
 def compile_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
