@@ -25,7 +25,6 @@ Next to the table:
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from typing import Any
 import numpy as np
 
 import ivy_like as il
+from ivy_like.ops.nn_layers import linear_resize_matrix, nearest_resize_indices
 
 Handler = Callable[..., Any]
 
@@ -1512,11 +1512,7 @@ def _conv_transpose(
     groups: int,
     dilation: Any,
 ) -> Any:
-    """The transposed convolution as the convolution it is the gradient of: the input with
-    ``stride - 1`` zeros between its elements, padded by ``dilation * (k - 1) - padding``
-    (plus ``output_padding`` at the end; a negative width crops), convolved with stride 1
-    by the kernel flipped and with its in/out channels swapped within each group (2-d:
-    ``ivy_like.nn.conv_transpose2d``, which does the same)."""
+    """``ivy_like.nn.conv_transpose2d``; a 1-d one as a 2-d one over a unit height axis."""
     n = _ndim(x) - 2
     stride, padding = _per_axis(stride, n), _per_axis(padding, n)
     output_padding, dilation = _per_axis(output_padding, n), _per_axis(dilation, n)
@@ -1524,34 +1520,17 @@ def _conv_transpose(
         return il.nn.conv_transpose2d(
             x, weight, bias, stride, padding, output_padding, int(groups), dilation
         )
-    kernel = tuple(int(k) for k in weight.shape[2:])
-    for a in range(n):
-        axis, s = 2 + a, stride[a]
-        if s > 1:  # interleave zeros: (.., L, ..) -> (.., L, s, ..) -> (.., L * s, ..), cut
-            size = int(x.shape[axis])
-            widths = [(0, 0)] * (_ndim(x) + 1)
-            widths[axis + 1] = (0, s - 1)
-            spread = il.pad(il.expand_dims(x, axis=axis + 1), tuple(widths))
-            shape = tuple(x.shape)
-            merged = il.reshape(spread, (*shape[:axis], size * s, *shape[axis + 1 :]))
-            x = _slice_along(merged, axis, slice(0, (size - 1) * s + 1))
-        edge = dilation[a] * (kernel[a] - 1) - padding[a]
-        lo, hi = edge, edge + output_padding[a]
-        if lo < 0 or hi < 0:
-            x = _slice_along(x, axis, slice(max(-lo, 0), int(x.shape[axis]) - max(-hi, 0)))
-        if lo > 0 or hi > 0:
-            widths = [(0, 0)] * _ndim(x)
-            widths[axis] = (max(lo, 0), max(hi, 0))
-            x = il.pad(x, tuple(widths))
-    c_in, c_out_g = int(weight.shape[0]), int(weight.shape[1])
-    w = il.reshape(weight, (groups, c_in // groups, c_out_g, *kernel))
-    w = il.permute_dims(w, (0, 2, 1, *range(3, 3 + n)))
-    w = il.flip(
-        il.reshape(w, (groups * c_out_g, c_in // groups, *kernel)), axis=tuple(range(2, 2 + n))
+    out = il.nn.conv_transpose2d(
+        il.expand_dims(x, axis=2),
+        il.expand_dims(weight, axis=2),
+        bias,
+        (1, stride[0]),
+        (0, padding[0]),
+        (0, output_padding[0]),
+        int(groups),
+        (1, dilation[0]),
     )
-    conv = il.nn.conv1d if n == 1 else il.nn.conv2d
-    d = dilation[0] if n == 1 else dilation
-    return conv(x, w, bias, stride=1, padding=0, dilation=d, groups=groups)
+    return il.squeeze(out, axis=2)
 
 
 def _check_conv_transpose(x: Any, weight: Any, *rest: Any) -> str | None:
@@ -1737,41 +1716,6 @@ def _resize_plan(x: Any, output_size: Any, scales: Sequence[Any]) -> list[tuple[
     return plan
 
 
-def _float32_scale(n_in: int, n_out: int, scale: Any) -> np.floating:
-    # ATen's compute_scales_value: 1/scale when given, else in/out, in float (float32) math
-    if scale is not None and scale > 0:
-        return np.float32(1.0 / scale)
-    return np.float32(n_in) / np.float32(n_out)
-
-
-@functools.lru_cache(maxsize=256)
-def _linear_weights(n_in: int, n_out: int, align_corners: bool, scale: Any) -> np.ndarray:
-    """The (n_out, n_in) matrix of 1-D linear interpolation, ATen's source indices and
-    lambdas (float32) in it: resizing is one product per axis, differentiable everywhere."""
-    dst = np.arange(n_out, dtype=np.float32)
-    if align_corners:
-        step = np.float32((n_in - 1) / (n_out - 1)) if n_out > 1 else np.float32(0)
-        src = dst * step
-    else:
-        src = np.maximum((dst + np.float32(0.5)) * _float32_scale(n_in, n_out, scale) - 0.5, 0)
-    i0 = np.minimum(src.astype(np.int64), n_in - 1)
-    i1 = np.minimum(i0 + 1, n_in - 1)
-    hi = np.clip(src - i0, 0, 1).astype(np.float32)
-    w = np.zeros((n_out, n_in), dtype=np.float32)
-    rows = np.arange(n_out)
-    np.add.at(w, (rows, i0), 1 - hi)
-    np.add.at(w, (rows, i1), hi)
-    return w
-
-
-@functools.lru_cache(maxsize=256)
-def _nearest_indices(n_in: int, n_out: int, scale: Any, exact: bool) -> np.ndarray:
-    dst = np.arange(n_out, dtype=np.float32)
-    s = _float32_scale(n_in, n_out, scale)
-    src = np.floor((dst + np.float32(0.5)) * s) if exact else np.floor(dst * s)
-    return np.minimum(src.astype(np.int64), n_in - 1).astype(np.int32)
-
-
 def _interpolate(x: Any, output_size: Any, scales: Any, mode: str, align_corners: Any) -> Any:
     """``ivy_like.nn.interpolate`` when ATen gives an output size or scale factors (None when
     it gives both: the size then sets the output and the scales map back, which the op's
@@ -1792,8 +1736,12 @@ def _bilinear(x: Any, output_size: Any, align_corners: bool, scales: Any) -> Any
     if public is not None:
         return public
     (h_in, h_out, sh), (w_in, w_out, sw) = _resize_plan(x, output_size, scales)
-    wh = _native(il.astype(il.asarray(_linear_weights(h_in, h_out, align_corners, sh)), x.dtype))
-    ww = _native(il.astype(il.asarray(_linear_weights(w_in, w_out, align_corners, sw).T), x.dtype))
+    wh = _native(
+        il.astype(il.asarray(linear_resize_matrix(h_in, h_out, align_corners, sh)), x.dtype)
+    )
+    ww = _native(
+        il.astype(il.asarray(linear_resize_matrix(w_in, w_out, align_corners, sw).T), x.dtype)
+    )
     return il.matmul(il.matmul(wh, x), ww)  # (Ho, H) @ x @ (W, Wo)
 
 
@@ -1802,8 +1750,8 @@ def _nearest(x: Any, output_size: Any, scales: Any, exact: bool) -> Any:
     if public is not None:
         return public
     (h_in, h_out, sh), (w_in, w_out, sw) = _resize_plan(x, output_size, scales)
-    rows = _native(il.asarray(_nearest_indices(h_in, h_out, sh, exact)))
-    cols = _native(il.asarray(_nearest_indices(w_in, w_out, sw, exact)))
+    rows = _native(il.asarray(nearest_resize_indices(h_in, h_out, sh, exact)))
+    cols = _native(il.asarray(nearest_resize_indices(w_in, w_out, sw, exact)))
     return il.take(il.take(x, rows, axis=2), cols, axis=3)
 
 

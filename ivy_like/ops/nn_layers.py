@@ -623,8 +623,8 @@ def interpolate_plan(
 
 def _float32_scale(n_in: int, n_out: int, scale: float | None) -> np.floating:
     """PyTorch's input positions per output position, in float32: ``1/scale`` when a scale
-    factor was given, ``n_in/n_out`` otherwise."""
-    if scale is not None:
+    factor was given (ATen takes only a positive one), ``n_in/n_out`` otherwise."""
+    if scale is not None and scale > 0:
         return np.float32(1.0 / scale)
     return np.float32(n_in) / np.float32(n_out)
 
