@@ -19,6 +19,11 @@ Rows per backend (torch eager on 1 thread, jax compiled, tensorflow eager, mlx e
    ``jax.jit`` of ``jax.value_and_grad`` + ``optax.adam``; ``tf.GradientTape`` + Keras layers and
    ``keras.optimizers.Adam``; ``mlx.nn`` + ``nn.value_and_grad`` + ``mlx.optimizers.Adam``
    (``bias_correction=True``). The MLP's native steps are ``bench_training``'s.
+   *step, compiled* (torch, tensorflow, mlx; the MLP): the same ivy_like step under
+   ``ivy_like.compile`` against each framework's compiled idiom: ``torch.compile`` of the
+   model and of ``Adam.step`` with the backward pass between them, ``tf.function`` of the tape
+   step, ``mx.compile`` of the ``mlx.nn`` step with the model and optimizer state as its inputs
+   and outputs.
 2. *inference*: the forward pass of the same models (torch under ``torch.no_grad()``; JAX
    jitted on both sides).
 3. *adam update*: ``optimizers.adam(...).update`` on the MLP's parameters and fixed gradients
@@ -120,8 +125,11 @@ def _ivy_loss(program: str, model: Any) -> Callable[..., Any]:
     return lambda params, x, y: nn.cross_entropy(model.apply(params, x), y)
 
 
-def _ivy_step(name: str, program: str, d: dict[str, np.ndarray]) -> Call:
-    """The training step of docs/nn.md (compiled with ``ivy_like.compile`` on JAX)."""
+def _ivy_step(
+    name: str, program: str, d: dict[str, np.ndarray], compiled: bool | None = None
+) -> Call:
+    """The training step of docs/nn.md, under ``ivy_like.compile`` when ``compiled`` (by
+    default on JAX only)."""
     b = il.get_backend(name)
     model, opt = _ivy_model(program), optimizers.adam(LR)
     loss_fn = _ivy_loss(program, model)
@@ -131,7 +139,7 @@ def _ivy_step(name: str, program: str, d: dict[str, np.ndarray]) -> Call:
         params, state = opt.update(params, grads, state)
         return params, state, loss
 
-    if name == "jax":
+    if name == "jax" if compiled is None else compiled:
         step = il.compile(step)
     x, y = b.asarray(d["x"]), b.asarray(d["y"])
     carry = [model.params, opt.init(model.params)]
@@ -574,6 +582,71 @@ def _mlx_adam(arrays: list[np.ndarray], grads: list[np.ndarray]) -> Call:
 
 
 # -------------------------------------------------------------------------------- the rows
+# ------------------------------------------------------------- compiled steps, native (MLP)
+def _torch_compiled_step(d: dict[str, np.ndarray]) -> Call:
+    """PyTorch's compiled training idiom: ``torch.compile`` of the model and of
+    ``optimizer.step`` (the autograd backward pass runs between them, as it does there)."""
+    import torch
+
+    model, loss_fn = _torch_model("mlp"), _torch_loss("mlp")
+    opt = torch.optim.Adam(model.parameters(), lr=LR)
+    compiled, x, y = torch.compile(model), torch.from_numpy(d["x"]), torch.from_numpy(d["y"])
+    opt_step = torch.compile(opt.step)
+
+    def run_step() -> Any:
+        opt.zero_grad()
+        loss_fn(compiled(x), y).backward()
+        opt_step()
+
+    return run_step
+
+
+def _tensorflow_compiled_step(d: dict[str, np.ndarray]) -> Call:
+    """``tf.function`` of the eager row's GradientTape step (Keras layers,
+    ``keras.optimizers.Adam``)."""
+    import tensorflow as tf
+
+    return tf.function(_tensorflow_step("mlp", d))  # type: ignore[no-any-return]
+
+
+def _mlx_compiled_step(d: dict[str, np.ndarray]) -> Call:
+    """``mx.compile`` of the ``mlx.nn`` step with the model's and the optimizer's state as
+    its inputs and outputs (MLX's documented idiom)."""
+    import mlx.core as mx
+    import mlx.nn as mnn
+    import mlx.optimizers as optim
+
+    model = _mlx_model("mlp")
+    mx.eval(model.parameters())
+    opt = optim.Adam(learning_rate=LR, bias_correction=True)
+    loss_and_grad = mnn.value_and_grad(
+        model, lambda m, x, y: mnn.losses.cross_entropy(m(x), y, reduction="mean")
+    )
+    state = [model.state, opt.state]
+
+    def step(x: Any, y: Any) -> Any:
+        loss, grads = loss_and_grad(model, x, y)
+        opt.update(model, grads)
+        return loss
+
+    compiled = mx.compile(step, inputs=state, outputs=state)
+    x, y = mx.array(d["x"]), mx.array(d["y"])
+
+    def run_step() -> Any:
+        loss = compiled(x, y)
+        mx.eval(state, loss)
+
+    return run_step
+
+
+# JAX's step rows are compiled already.
+_COMPILED: dict[str, Callable[[dict[str, np.ndarray]], Call]] = {
+    "torch": _torch_compiled_step,
+    "tensorflow": _tensorflow_compiled_step,
+    "mlx": _mlx_compiled_step,
+}
+
+
 _NATIVE: dict[str, dict[str, Any]] = {
     "torch": {"step": _torch_step, "infer": _torch_infer, "adam": _torch_adam},
     "jax": {"step": _jax_step, "infer": _jax_infer, "adam": _jax_adam},
@@ -593,6 +666,12 @@ _IDIOMS = {
     ("mlx", "step"): "`mlx.nn`, `nn.value_and_grad`, `mlx.optimizers.Adam`",
     ("mlx", "infer"): "`mlx.nn` model call",
     ("mlx", "adam"): "`mlx.optimizers.Adam.apply_gradients`",
+    ("torch", "compiled"): "`torch.compile` of the `nn` model and of `Adam.step`, "
+    "`loss.backward()` (ivy_like: `ivy_like.compile` of the step)",
+    ("tensorflow", "compiled"): "`tf.function` of the tape step, `keras.optimizers.Adam` "
+    "(ivy_like: `ivy_like.compile` of the step)",
+    ("mlx", "compiled"): "`mx.compile` of the `mlx.nn` step, state as inputs/outputs "
+    "(ivy_like: `ivy_like.compile` of the step)",
 }
 _PROGRAMS = {
     "mlp": "MLP 64-128-128-10",
@@ -625,6 +704,13 @@ def _rows(name: str) -> Iterator[tuple[str, str, Callable[[], tuple[Call, Call]]
                 return native, ours
 
             yield f"{label} {verb}", _IDIOMS[(name, kind)], pair
+    if name in _COMPILED:
+        d = _data("mlp", name)
+        yield (
+            f"{_PROGRAMS['mlp']} step, compiled",
+            _IDIOMS[(name, "compiled")],
+            lambda: (_COMPILED[name](d), _ivy_step(name, "mlp", d, compiled=True)),
+        )
     yield "adam update, MLP parameters", _IDIOMS[(name, "adam")], lambda: _adam_pair(name)
     idiom = {
         "torch": "`torch.func.vmap(torch.func.grad)`",
@@ -728,7 +814,9 @@ def programs_benchmark(
         f"a batch of {MLP_BATCH}; `nn.SmallCNN` on {CNN_BATCH}x1x{CNN_SIDE}x{CNN_SIDE} images "
         f"(TensorFlow's and MLX's own convolutions take NHWC); `nn.TransformerBlock` d={D_MODEL}, "
         f"{HEADS} heads, sequence {SEQ}, batch {TF_BATCH}; Adam lr {LR:g}). JAX is compiled on "
-        "both sides (`jax.jit` against `ivy_like.compile`), the other backends are eager; torch "
+        "both sides (`jax.jit` against `ivy_like.compile`), the other backends are eager but "
+        "for their *compiled* step row (`ivy_like.compile` of the step against the framework's "
+        "own compiled idiom, named in the row); torch "
         f"runs on 1 thread. µs per call are medians over {rounds} rounds, the ratio the median "
         "of the per-round ratios ivy_like / native (target: ≤ 1.1)"
         + (" -- *quick run: few short rounds, rough numbers*" if quick else "")

@@ -144,6 +144,9 @@ def _prepare(
             )
             if backend.has_autodiff and _is_float(backend, backend.dtype(leaf)):
                 return backend, [spec], [leaf], spec is _A
+    fast = _prepare_arrays(nums, names, args, kwargs)
+    if fast is not None:
+        return fast
     flat = _tree.Flat(who, strict=True)
     specs = [_tree.flatten(args[i], flat, f"positional argument {i}", False) for i in nums]
     specs += [_tree.flatten(kwargs[n], flat, f"argument {n!r}", False) for n in names]
@@ -165,6 +168,33 @@ def _prepare(
                 f"floating-point inputs (cast with ivy_like.astype(x, 'float32'))"
             )
     return backend, specs, leaves, flat.has_array
+
+
+def _prepare_arrays(
+    nums: tuple[int, ...], names: tuple[str, ...], args: tuple, kwargs: dict
+) -> tuple[Backend, list[Any], list[Any], bool] | None:
+    """``_prepare`` when every differentiated leaf is a floating array of one autodiff
+    backend (a model's parameters); None otherwise, and ``_prepare``'s walk converts the
+    leaves or raises the error naming one."""
+    leaves: list[Any] = []
+    found: list[Any] = [None, False]
+    specs = []
+    for value in [args[i] for i in nums] + [kwargs[n] for n in names]:
+        spec = _tree.flatten_arrays(value, leaves, found)
+        if spec is None:
+            return None
+        specs.append(spec)
+    backend = found[0]
+    if backend is None or not backend.has_autodiff:
+        return None
+    table = _IS_FLOAT.get(backend.name)
+    if table is None:
+        return None
+    dtype_of = backend.dtype
+    for leaf in leaves:
+        if table.get(dtype_of(leaf)) is not True:  # not float, or not seen yet: the walk
+            return None
+    return backend, specs, leaves, found[1]
 
 
 # -- the differentiated call ------------------------------------------------------------------------

@@ -48,17 +48,17 @@ functions ``grads -> grads`` (as ``optax.clip_by_global_norm`` and ``optax.clip`
 
 from __future__ import annotations
 
-import itertools
 import math
 import numbers
 import operator
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Union
 
 import numpy as np
 
 import ivy_like as il
-from ivy_like.container._container import Container, make
+from ivy_like import _tree
+from ivy_like.container._container import make
 from ivy_like.core import tracing as _tracing
 from ivy_like.core.array import Array
 from ivy_like.core.dtypes import Dtype
@@ -139,12 +139,14 @@ def _zeros(params: Any) -> Any:
 
 def _gather(
     p: Any, g: Any, m: Any, v: Any, lists: tuple[list[Any], ...], chains: list[str] | None, kc: str
-) -> bool:
+) -> Any:
     """Append the leaves of params ``p``, grads ``g`` and moments ``m``, ``v`` (trees of the
     same structure) to the four ``lists``, and their key chains to ``chains`` unless it is
-    None, in ``_map``'s order; False at the first difference in structure or leaf shape (the
-    caller then runs ``_map``, which raises the error naming it). Plain loops: this walk runs
-    at every step, and generator expressions cost about twice as much."""
+    None, in ``_map``'s order. Returns the structure of ``p`` as an ``ivy_like._tree`` spec
+    (the new trees are rebuilt from it), or None at the first difference in structure or
+    leaf shape (the caller then runs ``_map``, which raises the error naming it). Plain
+    loops: this walk runs at every step, and generator expressions cost about twice as
+    much."""
     if isinstance(p, dict):
         keys = p.keys()
         if not (
@@ -155,52 +157,37 @@ def _gather(
             and m.keys() == keys
             and v.keys() == keys
         ):
-            return False
+            return None
+        children = []
         for k in keys:
             child = "" if chains is None else f"{kc}/{k}" if kc else str(k)
-            if not _gather(p[k], g[k], m[k], v[k], lists, chains, child):
-                return False
-        return True
+            spec = _gather(p[k], g[k], m[k], v[k], lists, chains, child)
+            if spec is None:
+                return None
+            children.append(spec)
+        return ("d", type(p), tuple(keys), tuple(children))
     if isinstance(p, (list, tuple)):
         n = len(p)
         for t in (g, m, v):
             if not isinstance(t, (list, tuple)) or len(t) != n:
-                return False
+                return None
+        children = []
         for i in range(n):
             child = "" if chains is None else f"{kc}[{i}]"
-            if not _gather(p[i], g[i], m[i], v[i], lists, chains, child):
-                return False
-        return True
+            spec = _gather(p[i], g[i], m[i], v[i], lists, chains, child)
+            if spec is None:
+                return None
+            children.append(spec)
+        return ("l", type(p), tuple(children))
     if getattr(m, "shape", None) != getattr(g, "shape", None):
-        return False
+        return None
     lists[0].append(p)
     lists[1].append(g)
     lists[2].append(m)
     lists[3].append(v)
     if chains is not None:
         chains.append(kc)
-    return True
-
-
-def _rebuild(tree: Any, columns: tuple[list[Any], ...], position: Iterator[int]) -> tuple[Any, ...]:
-    """One tree of ``tree``'s structure per list in ``columns``, whose leaves are in
-    ``_gather``'s order (``position`` counts them). One walk for all."""
-    if isinstance(tree, dict):
-        outs: list[dict[Any, Any]] = [{} for _ in columns]
-        for k in tree:
-            for out, leaf in zip(outs, _rebuild(tree[k], columns, position)):
-                out[k] = leaf
-        if type(tree) is Container:  # no checks to redo: make's fast path
-            return tuple(make(out) for out in outs)
-        return tuple(type(tree)(out) for out in outs)
-    if isinstance(tree, (list, tuple)):
-        seqs: list[list[Any]] = [[] for _ in columns]
-        for child in tree:
-            for seq, leaf in zip(seqs, _rebuild(child, columns, position)):
-                seq.append(leaf)
-        return tuple(type(tree)(seq) for seq in seqs)
-    i = next(position)
-    return tuple(column[i] for column in columns)
+    return _tree.N
 
 
 def _first_leaf(tree: Any) -> Any:
@@ -851,7 +838,8 @@ def _adam(
             return None
         lists: tuple[list[Any], ...] = ([], [], [], [])
         chains: list[str] | None = None if mask is None else []  # key chains: for the mask
-        if not _gather(params, grads, state["mu"], state["nu"], lists, chains, ""):
+        spec = _gather(params, grads, state["mu"], state["nu"], lists, chains, "")
+        if spec is None:
             return None  # the composite raises the error
         if not lists[0]:
             return None
@@ -864,7 +852,7 @@ def _adam(
         out = hook(*lists, b1, b2, eps, step_size, inv_c2, factor, decayed)
         if out is None:
             return None
-        new, mu, nu = _rebuild(params, out, itertools.count())
+        new, mu, nu = (_tree.rebuild(spec, iter(column), b) for column in out)
         return new, make({"count": count, "mu": mu, "nu": nu})
 
     def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:

@@ -38,6 +38,31 @@ def test_flatten_order_is_sorted_and_equal_trees_match():
     assert type(rebuilt) is Container and type(rebuilt.layer) is Container
 
 
+def test_jax_leaves_follow_sorted_keys_whatever_the_insertion_order():
+    # The jax registration caches each key order's sorted order and a getter of its values
+    # (container/_trees.py): the values must still follow the keys, for every order, also
+    # once the cache has been emptied at its limit.
+    jax = pytest.importorskip("jax")
+    from ivy_like.container import _trees
+
+    ivy_like.get_backend("jax")
+    b = ivy_like.get_backend("jax")
+    names = ["d", "a", "c", "b"]
+    for shift in range(len(names)):
+        order = names[shift:] + names[:shift]
+        c = Container({k: b.asarray(np.float32(ord(k))) for k in order})
+        c["nested"] = Container({k: b.asarray(np.float32(-ord(k))) for k in reversed(order)})
+        leaves = [float(v) for v in jax.tree_util.tree_leaves(c)]
+        assert leaves == [97.0, 98.0, 99.0, 100.0, -97.0, -98.0, -99.0, -100.0]
+        out = jax.jit(lambda t: t)(c)
+        assert type(out) is Container and type(out["nested"]) is Container
+        for k in order:
+            assert float(out[k]) == ord(k) and float(out["nested"][k]) == -ord(k)
+        _trees._orders.clear()  # the cache emptied, as at its limit
+    empty = jax.jit(lambda t: t)(Container())
+    assert type(empty) is Container and not empty
+
+
 def test_jax_jit_grad_returns_a_container_and_traces_once():
     jax = pytest.importorskip("jax")
     ivy_like.get_backend("jax")

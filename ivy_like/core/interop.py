@@ -174,13 +174,19 @@ def _unflatten(backend: Any, children: Any) -> Any:
 
 def register_jax(tree_util: Any) -> None:
     """Make ``Array`` a jax pytree node with one child, its data (path ``.data``)."""
+    from .array import _wrap  # bound once: jax.jit rebuilds every Array result through it
+
     key = tree_util.GetAttrKey("data")
 
     def flatten_with_keys(x: Any) -> tuple[list[tuple[Any, Any]], Any]:
         return [(key, x._data)], x._backend
 
+    def unflatten(backend: Any, children: Any) -> Any:
+        (data,) = children
+        return _wrap(data, backend)
+
     tree_util.register_pytree_with_keys(
-        _array_type(), flatten_with_keys, _unflatten, flatten_func=_flatten
+        _array_type(), flatten_with_keys, unflatten, flatten_func=_flatten
     )
 
 

@@ -30,10 +30,59 @@ def _hashable(spec: Any, who: str) -> None:
         ) from None
 
 
+class _Outputs:
+    """The output specs of one compiled function's traces.
+
+    A compiler traces again for new shapes or dtypes (tf.function, mx.compile, make_fx) while
+    the compiled function keeps its entry: the output's structure and Python values may then
+    differ between traces (``(x * 2, x.shape[0])``). Every trace records its spec under the
+    signature of the leaves it was traced for; a call reads the spec of its own signature
+    only once two traces have given different specs (until then one spec serves, at no
+    per-call cost)."""
+
+    __slots__ = ("last", "by_signature", "varying")
+
+    def __init__(self) -> None:
+        self.last: Any = None
+        self.by_signature: dict[tuple[Any, ...], Any] = {}
+        self.varying = False
+
+    def traced(self, leaves: tuple[Any, ...], spec: Any) -> None:
+        if self.by_signature and not _identical(spec, self.last):
+            self.varying = True
+        self.by_signature[_signature(leaves)] = spec
+        self.last = spec
+
+    def spec_for(self, leaves: list[Any]) -> Any:
+        if not self.varying:
+            return self.last
+        return self.by_signature.get(_signature(leaves), self.last)
+
+
+def _identical(a: Any, b: Any) -> bool:
+    """Equal specs with statics of the same types (3 == 3.0 == True, yet the output's type
+    differs); a static whose comparison is not a bool (an array) counts as different."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if type(a) is tuple:
+        return len(a) == len(b) and all(_identical(x, y) for x, y in zip(a, b))
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - an array's ambiguous truth value, a failing __eq__
+        return False
+
+
+def _signature(leaves: Any) -> tuple[Any, ...]:
+    """Shapes and dtypes, as the compilers retrace on them (read from traced values too)."""
+    return tuple((tuple(getattr(x, "shape", ())), str(getattr(x, "dtype", ""))) for x in leaves)
+
+
 def _flat_function(
-    fun: Callable[..., Any], specs: tuple[Any, Any], backend: Backend, out: list[Any]
+    fun: Callable[..., Any], specs: tuple[Any, Any], backend: Backend, out: _Outputs
 ) -> Callable[..., list[Any]]:
-    """``fun`` as a function of the native leaves; the output's spec goes to ``out``."""
+    """``fun`` as a function of the native leaves; each trace's output spec goes to ``out``."""
     pos, kw = specs
 
     def flat_fun(*leaves: Any) -> list[Any]:
@@ -42,7 +91,7 @@ def _flat_function(
         kwargs = {k: _tree.rebuild(s, it, backend) for k, s in kw}
         result = fun(*args, **kwargs)
         native: list[Any] = []
-        out[:] = [_tree.flatten_output(result, native, backend)]
+        out.traced(leaves, _tree.flatten_output(result, native, backend))
         return native
 
     return flat_fun
@@ -87,8 +136,8 @@ def compile(fun: Callable[..., Any]) -> Callable[..., Any]:  # noqa: A001 - MLX'
     ivy_like.array(11.)
     """
     _check_fun(fun, "compile")
-    # (backend, spec) -> (compiled flat function, the output spec box)
-    cache: dict[tuple[Any, Any], tuple[Callable[..., list[Any]], list[Any]]] = {}
+    # (backend, spec) -> (compiled flat function, its traces' output specs)
+    cache: dict[tuple[Any, Any], tuple[Callable[..., list[Any]], _Outputs]] = {}
     # (backend, static positions, static names) -> the backend's own tree-aware compilation
     trees: dict[tuple[Any, ...], Callable[..., Any]] = {}
     # (backend, argument types[, keyword names and types]) -> its entry of trees: the common
@@ -125,14 +174,14 @@ def compile(fun: Callable[..., Any]) -> Callable[..., Any]:  # noqa: A001 - MLX'
         hit = cache.get(key)
         if hit is None:
             _hashable(specs, "compile")
-            out: list[Any] = []
+            outputs = _Outputs()
             # Activated inside: a compiler runs the function when it traces, not every call.
-            flat_fun = _activated(_flat_function(fun, specs, backend, out), backend)
+            flat_fun = _activated(_flat_function(fun, specs, backend, outputs), backend)
             native = backend.compile_leaves(flat_fun)
-            hit = cache[key] = (native, out)
-        native, out = hit
-        results = native(*flat.leaves)  # first: the first call fills out
-        return _tree.rebuild(out[0], iter(results), backend)
+            hit = cache[key] = (native, outputs)
+        native, outputs = hit
+        results = native(*flat.leaves)  # first: a call that traces records its spec
+        return _tree.rebuild(outputs.spec_for(flat.leaves), iter(results), backend)
 
     return compiled
 
@@ -153,7 +202,7 @@ def checkpoint(fun: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fun)
     def checkpointed(*args: Any, **kwargs: Any) -> Any:
         flat, specs, backend = _flatten_call(args, kwargs, "checkpoint")
-        out: list[Any] = []
+        out = _Outputs()
         native = backend.checkpoint_leaves(_flat_function(fun, specs, backend, out))
         tokens = _activate(backend)
         try:
@@ -161,6 +210,6 @@ def checkpoint(fun: Callable[..., Any]) -> Callable[..., Any]:
         finally:
             if tokens is not None:
                 _deactivate(tokens)
-        return _tree.rebuild(out[0], iter(results), backend)
+        return _tree.rebuild(out.last, iter(results), backend)
 
     return checkpointed

@@ -3,7 +3,8 @@
 ``conv_for`` is the public face of ``conv1d``/``conv2d`` on every backend: the checks all of
 them make (``check_conv`` on the shapes as given), then the backend's own convolution.
 ``axis_op_for`` is an activation along one axis (``softmax``, ``log_softmax``) whose native
-function takes the axis as its second argument.
+function takes the axis as its second argument. ``composites_of`` gives a backend's kernels
+the composite to hand a case back to.
 """
 
 from __future__ import annotations
@@ -11,11 +12,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ivy_like.core import backend as _backend
+from ivy_like.core import tracing as _tracing
 from ivy_like.ops.nn import check_axis, check_conv
 
 Kernel = Callable[..., Any]
 
 _FORMAT = {1: "NCW", 2: "NCHW"}  # the default data_format of conv1d / conv2d
+
+
+def composites_of(name: str) -> Callable[[str], Kernel]:
+    """``composite(key)``: backend ``name``'s composite of op ``key`` (``"nn.linear"``), for
+    a kernel that hands a case back to it; made on first use, and not cached while a
+    compiler traces (see core/tracing.py)."""
+    made: dict[str, Kernel] = {}
+
+    def composite(key: str) -> Kernel:
+        hit = made.get(key)
+        if hit is None:
+            hit = _backend.get_backend(name).composite(key)
+            if not _tracing.is_tracing():
+                made[key] = hit
+        return hit
+
+    return composite
 
 
 def conv_for(conv: Kernel, n: int) -> Kernel:

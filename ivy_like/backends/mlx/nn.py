@@ -1,6 +1,8 @@
-"""mlx backend: ivy_like.nn ops (issue 6): ``mx.conv_general`` convolutions and mlx
-activations. Pooling and the rest are the composite declarations in
-``ivy_like/ops/nn.py`` (MLX's core has no pooling op).
+"""mlx backend: ivy_like.nn ops (issue 6): ``mx.conv_general`` convolutions, mlx
+activations and 2-D pooling. The rest are the composite declarations in ``ivy_like/ops/nn.py``.
+
+MLX's core has no pooling op: ``max_pool2d``/``avg_pool2d`` reduce the composite's window stack
+built from MLX ops directly (issue 23), a reshape for the usual non-overlapping windows.
 
 ``mx.conv_general`` takes channels-last inputs ``(N, ..., C_in)`` and weights
 ``(C_out, ..., C_in/groups)``; PyTorch (OIHW) and Keras (HWIO) weights are transposed to it.
@@ -13,9 +15,11 @@ from typing import Any
 
 import mlx.core as mx
 
-from ivy_like.ops.nn import check_axis, check_gelu, conv_geometry
+from ivy_like.ops.nn import check_axis, check_gelu, conv_geometry, pool_geometry
 
 from .._common import nn as _nn
+from . import _INEXACT
+from .statistical import mean as _mean
 
 nn_sigmoid = mx.sigmoid
 
@@ -75,3 +79,65 @@ def _conv(
 
 nn_conv1d = _nn.conv_for(_conv, 1)
 nn_conv2d = _nn.conv_for(_conv, 2)
+
+
+# -- pooling ---------------------------------------------------------------------------------------
+_REAL_FLOATS = frozenset(d for d in _INEXACT if d != mx.complex64)
+_composite = _nn.composites_of("mlx")
+
+
+def _windows(x: Any, kernel: Any, strides: Any, pads: Any, last: bool, fill: float) -> Any:
+    """The composite's window stack (``_windows`` of ``ivy_like/ops/nn.py``): every window on a
+    new first axis, row offset major, padding holding ``fill``, but in x's own layout
+    (``(kh*kw, N, C, OH, OW)``, NHWC: ``(kh*kw, N, OH, OW, C)``). The same elements in the same
+    order, so reducing axis 0 gives the composite's values and gradients bit for bit (a max
+    over both window axes of ``mx.as_strided`` windows was 2-6x slower here, and a max of
+    strided slices sends a tie's gradient to one element where the composite shares it)."""
+    (kh, kw), (sh, sw), (ph, pw) = kernel, strides, pads
+    ax = 1 if last else 2  # the H axis; W follows it
+    if ph or pw:
+        widths = [(0, 0)] * 4
+        widths[ax], widths[ax + 1] = (ph, ph), (pw, pw)
+        x = mx.pad(x, widths, constant_values=fill)
+    h, w = x.shape[ax], x.shape[ax + 1]
+    oh, ow = (h - kh) // sh + 1, (w - kw) // sw + 1
+    if (kh, kw) != (sh, sw):  # overlapping or spaced windows: one strided slice per offset
+        rows = [slice(i, i + sh * (oh - 1) + 1, sh) for i in range(kh)]
+        cols = [slice(j, j + sw * (ow - 1) + 1, sw) for j in range(kw)]
+        if last:
+            return mx.stack([x[:, r, c] for r in rows for c in cols])
+        return mx.stack([x[:, :, r, c] for r in rows for c in cols])
+    # Windows that tile the input: crop what no window covers, then one transposing copy.
+    if (oh * kh, ow * kw) != (h, w):
+        x = x[:, : oh * kh, : ow * kw] if last else x[:, :, : oh * kh, : ow * kw]
+    if last:
+        n, c = x.shape[0], x.shape[3]
+        x = mx.transpose(x.reshape(n, oh, kh, ow, kw, c), (2, 4, 0, 1, 3, 5))
+        return x.reshape(kh * kw, n, oh, ow, c)
+    n, c = x.shape[:2]
+    x = mx.transpose(x.reshape(n, c, oh, kh, ow, kw), (3, 5, 0, 1, 2, 4))
+    return x.reshape(kh * kw, n, c, oh, ow)
+
+
+def nn_max_pool2d(
+    x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
+) -> Any:
+    kernel, strides, pads, last = pool_geometry(
+        "max_pool2d", x.shape, kernel_size, stride, padding, data_format
+    )
+    if x.dtype not in _REAL_FLOATS:  # integer and bool padding: what the composite's fill gives
+        return _composite("nn.max_pool2d")(x, kernel_size, stride, padding, data_format)
+    # mx.max is the backend's max, which the composite reduces its stack with.
+    return mx.max(_windows(x, kernel, strides, pads, last, -math.inf), axis=0)
+
+
+def nn_avg_pool2d(
+    x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
+) -> Any:
+    kernel, strides, pads, last = pool_geometry(
+        "avg_pool2d", x.shape, kernel_size, stride, padding, data_format
+    )
+    if x.dtype not in _REAL_FLOATS:  # the composite's mean raises its TypeError
+        return _composite("nn.avg_pool2d")(x, kernel_size, stride, padding, data_format)
+    # The backend's mean, as the composite's: zero padding counts (count_include_pad).
+    return _mean(_windows(x, kernel, strides, pads, last, 0.0), axis=0)

@@ -16,8 +16,6 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from ivy_like.core import backend as _backend
-from ivy_like.core import tracing as _tracing
 from ivy_like.ops.nn import (
     KL_REDUCTIONS,
     check_cosine,
@@ -36,20 +34,10 @@ from .._common import nn as _nn
 
 _functorch_level = torch._C._functorch.maybe_current_level
 _is_compiling = torch.compiler.is_compiling
+_dispatch_modes = torch._C._len_torch_dispatch_stack
 _INDEX_DTYPES = frozenset({torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8})
 _NEVER_A_LABEL = torch.iinfo(torch.int64).min  # ignore_index, which torch cannot turn off
-_COMPOSITES: dict[str, Any] = {}
-
-
-def _composite(key: str) -> Any:
-    """The composite of op ``key`` on this backend, made on first use (not cached while a
-    compiler traces: see core/tracing.py)."""
-    hit = _COMPOSITES.get(key)
-    if hit is None:
-        hit = _backend.get_backend("torch").composite(key)
-        if not _tracing.is_tracing():
-            _COMPOSITES[key] = hit
-    return hit
+_composite = _nn.composites_of("torch")
 
 
 nn_relu = torch.relu  # gradient 0 at 0, as the composite
@@ -251,21 +239,24 @@ def nn_cross_entropy(logits: Any, labels: Any, reduction: str = "mean") -> Any:
         or reduction not in ("mean", "sum", "none")
         or _is_compiling()  # first: Dynamo cannot trace the functorch level query
         or _functorch_level() is not None
+        or _dispatch_modes()  # make_fx (ivy_like.compile), fake tensors: no value to read
     ):
         return _composite("nn.cross_entropy")(logits, labels, reduction)
-    if labels.dtype == torch.int64 and bool((labels == _NEVER_A_LABEL).any()):
+    # The only value the kernel skips instead of refusing. One reduction read back (~1 µs,
+    # where ``(labels == x).any()`` costs 2.5): a label at int64's minimum is the minimum.
+    if labels.dtype == torch.int64 and labels.numel() and labels.min().item() == _NEVER_A_LABEL:
         return _composite("nn.cross_entropy")(logits, labels, reduction)
-    classes = logits.shape[-1]
+    flat = logits.ndim == 2  # a batch of rows already: no views (each is a backward node)
     try:
         losses = F.cross_entropy(
-            logits.reshape(-1, classes),
-            labels.reshape(-1).long(),
+            logits if flat else logits.reshape(-1, logits.shape[-1]),
+            labels if labels.dtype == torch.int64 and flat else labels.reshape(-1).long(),
             ignore_index=_NEVER_A_LABEL,
             reduction=reduction,
         )
     except IndexError:  # a label out of range: the composite names it
         return _composite("nn.cross_entropy")(logits, labels, reduction)
-    return losses.reshape(labels.shape) if reduction == "none" else losses
+    return losses.reshape(labels.shape) if reduction == "none" and not flat else losses
 
 
 def nn_mse_loss(input: Any, target: Any, reduction: str = "mean") -> Any:  # noqa: A002
