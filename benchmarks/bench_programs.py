@@ -71,6 +71,9 @@ D_MODEL, HEADS, D_FF, SEQ, TF_BATCH = 32, 4, 128, 16, 8
 CHART = Path(__file__).parent.parent / "docs" / "benchmarks_programs.png"
 BACKENDS = ("torch", "jax", "tensorflow", "mlx")
 MODES = {"torch": "eager, 1 thread", "jax": "compiled", "tensorflow": "eager", "mlx": "eager"}
+# Paired rounds per row: a 50 µs compiled call on this 2-core machine moves by ±5 µs between
+# rounds (XLA's threads and Python share the cores), so 15 rounds left a median ±0.1 off.
+ROUNDS = 31
 
 Call = Callable[[], Any]  # one finished unit of work: a step, a forward pass, an update
 
@@ -727,8 +730,10 @@ def _rows(name: str) -> Iterator[tuple[str, str, Callable[[], tuple[Call, Call]]
 
 @contextlib.contextmanager
 def _timing(quick: bool) -> Iterator[None]:
-    """bench_transforms' timing settings, shortened for ``quick`` and restored afterwards."""
+    """bench_transforms' timing with ROUNDS rounds (few short ones for ``quick``), restored
+    afterwards."""
     saved = _transforms.ROUNDS, _transforms.RUN_SECONDS
+    _transforms.ROUNDS = ROUNDS
     if quick:
         _transforms.ROUNDS, _transforms.RUN_SECONDS = 5, 0.03
     try:
@@ -807,7 +812,7 @@ def programs_benchmark(
     the bar chart of the ratios to ``chart`` unless it is None)."""
     available = il.available_backends()
     names = [n for n in (backends or BACKENDS) if n in available and n in _NATIVE]
-    rounds = 5 if quick else _transforms.ROUNDS
+    rounds = 5 if quick else ROUNDS
     lines = [
         "Each row runs the framework's own idiom and the same program written with ivy_like in "
         "one process, in paired rounds (`benchmarks/bench_programs.py`: MLP 64-128-128-10 on "

@@ -50,10 +50,19 @@ def _kind(value: Any) -> Any:
 
 
 # -- argnums / argnames, as MLX normalises them --------------------------------------------------
+_ARGNUMS_0: tuple[tuple[int, ...], tuple[str, ...]] = ((0,), ())
+
+
 def _normalise(argnums: Any, argnames: Any, who: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """MLX's rules: no argnums and no argnames -> argnums 0; argnames alone -> no positional
     gradients; indices sorted; negative or repeated indices and an empty request are errors
     (raised when the gradient function is built, as MLX does)."""
+    if argnums is None and type(argnames) is tuple and not argnames:
+        return _ARGNUMS_0  # the default request (the docs' step builds one at every step)
+    return _normalised(argnums, argnames, who)
+
+
+def _normalised(argnums: Any, argnames: Any, who: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
     if isinstance(argnames, str):
         names: tuple[str, ...] = (argnames,)
     elif isinstance(argnames, Sequence):
@@ -245,6 +254,8 @@ def _as_scalar(head: Any, backend: Backend, who: str) -> Any:
 def _has_array(obj: Any) -> bool:
     if type(obj) is Array:
         return True
+    if _KIND.get(type(obj)).__class__ is Backend:  # a native array (the common other argument)
+        return False
     if isinstance(obj, dict):
         obj = obj.values()
     elif not isinstance(obj, (list, tuple)):

@@ -396,20 +396,18 @@ def resolve_backend(flat: Flat, *others: Any) -> Backend:
 
 
 def first_backend(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Backend | None:
-    """The backend of the first array among the arguments (stops at the first: the common
-    call, an array or a Container first, costs a dict lookup or two)."""
-    for value in (*args, *kwargs.values()):
+    """The backend of the arrays among the arguments: a top-level array's, else the first
+    found inside a Container, dict, list or tuple (``compile`` on jax, ``(params, x)``: one
+    dict lookup for ``x``; arrays of two frameworks are refused later, whichever is found)."""
+    values = (*args, *kwargs.values())
+    for value in values:
         kind = _kind(value)  # filled on a miss: a type not seen yet is still classified
         if kind.__class__ is Backend:
             return kind  # type: ignore[no-any-return]
         if kind is ARRAY_KIND:
             return value._backend  # type: ignore[no-any-return]
-        if isinstance(value, dict):
-            for leaf in value.values():  # a Container of arrays: its first value decides
-                hit = _find(leaf)
-                if hit is not None:
-                    return hit
-        elif isinstance(value, (list, tuple)):
+    for value in values:
+        if isinstance(value, (dict, list, tuple)):
             hit = _find(value)
             if hit is not None:
                 return hit

@@ -638,7 +638,7 @@ def _torch_adam_update() -> Callable[..., Any]:
                 return values
             hit = constants[key] = tuple(
                 torch.tensor(v, dtype=like.dtype, device=like.device) for v in values
-            )
+            ) + (torch.ones((), dtype=like.dtype, device=like.device),)
         return hit
 
     def adam_update(
@@ -658,13 +658,21 @@ def _torch_adam_update() -> Callable[..., Any]:
         write only into tensors made here: no input changes."""
         if not fits((params, grads, mu, nu), step_size):
             return None
-        c1, c1_rest, c2, c2_rest = factors(b1, b2, step_size)
+        c1, c1_rest, c2, c2_rest, *one = factors(b1, b2, step_size)
         new_mu = torch._foreach_mul(mu, c1)  # b1 m + (1 - b1) g
-        torch._foreach_add_(new_mu, torch._foreach_mul(grads, c1_rest))
         squares = torch._foreach_mul(grads, grads)  # b2 v + (1 - b2) g²
-        torch._foreach_mul_(squares, c2_rest)
         new_nu = torch._foreach_mul(nu, c2)
-        torch._foreach_add_(new_nu, squares)
+        if one:
+            # m + (1 - b1) * g * 1 in one kernel (two where a product and a sum are two):
+            # the product rounds as (1 - b1) * g does, times 1 is exact, then the sum rounds
+            # once, so the bits are the composite's (checked: tests/test_optimizers_fused.py).
+            ones = one * len(grads)
+            torch._foreach_addcmul_(new_mu, grads, ones, value=1.0 - b1)
+            torch._foreach_addcmul_(new_nu, squares, ones, value=1.0 - b2)
+        else:  # half precision: addcmul would not round the product to the dtype first
+            torch._foreach_add_(new_mu, torch._foreach_mul(grads, c1_rest))
+            torch._foreach_mul_(squares, c2_rest)
+            torch._foreach_add_(new_nu, squares)
         denom = torch._foreach_mul(new_nu, inv_c2)  # p - m step_size / (sqrt(v inv_c2) + eps)
         torch._foreach_sqrt_(denom)
         torch._foreach_add_(denom, eps)

@@ -45,3 +45,23 @@ def test_equal_statics_of_another_type_keep_their_type(compiling):
     if compiling.name == "jax":  # jax.jit returns every output as an array
         pytest.skip("jax.jit makes Python outputs arrays")
     assert type(first) is int and type(second) is float and type(again) is int
+
+
+def test_the_backend_comes_from_the_arrays_not_from_numpy_data_in_a_container():
+    # first_backend looks at top-level arrays first, then inside Containers: NumPy data in
+    # the Container is converted to the array's framework either way.
+    jax = pytest.importorskip("jax")
+    ivy_like.get_backend("jax")
+    f = ivy_like.compile(lambda p, x: p["w"] * x)
+    out = f(ivy_like.Container(w=np.full(2, 3.0, np.float32)), jax.numpy.ones(2))
+    assert isinstance(out, jax.Array)
+    np.testing.assert_allclose(np.asarray(out), [3.0, 3.0])
+
+
+def test_arrays_of_two_frameworks_are_refused_with_a_type_error():
+    jax = pytest.importorskip("jax")
+    torch = pytest.importorskip("torch")
+    ivy_like.get_backend("jax")
+    f = ivy_like.compile(lambda p, x: p["w"] * x)
+    with pytest.raises(TypeError):
+        f(ivy_like.Container(w=torch.ones(2)), jax.numpy.ones(2))

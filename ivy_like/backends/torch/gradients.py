@@ -1,10 +1,10 @@
-"""PyTorch gradient primitives: ``torch.autograd.grad`` on fresh leaves at the top level,
-``torch.func`` everywhere else.
+"""PyTorch gradient primitives: autograd's engine (what ``torch.autograd.grad`` runs) on fresh
+leaves at the top level, ``torch.func`` everywhere else.
 
 Both are functional: they never set ``.grad`` on the caller's tensors nor flip their
 ``requires_grad``. ``torch.func`` transforms nest (``grad(grad(f))``, under ``vmap``) and
 ``torch.compile`` traces them; a top-level gradient, the common case, takes the cheaper
-autograd route when that keeps the same promises (see ``_eager_route``).
+autograd route when that keeps the same promises (see ``_fresh_leaves``).
 """
 
 from __future__ import annotations
@@ -38,8 +38,9 @@ _GRAD_AND_VALUE = torch.func.grad_and_value(_apply, has_aux=True)
 _GRAD_AND_VALUE_ONE = torch.func.grad_and_value(_apply_one, has_aux=True)
 
 
-def _eager_route(leaves: list[Any]) -> bool:
-    """Whether a top-level gradient may take ``torch.autograd.grad`` on fresh leaves.
+def _fresh_leaves(leaves: list[Any]) -> list[Any] | None:
+    """Fresh leaves aliasing ``leaves`` (no copy) that require grad, where a top-level
+    gradient may take the autograd route; None where it may not.
 
     That route costs what ``loss.backward()`` costs; ``torch.func.grad_and_value`` adds about
     80 % to a small MLP's step (its wrapping of every tensor and its pytree walks). It is taken
@@ -49,11 +50,13 @@ def _eager_route(leaves: list[Any]) -> bool:
     torch.compile traces (Dynamo breaks the graph at autograd.grad) and no inference tensor.
     """
     if _functorch.maybe_current_level() is not None or _is_compiling():
-        return False
+        return None
+    fresh = []
     for x in leaves:
         if x.requires_grad or x.is_inference():
-            return False
-    return True
+            return None
+        fresh.append(x.detach().requires_grad_())
+    return fresh
 
 
 def _tracked_elsewhere(value: Any, fresh: list[Any]) -> bool:
@@ -82,18 +85,17 @@ def _tracked_elsewhere(value: Any, fresh: list[Any]) -> bool:
 
 
 def _fresh_value_and_grad(
-    f: Callable[[list[Any]], tuple[Any, Any]], leaves: list[Any]
+    f: Callable[[list[Any]], tuple[Any, Any]], fresh: list[Any]
 ) -> tuple[Any, Any, list[Any]]:
-    # Fresh leaves alias the inputs' storage (no copy); the gradients are returned, never
-    # accumulated into .grad, so nothing of the caller's tensors changes.
-    fresh = [x.detach().requires_grad_() for x in leaves]
+    # The gradients are returned, never accumulated into .grad: nothing of the caller's
+    # tensors changes.
     if _grad_enabled():  # the common case: no context manager to enter (~1 µs)
         value, aux = f(fresh)
     else:
         with torch.enable_grad():
             value, aux = f(fresh)
     if not value.requires_grad:  # no dependence on the leaves: zeros, as torch.func gives
-        return value, aux, [torch.zeros_like(x) for x in leaves]
+        return value, aux, [torch.zeros_like(x) for x in fresh]
     outer = _tracked_elsewhere(value, fresh)
     inputs = tuple(fresh)
     if outer or _has_torch_function((value, *inputs)):
@@ -127,8 +129,9 @@ def value_and_grad_native_leaves(
     Only then may the autograd route run: a ``torch.autograd.Function`` given an Array in
     torch's eager autograd is cut from the graph (``docs/interop.md``), where torch.func's
     route sees through it."""
-    if _eager_route(leaves):
-        return _fresh_value_and_grad(f, leaves)
+    fresh = _fresh_leaves(leaves)
+    if fresh is not None:
+        return _fresh_value_and_grad(f, fresh)
     return value_and_grad_leaves(f, leaves)
 
 
