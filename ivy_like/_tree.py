@@ -414,6 +414,19 @@ def first_backend(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Backend | No
     return None
 
 
+def backend_of_types(types: tuple[Any, ...]) -> Backend | None:
+    """The backend :func:`first_backend` finds from the argument types alone: that of the
+    first top-level native array, when no ``Array`` (whose backend is its own) comes before
+    it; None otherwise."""
+    for tp in types:
+        kind = _KIND.get(tp) if isinstance(tp, type) else None
+        if kind.__class__ is Backend:
+            return kind  # type: ignore[no-any-return]
+        if kind is ARRAY_KIND:
+            return None
+    return None
+
+
 def _find(obj: Any) -> Backend | None:
     kind = _kind(obj)
     if kind.__class__ is Backend:
