@@ -65,3 +65,22 @@ def test_arrays_of_two_frameworks_are_refused_with_a_type_error():
     f = ivy_like.compile(lambda p, x: p["w"] * x)
     with pytest.raises(TypeError):
         f(ivy_like.Container(w=torch.ones(2)), jax.numpy.ones(2))
+    # Also once a call of the same argument types has been compiled (the types then pick
+    # the compiled function without a search of the arguments).
+    f(ivy_like.Container(w=jax.numpy.ones(2)), jax.numpy.ones(2))
+    with pytest.raises(TypeError):
+        f(ivy_like.Container(w=torch.ones(2)), jax.numpy.ones(2))
+
+
+def test_one_compiled_function_follows_each_calls_framework():
+    # Containers alone name no backend by their type: each call searches them, so one
+    # compiled function called with jax, then torch, then jax data computes on each.
+    names = [n for n in ("jax", "torch", "mlx") if n in ivy_like.available_backends()]
+    if len(names) < 2:
+        pytest.skip("needs two frameworks")
+    f = ivy_like.compile(lambda p: p["w"] * 2.0)
+    for name in names + names[:1]:
+        b = ivy_like.get_backend(name)
+        out = f(ivy_like.Container(w=b.asarray(np.ones(2, np.float32))))
+        assert ivy_like.backend_of(out) is b
+        np.testing.assert_allclose(np.asarray(ivy_like.to_numpy(out)), [2.0, 2.0])
