@@ -42,6 +42,44 @@ def tests_mxnet(session: nox.Session) -> None:
     session.run("pytest", "--ivy-like-backends=numpy,mxnet", *session.posargs, env=ENV)
 
 
+# The CPU kernel paths of a machine without AVX-512 ("avx2") or without AVX ("sse4"), chosen
+# at run time by each library's own switch: NumPy's dispatch, OpenBLAS's core type, PyTorch's
+# ATen kernels, oneDNN and MKL (PyTorch), XLA (JAX). Their float32 results differ in the last
+# bits from this machine's AVX-512 paths, so a test that passes only with the bits of one CPU
+# fails here. (TensorFlow's and MLX's CPU kernels have no such switch.)
+OLDER_CPUS = {
+    "avx2": {
+        "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR",
+        "OPENBLAS_CORETYPE": "Haswell",
+        "ATEN_CPU_CAPABILITY": "avx2",
+        "ONEDNN_MAX_CPU_ISA": "AVX2",
+        "MKL_ENABLE_INSTRUCTIONS": "AVX2",
+        "XLA_FLAGS": "--xla_cpu_max_isa=AVX2",
+    },
+    "sse4": {
+        "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4 AVX512_ICL AVX512_SPR",
+        "OPENBLAS_CORETYPE": "Nehalem",
+        "ATEN_CPU_CAPABILITY": "default",
+        "ONEDNN_MAX_CPU_ISA": "SSE41",
+        "MKL_ENABLE_INSTRUCTIONS": "SSE4_2",
+        # XLA's SSE4_2 mode cannot convert float16 (its own ops fail: "Failed to materialize
+        # symbols"), so JAX keeps the AVX kernels, the oldest that it can run all of.
+        "XLA_FLAGS": "--xla_cpu_max_isa=AVX",
+    },
+}
+
+
+@nox.session(python="3.11")
+@nox.parametrize("cpu", list(OLDER_CPUS))
+def tests_older_cpu(session: nox.Session, cpu: str) -> None:
+    """The whole suite on every backend with the kernels an older CPU would run. Inductor's
+    on-disk cache is the session's own: its key leaves out ATEN_CPU_CAPABILITY, and a kernel
+    compiled for this CPU's AVX-512 and served under avx2 gave wrong numbers (torch 2.13)."""
+    _install(session, ["all"])
+    env = {**ENV, **OLDER_CPUS[cpu], "TORCHINDUCTOR_CACHE_DIR": f"{session.create_tmp()}/inductor"}
+    session.run("pytest", "-n", "2", *session.posargs, env=env)
+
+
 @nox.session(python="3.11")
 def deep(session: nox.Session) -> None:
     """Every backend, hypothesis with 300 examples per property."""

@@ -47,6 +47,11 @@ def closed_form() -> np.ndarray:
     return 2 * (x @ w - y)[:, None] * x
 
 
+def _within(err: float, bound: float = 1e-5) -> str:
+    # float32 rounding noise, whose size depends on the CPU: printed against its bound.
+    return "below 1e-5" if err < bound else f"{err:.1e}, ABOVE 1e-5"
+
+
 def main(backends: list[str]) -> None:
     expected = closed_form()
     for name in backends:
@@ -55,7 +60,7 @@ def main(backends: list[str]) -> None:
         mean_err = np.max(np.abs(out["mean"] - out["per_example"].mean(axis=0)))
         print(
             f"== {name}: per-example gradients {out['per_example'].shape}, "
-            f"max error vs closed form {err:.1e}, mean vs grad of mean {mean_err:.1e}"
+            f"max error vs closed form {_within(err)}, mean vs grad of mean {_within(mean_err)}"
         )
 
 

@@ -124,9 +124,10 @@ def _print(results: dict[str, dict[str, np.ndarray]]) -> None:
             float(np.max(np.abs(out[k] - ref[k])) / max(float(np.max(np.abs(ref[k]))), 1e-30))
             for k in ref
         )
-        print(
-            f"max difference {name} vs {ref_name}, relative to each quantity's scale: {worst:.1e}"
-        )
+        # The frameworks' float32 kernels differ in the last bits: the size of that noise
+        # depends on the CPU, so what is printed is whether it stays below the bound.
+        within = "below 1e-4" if worst < 1e-4 else f"{worst:.1e}, ABOVE 1e-4"
+        print(f"max difference {name} vs {ref_name}, relative to each quantity's scale: {within}")
 
 
 if __name__ == "__main__":

@@ -353,6 +353,12 @@ def flatten_output(obj: Any, leaves: list[Any], backend: Backend) -> Any:
         return ("d", type(obj), keys, tuple(flatten_output(obj[k], leaves, backend) for k in keys))
     if isinstance(obj, (list, tuple)):
         return ("l", type(obj), tuple(flatten_output(v, leaves, backend) for v in obj))
+    if kind is NEUTRAL and isinstance(obj, backend.array_types):
+        # NumPy arrays are neutral everywhere but are the numpy backend's own arrays: a result
+        # that a mapped function computed from them is a leaf, not a constant (a static value
+        # would make vmap return the last example's result).
+        leaves.append(obj)
+        return N
     return ("s", obj)
 
 

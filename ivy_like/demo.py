@@ -401,11 +401,21 @@ def plot_losses(results: list[TrainResult], path: str) -> str:
     return path
 
 
+# float32 logits of size ~10-30 through different matmul kernels: how far apart they land is
+# rounding noise whose size depends on the CPU, so the report says whether it stays below this.
+LOGITS_ATOL = 1e-4
+
+
+def _within(diff: float, bound: float = LOGITS_ATOL) -> str:
+    shown = f"{bound:.0e}".replace("e-0", "e-")  # 1e-4, not 1e-04
+    return f"below {shown}" if diff < bound else f"{diff:.1e}, ABOVE {shown}"
+
+
 def _agreement(name: str, out: np.ndarray, ref: np.ndarray, atol: float) -> tuple[str, bool]:
     diff = float(np.max(np.abs(out - ref)))
     same = bool(np.array_equal(np.argmax(out, -1), np.argmax(ref, -1)))
     ok = same and diff <= atol
-    return f"  {name:<34} max |diff| {diff:.2e}, same predicted classes: {same}", ok
+    return f"  {name:<34} max |diff| {_within(diff, atol)}, same predicted classes: {same}", ok
 
 
 def convert_and_check(result: TrainResult, data: Digits) -> tuple[list[str], bool]:
@@ -439,7 +449,7 @@ def convert_and_check(result: TrainResult, data: Digits) -> tuple[list[str], boo
     lines = [f"  weights trained on {result.backend}; reference: ivy_like on numpy"]
     ok_all = True
     installed = set(ivy_like.available_backends())
-    atol = 1e-4  # float32 logits of size ~10-30, different matmul kernels
+    atol = LOGITS_ATOL
     if "torch" in installed:
         import torch
 
@@ -537,7 +547,7 @@ def run_main_demo(
                 f"{100 * r.accuracy:.1f}%",
                 f"{r.seconds:.2f}",
                 f"{1000 * r.seconds / steps:.1f}",
-                f"{diff:.1e}",
+                _within(diff),
             ]
         )
         if not r.losses[-1] < r.losses[0]:

@@ -26,8 +26,8 @@ TOLERANCE = 1e-4  # the issue's bar: float32 logits within 1e-4 of PyTorch's
 BATCH = 4  # images of 3x64x64
 LR = 1e-3  # Adam's step size for the one fine-tuning step (its default)
 INSTALL_HINT = (
-    "demo convert needs PyTorch and HuggingFace transformers: "
-    "pip install torch transformers (or pip install 'ivy_like[torch,test]')"
+    "demo convert needs {missing}, not installed here: pip install 'ivy_like[torch,convert]' "
+    "(the README's first command, which installs ivy_like[all], has both)"
 )
 
 
@@ -47,13 +47,16 @@ class Row:
 
 
 def _missing_dependency() -> str | None:
-    """The install hint when torch or transformers cannot be imported, else None."""
-    try:
-        import torch  # noqa: F401
-        import transformers  # noqa: F401
-    except ImportError:
-        return INSTALL_HINT
-    return None
+    """The install hint naming what cannot be imported (torch, transformers), else None."""
+    import importlib
+
+    missing = []
+    for module, package in (("torch", "PyTorch (torch)"), ("transformers", "transformers")):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append(package)
+    return INSTALL_HINT.format(missing=" and ".join(missing)) if missing else None
 
 
 def build_resnet(seed: int) -> Any:

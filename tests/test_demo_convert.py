@@ -69,7 +69,8 @@ def test_demo_convert_without_transformers_says_what_to_install():
     )
     result = _run(code=code)
     assert result.returncode == 1
-    assert result.stderr.strip() == INSTALL_HINT
+    assert result.stderr.strip() == INSTALL_HINT.format(missing="transformers")
+    assert "pip install 'ivy_like[torch,convert]'" in result.stderr
     assert result.stdout == ""
 
 

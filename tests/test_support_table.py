@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -37,10 +38,19 @@ def test_docs_support_table_is_current():
     doc = pages.get(frozenset(ivy_like.available_backends()))
     if doc is None:
         pytest.skip("the docs' support tables describe the main and the MXNet environments")
-    assert doc.read_text() == out.stdout, (
+    # The header names the versions the table was made with: a newer release installed on a
+    # fresh machine makes the table no less current, so versions are left out of the match.
+    assert _without_versions(doc.read_text()) == _without_versions(out.stdout), (
         f"docs/{doc.name} is stale: regenerate it with "
         f"`python -m ivy_like support-table > docs/{doc.name}` in that environment"
     )
+
+
+def _without_versions(table: str) -> str:
+    lines = table.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("| op | family |"))
+    lines[header] = re.sub(r"\| (\w+) [^|]+", r"| \1 ", lines[header])
+    return "\n".join(lines)
 
 
 def test_status_reads_what_the_backend_provides():

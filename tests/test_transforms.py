@@ -347,3 +347,176 @@ def test_complex_vjp_is_mlx_own():
     outs, vjps = ivy_like.vjp(fun, [z], [c])
     np.testing.assert_allclose(np.array(outs[0]), np.array(want_out[0]), rtol=1e-6)
     np.testing.assert_allclose(np.array(vjps[0]), np.array(want_vjp[0]), rtol=1e-6)
+
+
+# -- plain native inputs, every transform, against a loop ----------------------------------------
+# A user passes NumPy arrays (numpy backend), jax/torch/tf/mlx arrays, never an ivy_like.Array:
+# each transform must give what a Python loop over the examples gives, native in and native out.
+# (NumPy arrays are neutral, served by the active backend: a mapped function's NumPy result was
+# once taken for a constant, and vmap returned the last example's result.)
+NATIVE = ["numpy", *AUTODIFF, *(["mxnet"] if importlib.util.find_spec("mxnet") else [])]
+BATCH = RNG.normal(size=(3, 4))
+
+
+def _native(name, value):
+    return ivy_like.get_backend(name).asarray(np.asarray(value, np.float32))
+
+
+def _per_example(x):
+    return ivy_like.sum(ivy_like.sin(x) * x)  # a scalar per example
+
+
+def _elementwise(x):
+    return ivy_like.sin(x) * 2.0  # an array per example
+
+
+def _check_native(name, got, want):
+    assert not isinstance(got, ivy_like.Array), f"{name}: an Array came back for native input"
+    assert ivy_like.backend_of(got).name == name
+    np.testing.assert_allclose(np.asarray(ivy_like.to_numpy(got)), np.asarray(want), **TOL)
+
+
+def _loop(name, f, batch):
+    return np.stack([np.asarray(ivy_like.to_numpy(f(_native(name, row)))) for row in batch])
+
+
+LOOPED = {
+    "vmap": lambda f: ivy_like.vmap(f),
+    "vmap(compile)": lambda f: ivy_like.vmap(ivy_like.compile(f)),
+    "compile(vmap)": lambda f: ivy_like.compile(ivy_like.vmap(f)),
+    "vmap(checkpoint)": lambda f: ivy_like.vmap(ivy_like.checkpoint(f)),
+    "vmap(custom_function)": lambda f: ivy_like.vmap(ivy_like.custom_function(f)),
+}
+
+
+@pytest.mark.parametrize("transform", list(LOOPED))
+@pytest.mark.parametrize("f", [_per_example, _elementwise], ids=["scalar", "array"])
+@pytest.mark.parametrize("name", NATIVE)
+def test_vmap_of_native_inputs_equals_a_loop(name, f, transform):
+    mapped = LOOPED[transform](f)
+    _check_native(name, mapped(_native(name, BATCH)), _loop(name, f, BATCH))
+
+
+@pytest.mark.parametrize("name", NATIVE)
+def test_nested_vmap_of_native_inputs_equals_a_double_loop(name):
+    cube = RNG.normal(size=(2, 3, 4))
+    want = np.stack([_loop(name, _per_example, plane) for plane in cube])
+    _check_native(name, ivy_like.vmap(ivy_like.vmap(_per_example))(_native(name, cube)), want)
+
+
+@pytest.mark.parametrize("name", NATIVE)
+def test_compile_checkpoint_custom_function_of_native_inputs(name):
+    compiled = ivy_like.compile(_elementwise)
+    for fun in (
+        compiled,
+        ivy_like.checkpoint(_elementwise),
+        ivy_like.custom_function(_elementwise),
+    ):
+        for row in BATCH:  # new values each call: nothing of an earlier call comes back
+            _check_native(name, fun(_native(name, row)), 2 * np.sin(row))
+
+
+@pytest.mark.parametrize("name", [n for n in NATIVE if ivy_like.get_backend(n).has_autodiff])
+def test_reverse_derivatives_of_native_inputs_equal_a_loop(name):
+    x = _native(name, BATCH)
+    grads = _loop(name, ivy_like.grad(_per_example), BATCH)
+    np.testing.assert_allclose(grads, np.sin(BATCH) + BATCH * np.cos(BATCH), **TOL)
+    _check_native(name, ivy_like.vmap(ivy_like.grad(_per_example))(x), grads)
+    summed = ivy_like.grad(lambda b: ivy_like.sum(ivy_like.vmap(_per_example)(b)))(x)
+    _check_native(name, summed, grads)
+    _, vjps = ivy_like.vjp(ivy_like.vmap(_per_example), [x], [_native(name, np.ones(3))])
+    _check_native(name, vjps[0], grads)
+    row = BATCH[0]
+    _check_native(name, ivy_like.jac(_elementwise)(_native(name, row)), np.diag(2 * np.cos(row)))
+
+
+# MXNet's autograd is reverse mode only, with second derivatives for too few operators: its
+# backend refuses jvp (and so hessian, a jvp of a gradient here) with NotImplementedError.
+FORWARD_MODE = [n for n in NATIVE if n in AUTODIFF]
+
+
+@pytest.mark.parametrize("name", FORWARD_MODE)
+def test_forward_and_second_derivatives_of_native_inputs_equal_a_loop(name):
+    x = _native(name, BATCH)
+    _, jvps = ivy_like.jvp(ivy_like.vmap(_per_example), [x], [_native(name, np.ones((3, 4)))])
+    _check_native(name, jvps[0], (np.sin(BATCH) + BATCH * np.cos(BATCH)).sum(axis=1))
+    row = BATCH[0]
+    hess = ivy_like.hessian(_per_example)(_native(name, row))
+    _check_native(name, hess, np.diag(2 * np.cos(row) - row * np.sin(row)))
+    per_example_hessians = ivy_like.vmap(ivy_like.hessian(_per_example))(x)
+    _check_native(name, per_example_hessians, _loop(name, ivy_like.hessian(_per_example), BATCH))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mxnet") is None, reason="MXNet's environment")
+def test_forward_mode_of_native_inputs_is_refused_on_mxnet():
+    x = _native("mxnet", BATCH)
+    with pytest.raises(NotImplementedError, match="mxnet backend"):
+        ivy_like.jvp(ivy_like.vmap(_per_example), [x], [_native("mxnet", np.ones((3, 4)))])
+
+
+# -- custom functions: every set of rules, first and second derivatives ---------------------------
+# f(x) = x sin x with rules that are f's true derivatives, so every derivative equals the closed
+# form whatever the rules: f' = sin x + x cos x, f'' = 2 cos x - x sin x. A missing rule falls
+# back to differentiating the function (MLX's behaviour).
+RULE_SETS = ["", "vmap", "jvp", "vjp", "vmap+jvp", "vmap+vjp", "jvp+vjp", "vmap+jvp+vjp"]
+X = np.array([0.5, 1.0, -2.0])
+
+
+def _x_sin_x(rules):
+    @ivy_like.custom_function
+    def f(x):
+        return ivy_like.sin(x) * x
+
+    def slope(x):
+        return ivy_like.cos(x) * x + ivy_like.sin(x)
+
+    if "vjp" in rules:
+        f.vjp(lambda primals, cotangent, output: [slope(primals[0]) * cotangent])
+    if "jvp" in rules:
+        f.jvp(lambda primals, tangents: [slope(primals[0]) * tangents[0]])
+    if "vmap" in rules:
+        f.vmap(lambda inputs, axes: (ivy_like.sin(inputs[0]) * inputs[0], axes[0]))
+    return f
+
+
+def _derivative(kind, f, x, ones):
+    def total(y):
+        return ivy_like.sum(f(y))
+
+    if kind == "jvp":
+        return ivy_like.jvp(f, [x], [ones])[1][0]
+    if kind == "grad":
+        return ivy_like.grad(total)(x)
+    if kind == "grad of grad":
+        return ivy_like.grad(lambda y: ivy_like.sum(ivy_like.grad(total)(y)))(x)
+    if kind == "jvp of grad":
+        return ivy_like.jvp(ivy_like.grad(total), [x], [ones])[1][0]
+    return ivy_like.vmap(ivy_like.grad(total))(ivy_like.reshape(x, (3, 1)))[:, 0]
+
+
+DERIVATIVES = {
+    "jvp": np.sin(X) + X * np.cos(X),
+    "grad": np.sin(X) + X * np.cos(X),
+    "grad of grad": 2 * np.cos(X) - X * np.sin(X),
+    "jvp of grad": 2 * np.cos(X) - X * np.sin(X),
+    "vmap of grad": np.sin(X) + X * np.cos(X),
+}
+
+
+def _forward_mode_of_a_vjp_rule(name, rules, kind):
+    # JAX allows one custom derivative per function: with only a vjp rule it is a custom_vjp,
+    # and JAX refuses forward mode through it with a TypeError (docs/transforms.md).
+    return name == "jax" and "vjp" in rules and "jvp" not in rules and kind == "jvp"
+
+
+@pytest.mark.parametrize("kind", list(DERIVATIVES))
+@pytest.mark.parametrize("rules", RULE_SETS, ids=[r or "no-rules" for r in RULE_SETS])
+@pytest.mark.parametrize("name", AUTODIFF)
+def test_custom_function_derivatives_of_every_order(name, rules, kind):
+    f, x, ones = _x_sin_x(rules), _arr(name, X), _arr(name, np.ones(3))
+    if _forward_mode_of_a_vjp_rule(name, rules, kind):
+        with pytest.raises(TypeError, match="forward-mode"):
+            _derivative(kind, f, x, ones)
+        return
+    _close(_derivative(kind, f, x, ones), DERIVATIVES[kind])
+    _close(ivy_like.vmap(f)(x), np.sin(X) * X)

@@ -27,6 +27,7 @@ import inspect
 import logging
 import posixpath
 import re
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,8 +70,18 @@ def op_link(spec: Any, from_page: str) -> str:
     return f"{posixpath.relpath(target, posixpath.dirname(from_page))}#{op_key(spec)}"
 
 
+class LazyName:
+    """A name a package exports (its ``__all__``) but loads on first use, with its framework
+    (``ivy_like.convert.from_torch`` imports torch): it exists, and the docs build, which
+    installs numpy alone, must not load it to know that."""
+
+    def __init__(self, dotted: str) -> None:
+        self.dotted = dotted
+
+
 def resolve(dotted: str) -> object | None:
-    """The object ``dotted`` (``ivy_like.nn.Linear``, ``ivy_like.random``) names, else None."""
+    """The object ``dotted`` (``ivy_like.nn.Linear``, ``ivy_like.random``) names, a
+    :class:`LazyName` for a package's exported name not loaded yet, else None."""
     import importlib
 
     parts = dotted.split(".")
@@ -80,7 +91,13 @@ def resolve(dotted: str) -> object | None:
             obj = importlib.import_module(".".join(parts[:i]))
         except ImportError:
             continue
-        for attr in parts[i:]:
+        for j, attr in enumerate(parts[i:], i):
+            if (
+                isinstance(obj, types.ModuleType)
+                and attr not in vars(obj)
+                and attr in getattr(obj, "__all__", ())
+            ):
+                return LazyName(".".join(parts[: j + 1]))
             if not hasattr(obj, attr):
                 return None
             obj = getattr(obj, attr)

@@ -76,25 +76,29 @@ def custom_function_leaves(
 
         fun = batched_fun
         if vjp is None and jvp is None:
-            # custom_vmap has no reverse mode of its own: differentiate the plain function.
-            def plain_vjp(primals: list[Any], cotangents: list[Any], outs: list[Any]) -> list[Any]:
-                return list(jax.vjp(lambda *a: f(*a), *primals)[1](cotangents))
+            # custom_vmap has no derivative of its own: the plain function's jvp, through
+            # custom_jvp, which serves forward mode, reverse mode (by transposition) and any
+            # order (a custom_vjp would refuse forward mode).
+            def plain_jvp(primals: list[Any], tangents: list[Any]) -> list[Any]:
+                return list(jax.jvp(lambda *a: f(*a), tuple(primals), tuple(tangents))[1])
 
-            vjp = plain_vjp
+            jvp = plain_jvp
     if jvp is not None:
         # JAX takes one custom rule per function: jvp when given (reverse mode transposes it).
+        # The rule's primal output comes from the plain function: a custom_vmap function has
+        # no derivative, and a second derivative differentiates the rule's primal output too.
         jvp_fun = jax.custom_jvp(fun)
 
         @jvp_fun.defjvp
         def _jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> Any:
-            return fun(*primals), jvp(list(primals), list(tangents))
+            return f(*primals), jvp(list(primals), list(tangents))
 
         return jvp_fun  # type: ignore[no-any-return]
     if vjp is not None:
         vjp_fun = jax.custom_vjp(fun)
 
         def fwd(*leaves: Any) -> Any:
-            outs = fun(*leaves)
+            outs = f(*leaves)  # the plain function, as in _jvp: differentiable again
             return outs, (list(leaves), outs)
 
         def bwd(res: Any, cotangents: list[Any]) -> tuple[Any, ...]:

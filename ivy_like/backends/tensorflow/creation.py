@@ -146,11 +146,21 @@ def linspace(start, stop, /, num: int, *, dtype=None, device=None, endpoint: boo
         return tf.cast(out, dtype)
 
 
+_LARGE = 2**24  # elements: below this the size check costs more than the allocation saves
+_EYE_SIZES = "(n_rows, n_cols)"  # the declared rule's name for the shape (ops/creation.py)
+
+
 def eye(
     n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None
 ) -> Any:
     dtype = dtype or DEFAULT_FLOAT
     n_cols = n_rows if n_cols is None else n_cols
+    if n_rows * n_cols > _LARGE:
+        # tf.eye allocates its diagonal before it refuses a size int64 cannot count (16 GiB
+        # for eye(2**32)): a size too large is refused first, as the declared rule decides.
+        error = shape_error("eye", (n_rows, n_cols), tf.as_dtype(dtype).size, name=_EYE_SIZES)
+        if error is not None:
+            raise error
     with _on(device):
         if k == 0:
             return tf.eye(n_rows, n_cols, dtype=dtype)
