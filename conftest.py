@@ -11,7 +11,9 @@ reason. Only the optional extras of pyproject.toml count: a missing core depende
 """
 
 import ast
+import ctypes
 import doctest
+import gc
 import os
 import sys
 from importlib.util import find_spec
@@ -79,12 +81,14 @@ def pytest_runtest_makereport(item, call):
 
 
 # JAX compiles every op for each new shape and dtype and keeps each executable for the life of
-# the process (MLX keeps freed buffers for reuse likewise): over the suite's hypothesis examples
-# that grew one test process by 4.8 GB. The caches are emptied where a test module ends (its
-# shapes are its own) and whenever the process holds more than _RSS_LIMIT, never after every
-# test: tests of one module reuse their compiled programs (clearing after each made the suite
-# 25% slower).
-_RSS_LIMIT = 2 * 2**30
+# the process (MLX keeps freed buffers for reuse, Dynamo its compiled frames): over the suite's
+# hypothesis examples and captured models that grew one test process by 4.8 GB. The caches are
+# emptied, and the freed memory handed back to the system, whenever the process has grown by
+# _GROWTH since the last time: a few times a run. Not after every test or module, whose
+# programs the next ones reuse (clearing after each test made the suite 25% slower, after each
+# module 40%); and memory is handed back, or a process that reached a size would keep it.
+_GROWTH = 2**30
+_AFTER_LAST_CLEAR = [0]
 try:
     _PAGE = os.sysconf("SC_PAGE_SIZE")
 except (AttributeError, ValueError, OSError):
@@ -100,13 +104,27 @@ def _resident_bytes() -> int:
         return 0
 
 
-def pytest_runtest_teardown(item, nextitem):
-    if nextitem is not None and nextitem.path == item.path:
-        if _resident_bytes() < _RSS_LIMIT:
-            return
+def _free_framework_caches() -> None:
     jax = sys.modules.get("jax")
     if jax is not None:
         jax.clear_caches()
     mlx = sys.modules.get("mlx.core")
     if mlx is not None:
         mlx.clear_cache()
+    dynamo = sys.modules.get("torch._dynamo")
+    if dynamo is not None:
+        dynamo.reset()
+    gc.collect()
+    try:  # glibc keeps freed memory mapped; Linux only
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+def pytest_runtest_teardown(item, nextitem):
+    resident = _resident_bytes()
+    if not _AFTER_LAST_CLEAR[0]:
+        _AFTER_LAST_CLEAR[0] = resident  # the first test: the frameworks it imported stay
+    if resident - _AFTER_LAST_CLEAR[0] >= _GROWTH:
+        _free_framework_caches()
+        _AFTER_LAST_CLEAR[0] = _resident_bytes()

@@ -414,7 +414,7 @@ def _within(diff: float, bound: float = LOGITS_ATOL) -> str:
 def _agreement(name: str, out: np.ndarray, ref: np.ndarray, atol: float) -> tuple[str, bool]:
     diff = float(np.max(np.abs(out - ref)))
     same = bool(np.array_equal(np.argmax(out, -1), np.argmax(ref, -1)))
-    ok = same and diff <= atol
+    ok = same and diff < atol
     return f"  {name:<34} max |diff| {_within(diff, atol)}, same predicted classes: {same}", ok
 
 
