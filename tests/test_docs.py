@@ -428,15 +428,7 @@ class PageRun:
                 return Outcome(
                     "failed", f"{block.where}: only `python ...` commands run: {command}"
                 )
-            done = subprocess.run(
-                [sys.executable, *argv[1:]],
-                cwd=ROOT,
-                env={**os.environ, **ENV},
-                capture_output=True,
-                text=True,
-                timeout=900,
-                check=False,
-            )
+            done = _python(argv[1:], timeout=900)
             if done.returncode != 0:
                 return Outcome(
                     "failed",
@@ -451,6 +443,19 @@ class PageRun:
                     f"not show:\n{_diff(want, done.stdout)}",
                 )
         return Outcome("passed")
+
+
+def _python(args: list[str], timeout: int) -> subprocess.CompletedProcess[str]:
+    """``python *args`` from the repository root, TensorFlow's logs quieted."""
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env={**os.environ, **ENV},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 _RUNS: dict[Path, PageRun] = {}
@@ -720,15 +725,7 @@ def test_the_site_builds_with_numpy_alone(tmp_path):
         "from mkdocs.config import load_config\n"
         f"build(load_config({str(config)!r}))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        env={**os.environ, **ENV},
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    done = _python(["-c", script], timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert (tmp_path / "site" / "api" / "index.html").is_file()
 
