@@ -11,6 +11,7 @@ every comparison; the exit code is 1 when one exceeds :data:`TOLERANCE` (or fail
 
 from __future__ import annotations
 
+import importlib
 import sys
 import time
 import warnings
@@ -48,8 +49,6 @@ class Row:
 
 def _missing_dependency() -> str | None:
     """The install hint naming what cannot be imported (torch, transformers), else None."""
-    import importlib
-
     missing = []
     for module, package in (("torch", "PyTorch (torch)"), ("transformers", "transformers")):
         try:
