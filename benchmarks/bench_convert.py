@@ -3,7 +3,7 @@ and run by ivy_like, against the original PyTorch module.
 
 Models (float32, random weights from small configs, eval mode, no download):
 
-* **ResNet**: ``ResNetForImageClassification`` of ``ivy_like.demo_convert`` (depths [1, 1, 1, 1],
+* **ResNet**: ``ResNetForImageClassification`` of ``ivy_like.demos.convert`` (depths [1, 1, 1, 1],
   hidden sizes [16, 32, 64, 128], basic blocks) on 4 images of 3x64x64;
 * **GPT-2**: ``GPT2LMHeadModel`` with 2 layers, 4 heads, 64-dim embeddings, a vocabulary of
   256, ``use_cache=False``, logits of a batch of 2 x 16 token ids.
@@ -60,7 +60,7 @@ Call = Callable[[], Any]
 
 
 def _resnet() -> tuple[Any, np.ndarray]:
-    from ivy_like.demo_convert import BATCH, build_resnet
+    from ivy_like.demos.convert import BATCH, build_resnet
 
     x = np.random.default_rng(1).standard_normal((BATCH, 3, 64, 64)).astype(np.float32)
     return build_resnet(0), x

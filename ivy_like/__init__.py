@@ -14,7 +14,7 @@ from . import (
     container,
     ops,  # noqa: F401  (ops fills the registry)
 )
-from ._convert import array, is_variable, to_native, to_numpy
+from ._entry import array, is_variable, to_native, to_numpy
 from ._data_type_functions import can_cast, finfo, iinfo, isdtype, result_type
 from ._info import __array_namespace_info__
 from .container import Container, ContainerStructureError
@@ -64,23 +64,28 @@ __array_api_version__ = "2024.12"
 build_all(globals(), container_map=container.container_map)
 container.install()
 
-from ._gradients import (  # noqa: E402
-    NoAutodiffError,
-    execute_with_gradients,
-    grad,
-    value_and_grad,
-)
-from .control_flow import cond, fori_loop, scan, while_loop  # noqa: E402
 from .transforms import (  # noqa: E402
+    NoAutodiffError,
     checkpoint,
     compile,
+    cond,
     custom_function,
+    execute_with_gradients,
+    fori_loop,
+    grad,
     hessian,
     jac,
     jvp,
+    scan,
+    value_and_grad,
     vjp,
     vmap,
+    while_loop,
 )
+
+# Public submodules ``import ivy_like`` provides: the training examples use ivy_like.optimizers
+# and ivy_like.random without importing them.
+from . import optimizers, random  # noqa: E402
 
 e = 2.718281828459045
 pi = 3.141592653589793

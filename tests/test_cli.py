@@ -17,7 +17,7 @@ import pytest
 import ivy_like
 from ivy_like.__main__ import installed_backends, main
 from ivy_like.container import ContainerStructureError
-from ivy_like.demo import run_seeds
+from ivy_like.demos.main import run_seeds
 
 FRAMEWORKS = ("jax", "torch", "tensorflow", "mlx", "mxnet")
 ENV = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", "TF_ENABLE_ONEDNN_OPTS": "0"}

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 import ivy_like
-from ivy_like.demo_convert import INSTALL_HINT, TOLERANCE
+from ivy_like.demos.convert import INSTALL_HINT, TOLERANCE
 
 ENV = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", "TF_ENABLE_ONEDNN_OPTS": "0"}
 HAVE_DEPS = all(importlib.util.find_spec(m) is not None for m in ("torch", "transformers"))
@@ -81,7 +81,7 @@ def test_a_difference_above_the_tolerance_fails_the_demo_and_the_bar_shows_stage
     monkeypatch, capsys
 ):
     pytest.importorskip("jax")
-    import ivy_like.demo_convert as demo
+    import ivy_like.demos.convert as demo
 
     monkeypatch.setattr(demo, "TOLERANCE", 0.0)  # float32 never matches exactly
     assert demo.run_convert_demo(["numpy", "jax"], progress=True) == 1

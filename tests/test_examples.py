@@ -117,7 +117,7 @@ def test_fgsm_adversarial_training_does_not_backprop_through_generation(ad_name,
 
 
 def test_numpy_backend_examples_raise_clearly():
-    from ivy_like._gradients import NoAutodiffError
+    from ivy_like import NoAutodiffError
 
     with pytest.raises(NoAutodiffError, match="numpy backend has no automatic"):
         example("em_gmm").main("numpy")

@@ -1,9 +1,9 @@
 """The cheaper paths of a gradient call (issue 23) keep every promise of the general ones.
 
-* ``_tree.rebuild`` generates one function per structure seen twice: it must rebuild exactly
+* ``transforms.tree.rebuild`` generates one function per structure seen twice: it must rebuild exactly
   what the walk rebuilds, static values and keys included (``1 == 1.0 == True`` makes specs
   that differ only there compare equal, so a generated function must not bake them in).
-* ``_gradients._prepare_arrays`` flattens arguments made only of floating arrays of one
+* ``transforms.grad._prepare_arrays`` flattens arguments made only of floating arrays of one
   backend without owner paths; anything else must still reach the walk, which converts it or
   raises the error naming the leaf.
 
@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import ivy_like
-from ivy_like import _tree
+from ivy_like.transforms import tree as _tree
 from ivy_like.container import Container
 
 Pair = namedtuple("Pair", "first second")

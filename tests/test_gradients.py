@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import ivy_like
-from ivy_like._gradients import NoAutodiffError
+from ivy_like import NoAutodiffError
 from ivy_like.core.backend import kind_of
 from ivy_like.testing.pytest_plugin import selected_backends
 

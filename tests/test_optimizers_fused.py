@@ -1,5 +1,5 @@
 """``optimizers.adam`` / ``adamw`` on torch through the multi-tensor update
-(``ivy_like.optimizers._torch_adam_update``, ``torch._foreach_*``): the same numbers as the
+(the torch backend's ``fused_adam_update`` hook, ``torch._foreach_*``): the same numbers as the
 composite path (bit for bit on CPU) and as a NumPy float64 reference over several steps,
 inputs never changed, and the composite wherever the hook declines (autograd recording,
 ``torch.func`` transforms, mixed dtypes, ``Array`` leaves)."""
@@ -85,7 +85,8 @@ def _reference(settings, params, grads_per_step):
 @pytest.fixture
 def calls(monkeypatch):
     """Counts the calls of torch's multi-tensor Adam update and how many it accepted."""
-    hook = O._adam_hook("torch")
+    hooks = ivy_like.get_backend("torch").__dict__
+    hook = hooks.get("fused_adam_update")
     assert hook is not None
     seen = {"called": 0, "fused": 0}
 
@@ -95,12 +96,12 @@ def calls(monkeypatch):
         seen["fused"] += out is not None
         return out
 
-    monkeypatch.setitem(O._adam_hooks, "torch", spy)
+    monkeypatch.setitem(hooks, "fused_adam_update", spy)
     return seen
 
 
 def _composite(monkeypatch):
-    monkeypatch.setitem(O._adam_hooks, "torch", None)
+    monkeypatch.delitem(ivy_like.get_backend("torch").__dict__, "fused_adam_update")
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -274,3 +275,10 @@ def test_compiled_steps_trace_the_composite_once(compiler, calls):
         assert calls["fused"] == len(grads)
     for kc, value in _flat(params).items():
         assert_close(value.numpy(), _flat(eager)[kc].numpy(), rtol=1e-6, atol=1e-7)
+
+
+def test_only_the_torch_backend_provides_the_fused_update():
+    """The optimizers ask the backend for the hook; every other backend runs the composite."""
+    for name in ivy_like.available_backends():
+        provided = "fused_adam_update" in ivy_like.get_backend(name).__dict__
+        assert provided == (name == "torch"), name

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ivy_like.core import stubs
+from ivy_like.devtools import stubs
 
 ROOT = Path(__file__).resolve().parent.parent
 ARRAY = "ivy_like.core.array.Array"

@@ -11,7 +11,7 @@ import pytest
 
 import ivy_like
 from ivy_like.core.registry import OPS
-from ivy_like.core.support import status
+from ivy_like.devtools.support import status
 
 
 def test_no_op_is_missing_on_any_backend():

@@ -32,6 +32,7 @@ from .registry import OPS
 __all__ = [
     "Backend",
     "BackendError",
+    "NoAutodiffError",
     "available_backends",
     "backend_of",
     "current_backend",
@@ -65,6 +66,14 @@ _INSTALL_HINTS = {
 
 class BackendError(ImportError, ValueError):
     """An unknown backend name, or a backend whose framework cannot be imported."""
+
+
+class NoAutodiffError(NotImplementedError):
+    """A gradient was asked of a backend without automatic differentiation (numpy)."""
+
+
+# Built-in backends whose frameworks differentiate; named in the numpy error without importing.
+_AUTODIFF_BUILTINS = ("jax", "torch", "tensorflow", "mlx")
 
 
 def _same_device(device: Any) -> Any:
@@ -419,6 +428,20 @@ def _framework_installed(name: str) -> bool:
         return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError):
         return False
+
+
+def no_autodiff_error(backend: Backend, who: str) -> NoAutodiffError:
+    """The error of ``who`` (``grad``, ``vjp``...) on ``backend``, which has no autodiff: it
+    names the backends that have it, and those installed here. Raised by the transforms and by
+    the transform hooks of such a backend, when called directly."""
+    have = [b.name for b in _loaded.values() if b.has_autodiff]
+    have += [n for n in _AUTODIFF_BUILTINS if n not in have and _framework_installed(n)]
+    return NoAutodiffError(
+        f"{who}: the {backend.name} backend has no automatic differentiation; gradients need "
+        f"a backend that has it ({', '.join(_AUTODIFF_BUILTINS)}; installed here: "
+        f"{', '.join(have) or 'none'}). Select one with ivy_like.set_backend(...) or pass "
+        f"that framework's arrays."
+    )
 
 
 def available_backends() -> list[str]:

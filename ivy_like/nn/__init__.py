@@ -1,4 +1,4 @@
-"""ivy_like.nn: portable layers, models and their functional ops (issue 6).
+"""ivy_like.nn: portable layers, models and their functional ops.
 
 * functional ops (``linear``, ``conv2d``, ``relu``, ``cross_entropy``, ...): declared once in
   ``ivy_like/ops/nn.py``; the package build adds them to this module and to ``__all__``;
@@ -20,8 +20,3 @@ from .layers import *  # noqa: E402,F403
 from .models import *  # noqa: E402,F403
 
 __all__ += layers.__all__ + models.__all__
-
-# ivy_like.random and ivy_like.optimizers are public submodules that the layers and the
-# training examples use; importing them here makes ``import ivy_like`` provide them.
-from .. import optimizers as _optimizers  # noqa: E402,F401
-from .. import random as _random  # noqa: E402,F401

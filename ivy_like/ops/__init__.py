@@ -6,7 +6,6 @@ the public functions and methods from it.
 
 from . import (  # noqa: F401
     creation,
-    data_types,
     elementwise,
     fft,
     general,

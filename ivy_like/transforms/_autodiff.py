@@ -12,11 +12,12 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .. import _tree
-from .._gradients import _activate, _check_fun, _deactivate, _no_autodiff, _normalise
-from .._gradients import grad as _grad
-from .._tree import A, Flat
-from ..core.backend import Backend
+from ..core.array import _wrap
+from ..core.backend import Backend, activate, deactivate, no_autodiff_error
+from . import tree as _tree
+from .grad import grad as _grad
+from .grad import normalise_argnums
+from .tree import A, Flat, check_fun
 
 __all__ = ["hessian", "jac", "jvp", "vjp"]
 
@@ -32,7 +33,7 @@ def _as_list(value: Any, name: str, who: str) -> list[Any]:
 
 def _differentiable_leaves(flat: Flat, backend: Backend, who: str) -> None:
     if not backend.has_autodiff:
-        raise _no_autodiff(backend, who)
+        raise no_autodiff_error(backend, who)
     for leaf, path in zip(flat.leaves, flat.paths):
         dtype = backend.unified_dtype(backend.dtype(leaf))
         if dtype.kind not in "fc":
@@ -108,12 +109,12 @@ def vjp(
     ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
       ...
-    ivy_like._gradients.NoAutodiffError: vjp: the numpy backend has no automatic differentiation; ...
+    ivy_like.core.backend.NoAutodiffError: vjp: the numpy backend has no automatic differentiation; ...
 
     On jax, torch, tensorflow or mlx the vjp is ``[ivy_like.array([2., 4.])]``.
     """
     who = "vjp"
-    _check_fun(fun, who)
+    check_fun(fun, who)
     primals = _as_list(primals, "primals", who)
     cotangents = _as_list(cotangents, "cotangents", who)
     flat, specs = _flatten_primals(primals, who)
@@ -136,12 +137,12 @@ def vjp(
         _check_like(ct_flat.leaves, outputs, backend, "cotangents", "outputs", who)
         return ct_flat.leaves
 
-    tokens = _activate(backend)
+    tokens = activate(backend)
     try:
         outputs, grads = backend.vjp_leaves(f, flat.leaves, cotangents_for)
     finally:
         if tokens is not None:
-            _deactivate(tokens)
+            deactivate(tokens)
     out = _tree.rebuild(record.spec, iter(outputs), backend)
     it = iter(grads)
     return list(out), [_tree.rebuild(spec, it, backend) for spec in specs]
@@ -162,12 +163,12 @@ def jvp(
     ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
       ...
-    ivy_like._gradients.NoAutodiffError: jvp: the numpy backend has no automatic differentiation; ...
+    ivy_like.core.backend.NoAutodiffError: jvp: the numpy backend has no automatic differentiation; ...
 
     On jax, torch, tensorflow or mlx the jvp is ``[ivy_like.array([2., 0.])]``.
     """
     who = "jvp"
-    _check_fun(fun, who)
+    check_fun(fun, who)
     primals = _as_list(primals, "primals", who)
     tangents = _as_list(tangents, "tangents", who)
     if len(tangents) != len(primals):
@@ -187,12 +188,12 @@ def jvp(
     _check_like(t_flat.leaves, flat.leaves, backend, "tangents", "primals", who)
     record = _Outputs()
     f = _traced(fun, specs, backend, record, who)
-    tokens = _activate(backend)
+    tokens = activate(backend)
     try:
         outputs, jvps = backend.jvp_leaves(f, flat.leaves, t_flat.leaves)
     finally:
         if tokens is not None:
-            _deactivate(tokens)
+            deactivate(tokens)
     return (
         list(_tree.rebuild(record.spec, iter(outputs), backend)),
         list(_tree.rebuild(record.spec, iter(jvps), backend)),
@@ -250,12 +251,12 @@ def jac(fun: Callable[..., Any]) -> Callable[..., Any]:
     >>> ivy_like.jac(lambda x: x * x)(ivy_like.array([1., 2.]))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
       ...
-    ivy_like._gradients.NoAutodiffError: jac: the numpy backend has no automatic differentiation; ...
+    ivy_like.core.backend.NoAutodiffError: jac: the numpy backend has no automatic differentiation; ...
 
     On jax, torch, tensorflow or mlx the same call gives ``[[2., 0.], [0., 4.]]``.
     """
     who = "jac"
-    _check_fun(fun, who)
+    check_fun(fun, who)
 
     @functools.wraps(fun)
     def jacobian_fun(x: Any, *args: Any, **kwargs: Any) -> Any:
@@ -278,12 +279,12 @@ def jac(fun: Callable[..., Any]) -> Callable[..., Any]:
                 )
             return native
 
-        tokens = _activate(backend)
+        tokens = activate(backend)
         try:
             blocks = _jacobian_blocks(f, list(flat.leaves), backend)
         finally:
             if tokens is not None:
-                _deactivate(tokens)
+                deactivate(tokens)
         as_array = spec is A or any(s is A for s in _tree.leaf_specs(out_spec[0]))
         rows = [_tree.place(spec, iter(_wrapped(row, backend, as_array))) for row in blocks]
         return _tree.place(out_spec[0], iter(rows))
@@ -292,8 +293,6 @@ def jac(fun: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _wrapped(values: list[Any], backend: Backend, as_array: bool) -> list[Any]:
-    from ..core.array import _wrap
-
     return [_wrap(v, backend) for v in values] if as_array else values
 
 
@@ -312,13 +311,13 @@ def hessian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callab
     ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
       ...
-    ivy_like._gradients.NoAutodiffError: hessian: the numpy backend has no automatic differentiation; ...
+    ivy_like.core.backend.NoAutodiffError: hessian: the numpy backend has no automatic differentiation; ...
 
     On jax, torch, tensorflow or mlx: ``[[6., 0.], [0., 12.]]``.
     """
     who = "hessian"
-    _check_fun(fun, who)
-    nums, _ = _normalise(argnums, (), who)
+    check_fun(fun, who)
+    nums, _ = normalise_argnums(argnums, (), who)
     single = isinstance(argnums, int)
 
     @functools.wraps(fun)
@@ -343,12 +342,12 @@ def hessian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callab
             _tree.flatten_output(g if len(nums) > 1 else (g,), out, backend)
             return out
 
-        tokens = _activate(backend)
+        tokens = activate(backend)
         try:
             blocks = _jacobian_blocks(grads, list(flat.leaves), backend)
         finally:
             if tokens is not None:
-                _deactivate(tokens)
+                deactivate(tokens)
         as_array = any(s is A for spec in specs for s in _tree.leaf_specs(spec))
         rows = iter(blocks)
         outer = []

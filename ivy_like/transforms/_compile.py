@@ -12,10 +12,9 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from .. import _tree
-from .._gradients import _activate, _check_fun, _deactivate
-from .._tree import Flat
-from ..core.backend import Backend
+from ..core.backend import Backend, activate, deactivate
+from . import tree as _tree
+from .tree import Flat, check_fun
 
 __all__ = ["checkpoint", "compile"]
 
@@ -114,12 +113,12 @@ def _activated(fun: Callable[..., Any], backend: Backend) -> Callable[..., Any]:
 
     @functools.wraps(fun)
     def run(*args: Any, **kwargs: Any) -> Any:
-        tokens = _activate(backend)
+        tokens = activate(backend)
         try:
             return fun(*args, **kwargs)
         finally:
             if tokens is not None:
-                _deactivate(tokens)
+                deactivate(tokens)
 
     return run
 
@@ -135,7 +134,7 @@ def compile(fun: Callable[..., Any]) -> Callable[..., Any]:  # noqa: A001 - MLX'
     >>> f(ivy_like.array([1., 2.]), ivy_like.array([3., 4.]))
     ivy_like.array(11.)
     """
-    _check_fun(fun, "compile")
+    check_fun(fun, "compile")
     # (backend, spec) -> (compiled flat function, its traces' output specs)
     cache: dict[tuple[Any, Any], tuple[Callable[..., list[Any]], _Outputs]] = {}
     # (backend, static positions, static names) -> the backend's own tree-aware compilation
@@ -209,19 +208,19 @@ def checkpoint(fun: Callable[..., Any]) -> Callable[..., Any]:
     >>> ivy_like.checkpoint(lambda x: x * 2)(ivy_like.array([1., 2.]))
     ivy_like.array([2., 4.])
     """
-    _check_fun(fun, "checkpoint")
+    check_fun(fun, "checkpoint")
 
     @functools.wraps(fun)
     def checkpointed(*args: Any, **kwargs: Any) -> Any:
         flat, specs, backend = _flatten_call(args, kwargs, "checkpoint")
         out = _Outputs()
         native = backend.checkpoint_leaves(_flat_function(fun, specs, backend, out))
-        tokens = _activate(backend)
+        tokens = activate(backend)
         try:
             results = native(*flat.leaves)
         finally:
             if tokens is not None:
-                _deactivate(tokens)
+                deactivate(tokens)
         return _tree.rebuild(out.last, iter(results), backend)
 
     return checkpointed

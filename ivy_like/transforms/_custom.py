@@ -30,11 +30,11 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from .. import _tree
-from .._gradients import _check_fun
 from ..core.backend import Backend
+from . import tree as _tree
 from ._compile import _flatten_call, _hashable
 from ._vmap import _leaf_axes
+from .tree import check_fun
 
 __all__ = ["custom_function"]
 
@@ -66,7 +66,7 @@ class custom_function:  # noqa: N801 - MLX's name
     """
 
     def __init__(self, fun: Callable[..., Any]) -> None:
-        _check_fun(fun, "custom_function")
+        check_fun(fun, "custom_function")
         functools.update_wrapper(self, fun)
         self.fun = fun
         self._vjp: Callable[..., Any] | None = None
@@ -75,7 +75,7 @@ class custom_function:  # noqa: N801 - MLX's name
         self._cache: dict[Any, tuple[Callable[..., Any], list[Any]]] = {}
 
     def _rule(self, name: str, rule: Any) -> Any:
-        _check_fun(rule, f"custom_function.{name}")
+        check_fun(rule, f"custom_function.{name}")
         setattr(self, f"_{name}", rule)
         self._cache.clear()
         return rule

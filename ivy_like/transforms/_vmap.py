@@ -14,10 +14,9 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from .. import _tree
-from .._gradients import _activate, _check_fun, _deactivate
-from .._tree import A, Flat, N, P
-from ..core.backend import Backend
+from ..core.backend import Backend, activate, deactivate
+from . import tree as _tree
+from .tree import A, Flat, N, P, check_fun
 
 __all__ = ["vmap"]
 
@@ -74,7 +73,7 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callab
     ivy_like.array([[10., 30.],
                     [20., 40.]])
     """
-    _check_fun(fun, "vmap")
+    check_fun(fun, "vmap")
     if not isinstance(in_axes, (list, tuple)):
         _check_axes_value(in_axes, "in_axes")
 
@@ -115,12 +114,12 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callab
             unmapped = [v for v, a in zip(native, per_leaf) if a is None]
             return mapped, unmapped
 
-        tokens = _activate(backend)
+        tokens = activate(backend)
         try:
             mapped, unmapped = backend.vmap_leaves(f, flat.leaves, axes, size)
         finally:
             if tokens is not None:
-                _deactivate(tokens)
+                deactivate(tokens)
         spec, per_leaf = out_spec
         m, u = iter(mapped), iter(unmapped)
         outs = []

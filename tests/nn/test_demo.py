@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import ivy_like
-from ivy_like import demo
+from ivy_like.demos import main as demo
 
 AUTODIFF = [n for n in ivy_like.available_backends() if ivy_like.get_backend(n).has_autodiff]
 TWO = [n for n in ("jax", "torch") if n in AUTODIFF] or AUTODIFF[:2]

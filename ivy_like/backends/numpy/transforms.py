@@ -1,6 +1,6 @@
 """NumPy transform primitives: NumPy has no autodiff, no tracer and no vectorising map.
 
-* ``vjp_leaves`` / ``jvp_leaves``: :class:`~ivy_like._gradients.NoAutodiffError`. The frontend
+* ``vjp_leaves`` / ``jvp_leaves``: :class:`~ivy_like.core.backend.NoAutodiffError`. The frontend
   raises it before reaching the backend (``_differentiable_leaves``); these are for a direct
   caller.
 * ``vmap_leaves``: a Python loop over the batch, one call per example on its slices (views),
@@ -21,14 +21,12 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ...core.backend import get_backend, no_autodiff_error
 from .._common.loop_vmap import LoopVmap as _LoopVmap
 
 
 def _no_autodiff(who: str) -> Exception:
-    from ..._gradients import _no_autodiff as error
-    from ...core.backend import get_backend
-
-    return error(get_backend("numpy"), who)
+    return no_autodiff_error(get_backend("numpy"), who)
 
 
 def vjp_leaves(

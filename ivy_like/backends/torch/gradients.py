@@ -17,6 +17,8 @@ import torch.func
 from torch._C import _functorch
 from torch.autograd.graph import _engine_run_backward
 
+from ._fused import fused_adam_update  # noqa: F401  (a hook: the optimizers' multi-tensor Adam)
+
 _is_compiling = torch.compiler.is_compiling
 _has_torch_function = torch._C._has_torch_function
 _grad_enabled = torch.is_grad_enabled

@@ -1,5 +1,6 @@
 """Arguments and results of a differentiated or transformed function as flat lists of native
-leaves (``grad``/``value_and_grad`` in ``_gradients.py`` and the transforms in ``transforms/``).
+leaves, shared by every transform of this package (``grad.py``, ``_autodiff.py``, ``_vmap.py``,
+``_compile.py``, ``_custom.py``, ``control_flow.py``).
 
 Every transform does the same three things around the framework's own transform: flatten the
 arguments (arrays, ``Array``, Containers, nested dicts/lists/tuples) into native leaves, let
@@ -18,13 +19,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .container import Container
-from .container._container import make as _make_container
-from .core import backend as _backend
-from .core import codegen as _codegen
-from .core import tracing as _tracing
-from .core.array import _wrap
-from .core.backend import ARRAY_KIND, NEUTRAL, Backend, kind_of
+from ..container import Container
+from ..container._container import make as _make_container
+from ..core import backend as _backend
+from ..core import codegen as _codegen
+from ..core import tracing as _tracing
+from ..core.array import _wrap
+from ..core.backend import ARRAY_KIND, NEUTRAL, Backend, kind_of
 
 N, A, P = "n", "a", "p"
 _KIND = _backend._KIND
@@ -34,6 +35,12 @@ _SCALARS = (bool, int, float, complex)
 def _kind(value: Any) -> Any:
     hit = _KIND.get(type(value))
     return hit if hit is not None else kind_of(type(value))
+
+
+def check_fun(fun: Any, who: str) -> None:
+    """Every transform's first check: ``fun`` (of ``who``) is callable."""
+    if not callable(fun):
+        raise TypeError(f"{who}: fun must be callable, got {type(fun).__name__}")
 
 
 def describe(owner: Any) -> str:

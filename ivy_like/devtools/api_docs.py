@@ -4,7 +4,7 @@ One Markdown page per op family (``api/<family>.md``, the family being the ``ops
 is declared in) and an index (``api/index.md``). Each op gets its signature, its docstring, the
 forms it really has (the function, the ``Array`` method, the ``Container`` method and static
 method, read from the generated objects) and its status on every backend: computed with
-:func:`ivy_like.core.support.status` for the backends installed where the pages are built, and
+:func:`ivy_like.devtools.support.status` for the backends installed where the pages are built, and
 read from the generated support tables (``docs/support*.md``) for the others (MXNet lives in its
 own environment). Nothing is listed by hand: whatever is registered when the pages are built
 is documented.
@@ -16,13 +16,14 @@ docs``) generates them in memory: ``mkdocs.yml`` names this file as a hook, whos
 docstring's ``:func:`nosuch```, a guide's ```ivy_like.nosuch```) is a warning, which
 ``strict: true`` turns into a failed build, as it does for a broken link or anchor.
 
-mkdocs loads a hook by its path, with this directory on ``sys.path`` while it runs the module
-(where ``array.py`` would shadow the standard library's ``array``), so the module imports only
-what is already loaded at its top and ``ivy_like`` inside the functions, by absolute name.
+mkdocs loads a hook by its path, as a module of its own outside the package, so this module
+imports ``ivy_like`` by absolute name. Importing it imports ``ivy_like`` (and so declares and
+builds every op), never a framework other than NumPy.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import logging
 import posixpath
@@ -31,6 +32,11 @@ import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import ivy_like
+from ivy_like.core import backend as _backend
+from ivy_like.core.registry import OPS
+from ivy_like.devtools.support import status
 
 _LOG = logging.getLogger("mkdocs.hooks.ivy_like_api")
 _ROLE = re.compile(r":(?:func|class|meth|mod|attr|data|obj|exc):`~?([^`]+)`")
@@ -82,8 +88,6 @@ class LazyName:
 def resolve(dotted: str) -> object | None:
     """The object ``dotted`` (``ivy_like.nn.Linear``, ``ivy_like.random``) names, a
     :class:`LazyName` for a package's exported name not loaded yet, else None."""
-    import importlib
-
     parts = dotted.split(".")
     obj: Any = None
     for i in range(len(parts), 0, -1):
@@ -107,8 +111,6 @@ def resolve(dotted: str) -> object | None:
 
 def _find_op(dotted: str) -> Any:
     """The OpSpec a public name (``ivy_like.linalg.solve``, ``ivy_like.matmul``) is, or None."""
-    from ivy_like.core.registry import OPS
-
     rel = dotted[len("ivy_like.") :] if dotted.startswith("ivy_like.") else dotted
     spec = OPS.get(rel)
     if spec is not None:
@@ -126,8 +128,6 @@ def _role_target(target: str, spec: Any) -> tuple[Any, str] | None:
     Looked up as an op in the op's own namespaces, then as a top-level op, then as a name of
     the declaring module, then as a name under ``ivy_like``. None when it names nothing.
     """
-    from ivy_like.core.registry import OPS
-
     rel = target[len("ivy_like.") :] if target.startswith("ivy_like.") else target
     for ns in dict.fromkeys((*spec.namespaces, "")):
         key = f"{ns}.{rel}" if ns else rel
@@ -242,8 +242,6 @@ def _plain(sig: inspect.Signature, drop_first: bool = False) -> str:
 
 def forms(spec: Any) -> list[tuple[str, str]]:
     """(form, call) for each way the op can be called, read from the generated objects."""
-    import ivy_like
-
     result = []
     for ns in spec.namespaces:
         name = ".".join(filter(None, ("ivy_like", ns, spec.name)))
@@ -300,10 +298,6 @@ def _table_statuses(docs_dir: Path) -> dict[str, tuple[str, str, dict[str, str]]
 def columns(docs_dir: Path, backends: list[str] | None = None) -> list[Column]:
     """Every registered backend's statuses: computed for ``backends`` (default: every
     available one), read from the support tables for the rest."""
-    from ivy_like.core import backend as _backend
-    from ivy_like.core.registry import OPS
-    from ivy_like.core.support import status
-
     live = _backend.available_backends() if backends is None else backends
     tables = _table_statuses(docs_dir)
     out = []
@@ -357,9 +351,6 @@ def _op_section(spec: Any, page: str, cols: list[Column], problems: list[str]) -
 
 def generate(docs_dir: Path | str, backends: list[str] | None = None) -> Pages:
     """Every API page, from what is registered now; ``docs_dir`` holds the support tables."""
-    import ivy_like  # noqa: F401  (declares and builds every op)
-    from ivy_like.core.registry import OPS
-
     result = Pages()
     cols = columns(Path(docs_dir), backends)
     families: dict[str, list[Any]] = {}

@@ -10,8 +10,8 @@ or ``missing`` (none of these: a call raises ``NotImplementedError``; a test fai
 
 from __future__ import annotations
 
-from . import backend as _backend
-from .registry import OPS, OpSpec
+from ..core import backend as _backend
+from ..core.registry import OPS, OpSpec
 
 
 def status(spec: OpSpec, backend: _backend.Backend) -> str:
@@ -33,7 +33,7 @@ def support_table(backends: list[str] | None = None) -> str:
     Examples
     --------
     >>> import ivy_like
-    >>> from ivy_like.core.support import support_table
+    >>> from ivy_like.devtools.support import support_table
     >>> print(support_table(["numpy"]).splitlines()[2])
     | `abs` | elementwise | native |
     """

@@ -26,22 +26,26 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import _tree
-from .core import backend as _backend
-from .core import tracing as _tracing
-from .core.array import Array, _wrap
-from .core.backend import ARRAY_KIND, NEUTRAL, Backend, kind_of
+from ..core import backend as _backend
+from ..core import tracing as _tracing
+from ..core.array import Array, _wrap
+from ..core.backend import (
+    ARRAY_KIND,
+    NEUTRAL,
+    Backend,
+    NoAutodiffError,
+    activate,
+    deactivate,
+    kind_of,
+    no_autodiff_error,
+)
+from . import tree as _tree
+from .tree import check_fun
 
 __all__ = ["NoAutodiffError", "execute_with_gradients", "grad", "value_and_grad"]
 
 _KIND = _backend._KIND
 _PY_SCALARS = (bool, int, float, complex)
-# Built-in backends whose frameworks differentiate; named in the numpy error without importing.
-_AUTODIFF_BUILTINS = ("jax", "torch", "tensorflow", "mlx")
-
-
-class NoAutodiffError(NotImplementedError):
-    """A gradient was asked of a backend without automatic differentiation (numpy)."""
 
 
 def _kind(value: Any) -> Any:
@@ -53,7 +57,9 @@ def _kind(value: Any) -> Any:
 _ARGNUMS_0: tuple[tuple[int, ...], tuple[str, ...]] = ((0,), ())
 
 
-def _normalise(argnums: Any, argnames: Any, who: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
+def normalise_argnums(
+    argnums: Any, argnames: Any, who: str
+) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """MLX's rules: no argnums and no argnames -> argnums 0; argnames alone -> no positional
     gradients; indices sorted; negative or repeated indices and an empty request are errors
     (raised when the gradient function is built, as MLX does)."""
@@ -125,19 +131,6 @@ _VALUE_N, _VALUE_A = ("value", "n"), ("value", "a")
 _NO_AUX: tuple = ()
 
 
-def _no_autodiff(backend: Backend, who: str) -> NoAutodiffError:
-    from .core.backend import _framework_installed, _loaded
-
-    have = [b.name for b in _loaded.values() if b.has_autodiff]
-    have += [n for n in _AUTODIFF_BUILTINS if n not in have and _framework_installed(n)]
-    return NoAutodiffError(
-        f"{who}: the {backend.name} backend has no automatic differentiation; gradients need "
-        f"a backend that has it ({', '.join(_AUTODIFF_BUILTINS)}; installed here: "
-        f"{', '.join(have) or 'none'}). Select one with ivy_like.set_backend(...) or pass "
-        f"that framework's arrays."
-    )
-
-
 def _prepare(
     nums: tuple[int, ...], names: tuple[str, ...], args: tuple, kwargs: dict, who: str
 ) -> tuple[Backend, list[Any], list[Any], bool]:
@@ -167,7 +160,7 @@ def _prepare(
     # Only NumPy / Python data: the backend of the other arguments, else the active one.
     backend = _tree.resolve_backend(flat, args, kwargs)
     if not backend.has_autodiff:
-        raise _no_autodiff(backend, who)
+        raise no_autodiff_error(backend, who)
     leaves = flat.leaves
     for leaf, path in zip(leaves, flat.paths):
         if not _is_float(backend, backend.dtype(leaf)):
@@ -207,8 +200,6 @@ def _prepare_arrays(
 
 
 # -- the differentiated call ------------------------------------------------------------------------
-_activate, _deactivate = _backend.activate, _backend.deactivate
-
 
 # native dtype -> is it floating point (native dtypes are hashable on every framework).
 # backend name -> {native dtype: is it floating point}. One table per backend: torch.compile
@@ -345,12 +336,12 @@ def _value_and_grads(
     native_only = backend.__dict__.get("value_and_grad_native_leaves")
     if native_only is not None and not _holds_array(has_array, nums, names, args, kwargs):
         primitive = native_only
-    tokens = _activate(backend)
+    tokens = activate(backend)
     try:
         scalar, aux, grads = primitive(differentiable, leaves)
     finally:
         if tokens is not None:
-            _deactivate(tokens)
+            deactivate(tokens)
     spec = out_spec[-1]
     if spec is _VALUE_N:
         value = scalar
@@ -381,11 +372,6 @@ def _assemble(
         name: _tree.rebuild(spec, it, backend) for name, spec in zip(names, specs[len(nums) :])
     }
     return positional, keyword
-
-
-def _check_fun(fun: Any, who: str) -> None:
-    if not callable(fun):
-        raise TypeError(f"{who}: fun must be callable, got {type(fun).__name__}")
 
 
 # -- public API ---------------------------------------------------------------------------------
@@ -423,13 +409,13 @@ def value_and_grad(
     >>> f(ivy_like.array([1., 2.]))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
       ...
-    ivy_like._gradients.NoAutodiffError: value_and_grad: the numpy backend has no automatic differentiation; ...
+    ivy_like.core.backend.NoAutodiffError: value_and_grad: the numpy backend has no automatic differentiation; ...
 
     With jax (``with ivy_like.use_backend("jax")``, or jax arrays) the same call returns
     ``(ivy_like.array(5.), ivy_like.array([2., 4.]))``.
     """
-    _check_fun(fun, "value_and_grad")
-    nums, names = _normalise(argnums, argnames, "value_and_grad")
+    check_fun(fun, "value_and_grad")
+    nums, names = normalise_argnums(argnums, argnames, "value_and_grad")
 
     @functools.wraps(fun)
     def value_and_grad_fun(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
@@ -480,10 +466,10 @@ def grad(
     >>> ivy_like.grad(lambda x: ivy_like.sum(x * x))(ivy_like.array([3.]))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
       ...
-    ivy_like._gradients.NoAutodiffError: grad: the numpy backend has no automatic differentiation; ...
+    ivy_like.core.backend.NoAutodiffError: grad: the numpy backend has no automatic differentiation; ...
     """
-    _check_fun(fun, "grad")
-    nums, names = _normalise(argnums, argnames, "grad")
+    check_fun(fun, "grad")
+    nums, names = normalise_argnums(argnums, argnames, "grad")
 
     @functools.wraps(fun)
     def grad_fun(*args: Any, **kwargs: Any) -> Any:
@@ -512,9 +498,9 @@ def execute_with_gradients(
     >>> ivy_like.execute_with_gradients(lambda p: ivy_like.sum(p["w"] ** 2), xs)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
       ...
-    ivy_like._gradients.NoAutodiffError: execute_with_gradients: the numpy backend has no automatic differentiation; ...
+    ivy_like.core.backend.NoAutodiffError: execute_with_gradients: the numpy backend has no automatic differentiation; ...
     """
-    _check_fun(func, "execute_with_gradients")
+    check_fun(func, "execute_with_gradients")
     value, backend, specs, grads, _ = _value_and_grads(
         func, (0,), (), (xs,), {}, "execute_with_gradients", True
     )

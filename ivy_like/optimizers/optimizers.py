@@ -1,5 +1,5 @@
 """Optimizers written once, on Containers: ``sgd``, ``momentum``, ``adam``, ``adamw``,
-``rmsprop``, ``adagrad``, ``lion``; learning-rate schedules and gradient clipping.
+``rmsprop``, ``adagrad``, ``lion``.
 
 Functional, in the style of optax: an optimizer is a pair of pure functions,
 
@@ -32,18 +32,10 @@ the exact value, where float32 ``1 - b2**t`` is off by 1e-5 relative for ``b2 = 
 rmsprop, adagrad and lion follow optax (``optax.rmsprop``, ``optax.adagrad``, ``optax.lion``),
 defaults included; where torch's differ, their docstrings say how to get torch's numbers.
 
-**Schedules.** ``lr`` may be a *schedule*: a callable of the step count (the number of updates
-made before this one, as optax counts) returning the learning rate. The schedules here have
-optax's names, arguments and numbers (``constant_schedule``, ``linear_schedule``,
-``exponential_decay``, ``cosine_decay_schedule``, ``warmup_cosine_decay_schedule``,
-``join_schedules``). With a schedule, every optimizer's state holds the step count as an int32
-scalar array (``state["count"]``) and the schedule is evaluated on it with array ops in float32,
-so a compiled step compiles once. A schedule called with a Python int returns a float.
-
-**Clipping.** ``clip_by_global_norm(max_norm)`` and ``clip_by_value(max_delta)`` return plain
-functions ``grads -> grads`` (as ``optax.clip_by_global_norm`` and ``optax.clip``); pass one as
-``clip=`` to any optimizer, which applies it to the gradients before anything else (what
-``optax.chain(clip, optimizer)`` does), or call it yourself.
+Learning-rate schedules are in ``schedules.py``, gradient clipping in ``clipping.py``. On a
+backend that provides a multi-tensor Adam update (``fused_adam_update``: torch, with its
+``_foreach_*`` kernels), ``adam`` and ``adamw`` run it on native leaves; it computes the
+composite's ops in the composite's order, so the numbers are the same.
 """
 
 from __future__ import annotations
@@ -51,40 +43,18 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, Union
-
-import numpy as np
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import ivy_like as il
-from ivy_like import _tree
 from ivy_like.container._container import make
 from ivy_like.core import tracing as _tracing
 from ivy_like.core.array import Array
-from ivy_like.core.dtypes import Dtype
+from ivy_like.transforms import tree as _tree
 
-__all__ = [
-    "Optimizer",
-    "adagrad",
-    "adam",
-    "adamw",
-    "clip_by_global_norm",
-    "clip_by_value",
-    "constant_schedule",
-    "cosine_decay_schedule",
-    "exponential_decay",
-    "join_schedules",
-    "lion",
-    "linear_schedule",
-    "momentum",
-    "rmsprop",
-    "sgd",
-    "warmup_cosine_decay_schedule",
-]
+from ._common import Clip, LearningRate, dtype_name, map_trees, parts, scale_by
 
-Schedule = Callable[[Any], Any]  # step count (an int, or an int32 scalar array) -> rate
-Clip = Callable[[Any], Any]  # gradients -> gradients of the same structure
-LearningRate = Union[float, Schedule]
+__all__ = ["Optimizer", "adagrad", "adam", "adamw", "lion", "momentum", "rmsprop", "sgd"]
 
 
 class Optimizer(NamedTuple):
@@ -105,36 +75,8 @@ class Optimizer(NamedTuple):
     update: Callable[[Any, Any, Any], tuple[Any, Any]]
 
 
-def _map(fn: Callable[..., Any], trees: tuple[Any, ...], kc: str = "") -> Any:
-    """Map ``fn(*leaves, key_chain)`` over trees of the same structure (dicts/Containers,
-    lists, tuples); a structural mismatch is a ``ValueError`` naming the key chain."""
-    first = trees[0]
-    if isinstance(first, dict):
-        for t in trees[1:]:
-            if not isinstance(t, dict) or set(t) != set(first):
-                raise ValueError(
-                    f"optimizer: params, grads and state differ in structure at "
-                    f"{kc or '<root>'!r}: keys {sorted(first)} vs "
-                    f"{sorted(t) if isinstance(t, dict) else type(t).__name__}"
-                )
-        out = {
-            k: _map(fn, tuple(t[k] for t in trees), f"{kc}/{k}" if kc else str(k)) for k in first
-        }
-        return type(first)(out)
-    if isinstance(first, (list, tuple)):
-        for t in trees[1:]:
-            if not isinstance(t, (list, tuple)) or len(t) != len(first):
-                raise ValueError(
-                    f"optimizer: params, grads and state differ in structure at {kc or '<root>'!r}"
-                )
-        return type(first)(
-            _map(fn, tuple(t[i] for t in trees), f"{kc}[{i}]") for i in range(len(first))
-        )
-    return fn(*trees, kc)
-
-
 def _zeros(params: Any) -> Any:
-    return _map(lambda p, kc: il.zeros_like(p), (params,))
+    return map_trees(lambda p, kc: il.zeros_like(p), (params,))
 
 
 def _gather(
@@ -142,7 +84,7 @@ def _gather(
 ) -> Any:
     """Append the leaves of params ``p``, grads ``g`` and moments ``m``, ``v`` (trees of the
     same structure) to the four ``lists``, and their key chains to ``chains`` unless it is
-    None, in ``_map``'s order. Returns the structure of ``p`` as an ``ivy_like._tree`` spec
+    None, in ``_map``'s order. Returns the structure of ``p`` as an ``ivy_like.transforms.tree`` spec
     (the new trees are rebuilt from it), or None at the first difference in structure or
     leaf shape (the caller then runs ``_map``, which raises the error naming it). Plain
     loops: this walk runs at every step, and generator expressions cost about twice as
@@ -217,29 +159,12 @@ def _zero_count(params: Any) -> Any:
     return Array(count, b) if isinstance(leaf, Array) else count
 
 
-def _parts(x: Any) -> tuple[Any, Any]:
-    """(backend, native array) of an array or an ``Array``."""
-    if isinstance(x, Array):
-        return x.backend, x.data
-    return il.backend_of(x), x
-
-
 def _increment(count: Any) -> Any:
     """``count + 1`` with the backend's own function, so the dtype stays int32 (and MXNet's
     0-d arrays work)."""
-    b, native = _parts(count)
+    b, native = parts(count)
     out = b.add(native, 1)
     return Array(out, b) if isinstance(count, Array) else out
-
-
-def _dtype_name(p: Any) -> str:
-    """The unified name of a leaf's dtype, read from its backend's own table (the shared
-    cache behind ``as_dtype`` holds every framework's dtypes, which torch.compile cannot
-    hash)."""
-    dtype = p.dtype
-    if isinstance(dtype, Dtype):
-        return dtype.name
-    return il.backend_of(p).unified_dtype(dtype).name  # type: ignore[no-any-return]
 
 
 def _log(b: float) -> float:
@@ -256,12 +181,6 @@ def _check_lr(lr: Any, who: str) -> LearningRate:
             f"the step count)"
         )
     return float(lr)
-
-
-def _check_positive(value: Any, name: str, who: str) -> float:
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not value > 0:
-        raise ValueError(f"{who}: {name} must be a positive number, got {value!r}")
-    return float(value)
 
 
 def _check_clip(clip: Any, who: str) -> Clip | None:
@@ -329,381 +248,8 @@ def _rate(lr: LearningRate, state: Any) -> Any:
     return lr(state["count"]) if callable(lr) else lr
 
 
-def _scale_by(value: Any) -> Callable[[Any, Any], Any]:
-    """``scale(x, p) = x * value`` for a number, or for a scalar array (a schedule's value, a
-    clipping factor) cast to the dtype of ``p`` once per dtype: TensorFlow does not promote
-    float32 with float64, and a float32 factor would make bfloat16 leaves float32."""
-    if isinstance(value, numbers.Real):
-        number = float(value)
-        return lambda x, p: x * number
-    b, native = _parts(value)
-    wrap = isinstance(value, Array)
-    # A leaf times a 0-d array: Arrays' operator, or the backend's function on native arrays
-    # (MXNet's own operators have no 0-d arrays).
-    times = operator.mul if wrap else b.multiply
-    by_dtype: dict[Any, Any] = {}
-
-    def scale(x: Any, p: Any) -> Any:
-        factor = by_dtype.get(p.dtype)
-        if factor is None:
-            factor = b.astype(native, b.native_dtype(_dtype_name(p)))
-            factor = by_dtype[p.dtype] = Array(factor, b) if wrap else factor
-        return times(x, factor)
-
-    return scale
-
-
 def _clipped(clip: Clip | None, grads: Any) -> Any:
     return grads if clip is None else clip(grads)
-
-
-def _leaves(tree: Any) -> list[Any]:
-    """The leaves of a tree of dicts/Containers, lists and tuples, in order."""
-    if isinstance(tree, dict):
-        return [leaf for child in tree.values() for leaf in _leaves(child)]
-    if isinstance(tree, (list, tuple)):
-        return [leaf for child in tree for leaf in _leaves(child)]
-    return [tree]
-
-
-# -- gradient clipping ---------------------------------------------------------------------------
-def clip_by_global_norm(max_norm: float) -> Clip:
-    """Scale all gradients by ``max_norm / norm`` when their global norm (the L2 norm of all
-    leaves together) is ``max_norm`` or more (``optax.clip_by_global_norm``, torch's
-    ``clip_grad_norm_`` without its ``1e-6``). The norm is summed in float32 (float64 if a leaf
-    is float64) and is an array op: nothing is read to the host, so it compiles.
-
-    Examples
-    --------
-    >>> import ivy_like
-    >>> clip = ivy_like.optimizers.clip_by_global_norm(1.0)
-    >>> clip({"a": ivy_like.array([3.0]), "b": ivy_like.array([-4.0])})   # norm 5
-    {'a': ivy_like.array([0.6]), 'b': ivy_like.array([-0.8])}
-    """
-    max_norm = _check_positive(max_norm, "max_norm", "clip_by_global_norm")
-
-    def clip(grads: Any) -> Any:
-        leaves = _leaves(grads)
-        if not leaves:
-            return grads
-        names = [_dtype_name(g) for g in leaves]
-        wide = il.float64 if "float64" in names else il.float32
-        total = None
-        for g, name in zip(leaves, names):
-            if name not in ("float32", "float64"):  # half precision: square in float32
-                g = il.astype(g, il.float32)
-            square = il.astype(il.sum(il.multiply(g, g)), wide)
-            total = square if total is None else il.add(total, square)
-        norm = il.sqrt(total)
-        scale = _scale_by(il.where(il.less(norm, max_norm), 1.0, il.divide(max_norm, norm)))
-        return _map(lambda g, kc: scale(g, g), (grads,))
-
-    return clip
-
-
-def clip_by_value(max_delta: float) -> Clip:
-    """Clip each gradient element to ``[-max_delta, max_delta]`` (``optax.clip``, torch's
-    ``clip_grad_value_``).
-
-    Examples
-    --------
-    >>> import ivy_like
-    >>> ivy_like.optimizers.clip_by_value(0.5)([ivy_like.array([-2.0, 0.1, 3.0])])
-    [ivy_like.array([-0.5,  0.1,  0.5])]
-    """
-    max_delta = _check_positive(max_delta, "max_delta", "clip_by_value")
-    return lambda grads: _map(lambda g, kc: il.clip(g, min=-max_delta, max=max_delta), (grads,))
-
-
-# -- learning-rate schedules (optax's names, arguments and numbers) ------------------------------
-def _schedule(formula: Callable[[Any], Any]) -> Schedule:
-    """A schedule from ``formula(t)`` of the float32 step count, written with ivy_like ops:
-    an int32 count array stays on its backend (and in the graph of a compiled step); a
-    Python number is evaluated on the numpy backend (the same float whatever backend is
-    active) and gives a float."""
-
-    def schedule(count: Any) -> Any:
-        if isinstance(count, numbers.Real):
-            with il.use_backend("numpy"):  # NumPy arrays follow the active backend
-                return float(formula(np.asarray(count, np.float32)))
-        return formula(il.astype(count, il.float32))
-
-    return schedule
-
-
-def constant_schedule(value: float) -> Schedule:
-    """``value`` at every step (``optax.constant_schedule``).
-
-    Examples
-    --------
-    >>> import ivy_like
-    >>> ivy_like.optimizers.constant_schedule(0.1)(100)
-    0.1
-    """
-    return lambda count: value
-
-
-def linear_schedule(
-    init_value: float, end_value: float, transition_steps: int, transition_begin: int = 0
-) -> Schedule:
-    """``init_value`` until ``transition_begin``, then linearly to ``end_value`` over
-    ``transition_steps`` steps, then ``end_value`` (``optax.linear_schedule``; as there,
-    ``transition_steps <= 0`` holds ``init_value`` and a negative ``transition_begin`` is 0).
-
-    Examples
-    --------
-    >>> import ivy_like
-    >>> warmup = ivy_like.optimizers.linear_schedule(0.0, 0.1, transition_steps=4)
-    >>> [round(warmup(t), 3) for t in range(6)]
-    [0.0, 0.025, 0.05, 0.075, 0.1, 0.1]
-    """
-    if transition_steps <= 0:
-        return constant_schedule(init_value)
-    begin, steps = float(max(transition_begin, 0)), float(transition_steps)
-
-    def formula(t: Any) -> Any:
-        done = il.divide(il.clip(il.subtract(t, begin), min=0.0, max=steps), steps)
-        return il.add(il.multiply(init_value - end_value, il.subtract(1.0, done)), end_value)
-
-    return _schedule(formula)
-
-
-def exponential_decay(
-    init_value: float,
-    transition_steps: int,
-    decay_rate: float,
-    transition_begin: int = 0,
-    staircase: bool = False,
-    end_value: float | None = None,
-) -> Schedule:
-    """``init_value * decay_rate ** ((t - transition_begin) / transition_steps)`` from
-    ``transition_begin`` on (``init_value`` before), the exponent floored with ``staircase``,
-    bounded by ``end_value`` (below when ``decay_rate < 1``, above otherwise); optax's
-    ``exponential_decay``, whose degenerate cases (``transition_steps <= 0`` or
-    ``decay_rate == 0``: constant) it keeps.
-
-    Examples
-    --------
-    >>> import ivy_like
-    >>> decay = ivy_like.optimizers.exponential_decay(0.1, transition_steps=2, decay_rate=0.5)
-    >>> [round(decay(t), 4) for t in range(5)]
-    [0.1, 0.0707, 0.05, 0.0354, 0.025]
-    """
-    if transition_steps <= 0 or decay_rate == 0:
-        return constant_schedule(init_value)
-    begin, steps = float(max(transition_begin, 0)), float(transition_steps)
-    bound = None if end_value is None else (il.maximum if decay_rate < 1.0 else il.minimum)
-
-    def formula(t: Any) -> Any:
-        elapsed = il.subtract(t, begin)
-        exponent = il.divide(elapsed, steps)
-        if staircase:
-            exponent = il.floor(exponent)
-        decayed = il.multiply(init_value, il.pow(decay_rate, exponent))
-        value = il.where(il.less_equal(elapsed, 0.0), init_value, decayed)
-        return value if bound is None else bound(value, end_value)
-
-    return _schedule(formula)
-
-
-def cosine_decay_schedule(
-    init_value: float, decay_steps: int, alpha: float = 0.0, exponent: float = 1.0
-) -> Schedule:
-    """``init_value * ((1 - alpha) * c ** exponent + alpha)`` with
-    ``c = (1 + cos(pi * min(t, decay_steps) / decay_steps)) / 2`` (``optax.cosine_decay_schedule``):
-    from ``init_value`` down to ``alpha * init_value`` at ``decay_steps``, then constant.
-
-    Examples
-    --------
-    >>> import ivy_like
-    >>> cosine = ivy_like.optimizers.cosine_decay_schedule(0.1, decay_steps=4)
-    >>> [round(cosine(t), 4) for t in range(6)]
-    [0.1, 0.0854, 0.05, 0.0146, 0.0, 0.0]
-    """
-    if not decay_steps > 0:
-        raise ValueError(
-            f"cosine_decay_schedule: decay_steps must be a positive int, got {decay_steps!r}"
-        )
-    steps = float(decay_steps)
-
-    def formula(t: Any) -> Any:
-        angle = il.divide(il.multiply(math.pi, il.minimum(t, steps)), steps)
-        cosine = il.multiply(0.5, il.add(1.0, il.cos(angle)))
-        if exponent != 1.0:
-            cosine = il.pow(cosine, exponent)
-        return il.multiply(init_value, il.add(il.multiply(1.0 - alpha, cosine), alpha))
-
-    return _schedule(formula)
-
-
-def join_schedules(schedules: Sequence[Schedule], boundaries: Sequence[int]) -> Schedule:
-    """``schedules[i]`` from step ``boundaries[i - 1]`` on, given the steps since that
-    boundary (``optax.join_schedules``).
-
-    Examples
-    --------
-    >>> import ivy_like
-    >>> from ivy_like import optimizers as O
-    >>> s = O.join_schedules([O.constant_schedule(0.1), O.linear_schedule(0.1, 0.0, 2)], [3])
-    >>> [round(s(t), 3) for t in range(6)]
-    [0.1, 0.1, 0.1, 0.1, 0.05, 0.0]
-    """
-    if len(schedules) != len(boundaries) + 1:
-        raise ValueError(
-            f"join_schedules: expected one boundary fewer than schedules, got "
-            f"{len(schedules)} schedules and {len(boundaries)} boundaries"
-        )
-
-    def schedule(count: Any) -> Any:
-        value = schedules[0](count)
-        for boundary, then in zip(boundaries, schedules[1:]):
-            if isinstance(count, numbers.Real):
-                value = value if count < boundary else then(count - boundary)
-            else:
-                later = then(il.subtract(count, boundary))
-                value = il.where(il.less(count, boundary), value, later)
-        return value
-
-    return schedule
-
-
-def warmup_cosine_decay_schedule(
-    init_value: float,
-    peak_value: float,
-    warmup_steps: int,
-    decay_steps: int,
-    end_value: float = 0.0,
-    exponent: float = 1.0,
-) -> Schedule:
-    """A linear warm-up from ``init_value`` to ``peak_value`` over ``warmup_steps``, then a
-    cosine decay to ``end_value`` at ``decay_steps`` (which counts the warm-up):
-    ``optax.warmup_cosine_decay_schedule``.
-
-    Examples
-    --------
-    >>> import ivy_like
-    >>> s = ivy_like.optimizers.warmup_cosine_decay_schedule(0.0, 0.1, 2, 6, end_value=0.01)
-    >>> [round(s(t), 4) for t in range(8)]
-    [0.0, 0.05, 0.1, 0.0868, 0.055, 0.0232, 0.01, 0.01]
-    """
-    alpha = 0.0 if peak_value == 0.0 else end_value / peak_value
-    warmup = linear_schedule(init_value, peak_value, warmup_steps)
-    decay = cosine_decay_schedule(peak_value, decay_steps - warmup_steps, alpha, exponent)
-    return join_schedules([warmup, decay], [warmup_steps])
-
-
-# -- multi-tensor updates ------------------------------------------------------------------------
-# Adam over a Container costs one Python-level call per op and leaf; torch's ``_foreach_*``
-# kernels take all the leaves in one call (what ``torch.optim.Adam`` uses). The update below
-# runs the composite's ops in the composite's order, so the numbers are the same (bit for bit
-# on CPU, where torch's foreach kernels run the per-tensor ops). It lives here rather than in
-# backends/torch/ because a backend package holds only op families and the core's hook files.
-def _torch_adam_update() -> Callable[..., Any]:
-    """The torch hook, built on first use (torch is imported only then, and only once)."""
-    import torch
-
-    plain = (torch.Tensor, torch.nn.Parameter)  # exact types: subclasses have their dispatch
-    interpreters = torch._C._functorch.peek_interpreter_stack
-    modes = torch._C._len_torch_dispatch_stack  # make_fx (ivy_like.compile), fake tensors...
-
-    def fits(lists: tuple[list[Any], ...], scalar: Any) -> bool:
-        """Plain tensors of ``scalar``'s dtype and device, no autograd graph recorded through
-        them, no torch.func transform, torch.compile trace or dispatch mode running (the
-        composite is what those should see)."""
-        if torch.compiler.is_compiling() or interpreters() is not None or modes():
-            return False
-        dtype, device, grad_mode = scalar.dtype, scalar.device, torch.is_grad_enabled()
-        for tensors in lists:
-            for t in tensors:
-                if type(t) not in plain or t.dtype != dtype or t.device != device:
-                    return False
-                if grad_mode and t.requires_grad:
-                    return False
-        return True
-
-    # (b1, b2, dtype, device) -> b1, 1 - b1, b2, 1 - b2 as 0-d tensors. A foreach product with
-    # a 0-d tensor costs half the one with a Python float (measured: 6 against 12 µs for an
-    # MLP's 6 leaves, torch 2.13 CPU) and gives the same bits for float32 and float64, where a
-    # Python scalar is rounded to the tensor's dtype first too. Half precision computes a
-    # Python scalar's product in float32, so it keeps the Python floats.
-    constants: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-    exact = (torch.float32, torch.float64)
-
-    def factors(b1: float, b2: float, like: Any) -> tuple[Any, ...]:
-        key = (b1, b2, like.dtype, like.device)
-        hit = constants.get(key)
-        if hit is None:
-            values = (b1, 1.0 - b1, b2, 1.0 - b2)
-            if like.dtype not in exact:
-                return values
-            hit = constants[key] = tuple(
-                torch.tensor(v, dtype=like.dtype, device=like.device) for v in values
-            ) + (torch.ones((), dtype=like.dtype, device=like.device),)
-        return hit
-
-    def adam_update(
-        params: list[Any],
-        grads: list[Any],
-        mu: list[Any],
-        nu: list[Any],
-        b1: float,
-        b2: float,
-        eps: float,
-        step_size: Any,
-        inv_c2: Any,
-        decay: Any,
-        decayed: list[bool] | None,
-    ) -> tuple[list[Any], list[Any], list[Any]] | None:
-        """New ``(params, mu, nu)`` lists, or None where the lists do not fit. In-place ops
-        write only into tensors made here: no input changes."""
-        if not fits((params, grads, mu, nu), step_size):
-            return None
-        c1, c1_rest, c2, c2_rest, *one = factors(b1, b2, step_size)
-        new_mu = torch._foreach_mul(mu, c1)  # b1 m + (1 - b1) g
-        squares = torch._foreach_mul(grads, grads)  # b2 v + (1 - b2) g²
-        new_nu = torch._foreach_mul(nu, c2)
-        if one:
-            # m + (1 - b1) * g * 1 in one kernel (two where a product and a sum are two):
-            # the product rounds as (1 - b1) * g does, times 1 is exact, then the sum rounds
-            # once, so the bits are the composite's (checked: tests/test_optimizers_fused.py).
-            ones = one * len(grads)
-            torch._foreach_addcmul_(new_mu, grads, ones, value=1.0 - b1)
-            torch._foreach_addcmul_(new_nu, squares, ones, value=1.0 - b2)
-        else:  # half precision: addcmul would not round the product to the dtype first
-            torch._foreach_add_(new_mu, torch._foreach_mul(grads, c1_rest))
-            torch._foreach_mul_(squares, c2_rest)
-            torch._foreach_add_(new_nu, squares)
-        denom = torch._foreach_mul(new_nu, inv_c2)  # p - m step_size / (sqrt(v inv_c2) + eps)
-        torch._foreach_sqrt_(denom)
-        torch._foreach_add_(denom, eps)
-        steps = torch._foreach_mul(new_mu, step_size)
-        # p + (-1 * steps) / denom: the negation is exact, so this is p - steps / denom
-        new = list(torch._foreach_addcdiv(params, steps, denom, value=-1.0))
-        if decay is not None:  # new - p * (lr * weight_decay), on the decayed leaves
-            idx = [i for i in range(len(params)) if decayed is None or decayed[i]]
-            if idx:
-                shrink = torch._foreach_mul([params[i] for i in idx], decay)
-                torch._foreach_sub_([new[i] for i in idx], shrink)
-        return new, list(new_mu), list(new_nu)
-
-    return adam_update
-
-
-_ADAM_HOOKS: dict[str, Callable[[], Callable[..., Any]]] = {"torch": _torch_adam_update}
-_adam_hooks: dict[str, Any] = {}  # backend name -> its built hook, or None
-
-
-def _adam_hook(name: str) -> Any:
-    """The multi-tensor Adam update of backend ``name`` (None: it has none), built once."""
-    try:
-        return _adam_hooks[name]
-    except KeyError:
-        # A cache filled inside a torch.compile trace would fail its guard at the next call.
-        if _tracing.is_tracing():  # (read from the module: it is rebound once torch loads)
-            return None
-        factory = _ADAM_HOOKS.get(name)
-        hook = _adam_hooks[name] = None if factory is None else factory()
-        return hook
 
 
 # -- the optimizers ------------------------------------------------------------------------------
@@ -731,13 +277,13 @@ def sgd(lr: LearningRate = 1e-2, clip: Clip | None = None) -> Optimizer:
 
     def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
         grads = _clipped(clip, grads)
-        scale = _scale_by(_rate(lr, state))
+        scale = scale_by(_rate(lr, state))
 
         def step(p: Any, g: Any, kc: str) -> Any:
             _same_shape(p, g, kc)
             return p - scale(g, p)
 
-        new = _map(step, (params, grads))
+        new = map_trees(step, (params, grads))
         return new, il.Container(**_next_count(state)) if callable(lr) else state
 
     return Optimizer(init, update)
@@ -774,13 +320,13 @@ def momentum(
 
     def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
         grads = _clipped(clip, grads)
-        velocity = _map(trace, (state["velocity"], grads))
+        velocity = map_trees(trace, (state["velocity"], grads))
         if nesterov:
-            step = _map(lambda g, v, kc: g + beta * v, (grads, velocity))
+            step = map_trees(lambda g, v, kc: g + beta * v, (grads, velocity))
         else:
             step = velocity
-        scale = _scale_by(_rate(lr, state))
-        new = _map(lambda p, s, kc: p - scale(s, p), (params, step))
+        scale = scale_by(_rate(lr, state))
+        new = map_trees(lambda p, s, kc: p - scale(s, p), (params, step))
         return new, il.Container(velocity=velocity, **_next_count(state))
 
     return Optimizer(init, update)
@@ -813,8 +359,8 @@ def _adam(
     def corrections(count: Any, p: Any, rate: Any) -> tuple[Any, Any]:
         """``rate / (1 - b1^t)`` and ``1 / (1 - b2^t)`` as scalar arrays of ``p``'s dtype
         (``rate``: the learning rate, a number or a schedule's scalar array)."""
-        b, t = _parts(count)
-        name = _dtype_name(p)
+        b, t = parts(count)
+        name = dtype_name(p)
         wide = b.native_dtype(il.float64 if name == "float64" else il.float32)
         t = b.astype(t, wide, copy=False)
         e1 = b.expm1(b.multiply(t, log_b1))  # -(1 - b1^t)
@@ -822,7 +368,7 @@ def _adam(
         if isinstance(rate, numbers.Real):
             minus_rate = -float(rate)
         else:
-            minus_rate = b.multiply(b.astype(_parts(rate)[1], wide), -1.0)
+            minus_rate = b.multiply(b.astype(parts(rate)[1], wide), -1.0)
         scalars = [b.divide(minus_rate, e1), b.divide(-1.0, e2)]
         if name not in ("float32", "float64"):  # float16/bfloat16 parameters
             scalars = [b.astype(x, b.native_dtype(name)) for x in scalars]
@@ -836,12 +382,12 @@ def _adam(
     def fused(params: Any, grads: Any, state: Any, count: Any, rate: Any) -> Any:
         """``(params, state)`` from the backend's multi-tensor update (torch:
         ``torch._foreach_*``, the same ops as the composite below over all leaves at once),
-        or ``None`` where there is none or it declines (see ``_torch_adam_update``). Only
+        or ``None`` where there is none or it declines (see ``backends/torch/_fused.py``). Only
         native leaves: ``Array`` leaves take the composite."""
         if isinstance(count, Array) or _tracing.is_tracing():  # a compiler sees the composite
             return None
-        b = _parts(count)[0]
-        hook = _adam_hook(b.name)
+        b = parts(count)[0]
+        hook = b.__dict__.get("fused_adam_update")  # a backend hook (see the module docstring)
         if hook is None:
             return None
         lists: tuple[list[Any], ...] = ([], [], [], [])
@@ -855,7 +401,7 @@ def _adam(
         step_size, inv_c2 = corrections(count, first, rate)
         factor = _times(rate, weight_decay) if weight_decay else None
         if factor is not None and not isinstance(factor, numbers.Real):
-            factor = b.astype(_parts(factor)[1], b.native_dtype(_dtype_name(first)))
+            factor = b.astype(parts(factor)[1], b.native_dtype(dtype_name(first)))
         decayed = None if chains is None or mask is None else [bool(mask(kc)) for kc in chains]
         out = hook(*lists, b1, b2, eps, step_size, inv_c2, factor, decayed)
         if out is None:
@@ -870,13 +416,13 @@ def _adam(
         done = fused(params, grads, state, count, rate)
         if done is not None:
             return done  # type: ignore[no-any-return]
-        decay = _scale_by(_times(rate, weight_decay)) if weight_decay else None
-        mu = _map(first_moment, (state["mu"], grads))
-        nu = _map(lambda v, g, kc: b2 * v + (1.0 - b2) * (g * g), (state["nu"], grads))
+        decay = scale_by(_times(rate, weight_decay)) if weight_decay else None
+        mu = map_trees(first_moment, (state["mu"], grads))
+        nu = map_trees(lambda v, g, kc: b2 * v + (1.0 - b2) * (g * g), (state["nu"], grads))
         by_dtype: dict[Any, tuple[Any, Any]] = {}  # the corrections, once per parameter dtype
         # A leaf times a 0-d array: Arrays' operator, or the backend's function on native
         # arrays (MXNet's own operators have no 0-d arrays).
-        times = operator.mul if isinstance(count, Array) else _parts(count)[0].multiply
+        times = operator.mul if isinstance(count, Array) else parts(count)[0].multiply
 
         def step(p: Any, m: Any, v: Any, kc: str) -> Any:
             hit = by_dtype.get(p.dtype)
@@ -889,7 +435,7 @@ def _adam(
                 new = new - decay(p, p)
             return new
 
-        new = _map(step, (params, mu, nu))
+        new = map_trees(step, (params, mu, nu))
         return new, il.Container(count=count, mu=mu, nu=nu)
 
     return Optimizer(init, update)
@@ -992,7 +538,7 @@ def rmsprop(
     clip = _check_clip(clip, who)
 
     def init(params: Any) -> Any:
-        state = {"nu": _map(lambda p, kc: il.full_like(p, initial_scale), (params,))}
+        state = {"nu": map_trees(lambda p, kc: il.full_like(p, initial_scale), (params,))}
         if centered:
             state["mu"] = _zeros(params)
         if momentum is not None:
@@ -1008,24 +554,26 @@ def rmsprop(
 
     def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
         grads = _clipped(clip, grads)
-        new_state = {"nu": _map(second_moment, (state["nu"], grads))}
+        new_state = {"nu": map_trees(second_moment, (state["nu"], grads))}
         second = new_state["nu"]
         if centered:
-            mu = new_state["mu"] = _map(
+            mu = new_state["mu"] = map_trees(
                 lambda m, g, kc: decay * m + (1.0 - decay) * g, (state["mu"], grads)
             )
-            second = _map(lambda v, m, kc: v - m * m, (second, mu))
-        scale = _scale_by(_rate(lr, state))
-        step = _map(lambda g, s, p, kc: scale(normalized(g, s, kc), p), (grads, second, params))
+            second = map_trees(lambda v, m, kc: v - m * m, (second, mu))
+        scale = scale_by(_rate(lr, state))
+        step = map_trees(
+            lambda g, s, p, kc: scale(normalized(g, s, kc), p), (grads, second, params)
+        )
         if momentum is not None:
-            velocity = new_state["velocity"] = _map(
+            velocity = new_state["velocity"] = map_trees(
                 lambda v, s, kc: momentum * v + s, (state["velocity"], step)
             )
             if nesterov:
-                step = _map(lambda s, v, kc: s + momentum * v, (step, velocity))
+                step = map_trees(lambda s, v, kc: s + momentum * v, (step, velocity))
             else:
                 step = velocity
-        new = _map(lambda p, s, kc: p - s, (params, step))
+        new = map_trees(lambda p, s, kc: p - s, (params, step))
         return new, il.Container(**new_state, **_next_count(state))
 
     return Optimizer(init, update)
@@ -1064,7 +612,7 @@ def adagrad(
     guard = initial == 0.0 and eps == 0.0
 
     def init(params: Any) -> Any:
-        squares = _map(lambda p, kc: il.full_like(p, initial), (params,))
+        squares = map_trees(lambda p, kc: il.full_like(p, initial), (params,))
         return il.Container(sum_of_squares=squares, **_count_state(lr, params))
 
     def accumulate(s: Any, g: Any, kc: str) -> Any:
@@ -1073,8 +621,8 @@ def adagrad(
 
     def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
         grads = _clipped(clip, grads)
-        squares = _map(accumulate, (state["sum_of_squares"], grads))
-        scale = _scale_by(_rate(lr, state))
+        squares = map_trees(accumulate, (state["sum_of_squares"], grads))
+        scale = scale_by(_rate(lr, state))
 
         def step(p: Any, g: Any, s: Any, kc: str) -> Any:
             if guard:  # (eps is 0 here) no 0 / 0 computed, even where it is not used
@@ -1084,7 +632,7 @@ def adagrad(
                 u = g / il.sqrt(s + eps)
             return p - scale(u, p)
 
-        new = _map(step, (params, grads, squares))
+        new = map_trees(step, (params, grads, squares))
         return new, il.Container(sum_of_squares=squares, **_next_count(state))
 
     return Optimizer(init, update)
@@ -1126,7 +674,7 @@ def lion(
 
     def update(params: Any, grads: Any, state: Any) -> tuple[Any, Any]:
         grads = _clipped(clip, grads)
-        scale = _scale_by(_rate(lr, state))
+        scale = scale_by(_rate(lr, state))
 
         def step(p: Any, g: Any, m: Any, kc: str) -> Any:
             _same_shape(m, g, kc)
@@ -1135,8 +683,8 @@ def lion(
                 u = u + weight_decay * p
             return p - scale(u, p)
 
-        new = _map(step, (params, grads, state["mu"]))
-        mu = _map(lambda m, g, kc: (1.0 - b2) * g + b2 * m, (state["mu"], grads))
+        new = map_trees(step, (params, grads, state["mu"]))
+        mu = map_trees(lambda m, g, kc: (1.0 - b2) * g + b2 * m, (state["mu"], grads))
         return new, il.Container(mu=mu, **_next_count(state))
 
     return Optimizer(init, update)

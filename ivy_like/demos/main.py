@@ -1,6 +1,6 @@
 """The demos behind ``python -m ivy_like``.
 
-* ``demo`` (:func:`run_main_demo`): the issue 6 demo. One MLP, written once with ivy_like, is
+* ``demo`` (:func:`run_main_demo`): one MLP, written once with ivy_like, is
   trained on scikit-learn's bundled digits data set (no network) on every installed backend
   with autodiff, from the same seed; a table gives accuracy and time per backend; the trained
   model is converted to PyTorch and Keras modules (``ivy_like.convert``) whose predictions are
@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
+import sys
 import textwrap
 import time
 from collections.abc import Iterator
@@ -24,6 +26,7 @@ from typing import Any
 import numpy as np
 
 import ivy_like
+from ivy_like import convert, nn, optimizers
 
 
 def _show(label: str, value: Any) -> None:
@@ -38,7 +41,7 @@ def ivy_page(backend: str) -> dict[str, Any]:
 
     Examples
     --------
-    >>> from ivy_like.demo import ivy_page
+    >>> from ivy_like.demos.main import ivy_page
     >>> for line in ivy_page("numpy")["printed"].splitlines()[:2]:
     ...     print(line.strip())
     ivy page  x = array([1., 2., 3.]); stop_gradient(x, preserve_type=True)
@@ -72,7 +75,7 @@ def mxnet_page(backend: str) -> dict[str, Any]:
 
     Examples
     --------
-    >>> from ivy_like.demo import mxnet_page
+    >>> from ivy_like.demos.main import mxnet_page
     >>> mxnet_page("numpy")      # no autodiff on numpy: the value only
     {'loss': array([1., 5.], dtype=float32)}
     """
@@ -96,7 +99,7 @@ def tensorflow_page(backend: str) -> dict[str, Any]:
 
     Examples
     --------
-    >>> from ivy_like.demo import tensorflow_page
+    >>> from ivy_like.demos.main import tensorflow_page
     >>> tensorflow_page("numpy")
     {'note': 'no autodiff on this backend'}
     """
@@ -128,7 +131,7 @@ def run_seeds(backends: list[str] | None = None) -> int:
 
     Examples
     --------
-    >>> from ivy_like.demo import run_seeds
+    >>> from ivy_like.demos.main import run_seeds
     >>> run_seeds(["numpy"])  # doctest: +ELLIPSIS
     ivy_like ...: backends numpy
     ...
@@ -163,7 +166,7 @@ def run_seeds(backends: list[str] | None = None) -> int:
     return 1 if failures else 0
 
 
-# -- the main demo (issue 6): one MLP on the digits data set, every autodiff backend -------------
+# -- the main demo: one MLP on the digits data set, every autodiff backend -------------
 DEFAULT_PLOT = "demo_output/loss_curves.png"
 SIZES = (64, 64, 10)
 
@@ -174,7 +177,7 @@ class Digits:
 
     Examples
     --------
-    >>> from ivy_like.demo import load_digits_split
+    >>> from ivy_like.demos.main import load_digits_split
     >>> load_digits_split().x_test.shape
     (359, 64)
     """
@@ -190,7 +193,7 @@ def load_digits_split(seed: int = 0, test_fraction: float = 0.2) -> Digits:
 
     Examples
     --------
-    >>> from ivy_like.demo import load_digits_split
+    >>> from ivy_like.demos.main import load_digits_split
     >>> d = load_digits_split()
     >>> d.x_train.shape, d.x_test.shape, d.y_train.dtype
     ((1438, 64), (359, 64), dtype('int32'))
@@ -215,7 +218,7 @@ def batch_indices(n: int, steps: int, batch_size: int, seed: int) -> list[np.nda
     Examples
     --------
     >>> import numpy as np
-    >>> from ivy_like.demo import batch_indices
+    >>> from ivy_like.demos.main import batch_indices
     >>> batches = batch_indices(6, steps=4, batch_size=2, seed=0)
     >>> [b.tolist() for b in batches]
     [[3, 2], [5, 4], [0, 1], [4, 5]]
@@ -255,7 +258,7 @@ class TrainResult:
 
     Examples
     --------
-    >>> from ivy_like.demo import TrainResult
+    >>> from ivy_like.demos.main import TrainResult
     >>> r = TrainResult("jax", "0.4", "jax.jit", [2.3, 0.1], 0.95, 1.5, None, None)
     >>> f"{r.backend}: {100 * r.accuracy:.0f}% after {len(r.losses)} steps"
     'jax: 95% after 2 steps'
@@ -289,7 +292,7 @@ def train_mlp(
     Examples
     --------
     >>> import ivy_like
-    >>> from ivy_like.demo import load_digits_split, train_mlp
+    >>> from ivy_like.demos.main import load_digits_split, train_mlp
     >>> name = next(n for n in ivy_like.available_backends()
     ...             if ivy_like.get_backend(n).has_autodiff)
     >>> r = train_mlp(name, load_digits_split(), steps=20, lr=0.01)
@@ -297,8 +300,6 @@ def train_mlp(
     (True, True)
     """
     from tqdm import tqdm
-
-    from . import nn, optimizers
 
     with ivy_like.use_backend(backend) as b:
         model = nn.MLP(SIZES, seed=seed)
@@ -371,14 +372,12 @@ def plot_losses(results: list[TrainResult], path: str) -> str:
     Examples
     --------
     >>> import os, tempfile
-    >>> from ivy_like.demo import TrainResult, plot_losses
+    >>> from ivy_like.demos.main import TrainResult, plot_losses
     >>> r = TrainResult("numpy", "2", "eager", [2.0, 1.0, 0.5], 0.9, 0.1, None, None)
     >>> path = plot_losses([r], os.path.join(tempfile.mkdtemp(), "curves.png"))
     >>> open(path, "rb").read(4)
     b'\x89PNG'
     """
-    import os
-
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -427,7 +426,7 @@ def convert_and_check(result: TrainResult, data: Digits) -> tuple[list[str], boo
     Examples
     --------
     >>> import ivy_like
-    >>> from ivy_like.demo import convert_and_check, load_digits_split, train_mlp
+    >>> from ivy_like.demos.main import convert_and_check, load_digits_split, train_mlp
     >>> name = next(n for n in ivy_like.available_backends()
     ...             if ivy_like.get_backend(n).has_autodiff)
     >>> data = load_digits_split()
@@ -435,14 +434,9 @@ def convert_and_check(result: TrainResult, data: Digits) -> tuple[list[str], boo
     >>> ok, lines[0].strip().startswith("weights trained on")
     (True, True)
     """
-    try:
-        from . import convert
-    except ImportError as err:
-        return [f"  skipped: ivy_like.convert is missing ({err})"], True
     missing = [f for f in ("to_torch", "to_keras") if not hasattr(convert, f)]
     if missing:
         return [f"  skipped: ivy_like.convert has no {', '.join(missing)}"], True
-    from . import nn
 
     model = nn.MLP(SIZES, params=result.params, backend="numpy")
     ref = np.asarray(model(data.x_test))
@@ -484,7 +478,7 @@ def run_main_demo(
     seed: int = 0,
     progress: bool | None = None,
 ) -> int:
-    """The issue 6 demo; returns 0 when training worked and every check agreed, else 1.
+    """The main demo; returns 0 when training worked and every check agreed, else 1.
 
     Trains on each of ``backends`` that has autodiff (default: every installed backend),
     prints one line per backend, the table, the conversion report, and writes ``plot``.
@@ -493,7 +487,7 @@ def run_main_demo(
     --------
     >>> import contextlib, io, os, tempfile
     >>> import ivy_like
-    >>> from ivy_like.demo import run_main_demo
+    >>> from ivy_like.demos.main import run_main_demo
     >>> name = next(n for n in ivy_like.available_backends()
     ...             if ivy_like.get_backend(n).has_autodiff)
     >>> plot = os.path.join(tempfile.mkdtemp(), "curves.png")
@@ -502,8 +496,6 @@ def run_main_demo(
     >>> code, os.path.exists(plot), "| backend" in out.getvalue()
     (0, True, True)
     """
-    import sys
-
     if progress is None:
         progress = sys.stdout.isatty()
     names = backends or ivy_like.available_backends()

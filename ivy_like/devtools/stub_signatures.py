@@ -1,4 +1,4 @@
-"""Signatures and types of the op variants, as stub source (for :mod:`ivy_like.core.stubs`).
+"""Signatures and types of the op variants, as stub source (for :mod:`ivy_like.devtools.stubs`).
 
 Types follow the runtime rule of the dispatcher: a ``Container`` argument gives a Container,
 else an ``Array`` gives an Array, else the (native) type of the first array argument, through
@@ -15,9 +15,9 @@ import inspect
 from dataclasses import dataclass
 from typing import Any
 
-from .build import BINARY_DUNDERS, COMPARISON_DUNDERS, UNARY_DUNDERS
-from .codegen import parameter_list
-from .registry import OpSpec
+from ..core.build import BINARY_DUNDERS, COMPARISON_DUNDERS, UNARY_DUNDERS
+from ..core.codegen import parameter_list
+from ..core.registry import OpSpec
 
 LINE_LENGTH = 100  # ruff's line-length in pyproject.toml: the stubs are already formatted
 KIND = inspect.Parameter

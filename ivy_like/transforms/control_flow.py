@@ -2,7 +2,7 @@
 ``fori_loop`` and ``scan``, eager and under ``ivy_like.compile``.
 
 Operands, carries and ``xs`` may be native arrays, ``Array``s, Containers and nested
-dicts/lists/tuples of them (``_tree`` flattens them); results keep the input's types. The
+dicts/lists/tuples of them (``transforms/tree.py`` flattens them); results keep the input's types. The
 frontend checks what JAX checks, once per run of a user function (per trace where the backend
 traces, per step where it loops in Python): branches that agree, a carry that keeps its
 structure, shapes and dtypes, a boolean scalar condition, the sizes of the scanned axes. The
@@ -19,17 +19,15 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from . import _tree
-from ._tree import A, Flat, N, P
-from .core import backend as _backend
-from .core.array import _wrap
-from .core.backend import ARRAY_KIND, NEUTRAL, Backend
+from ..core.array import _wrap
+from ..core.backend import ARRAY_KIND, NEUTRAL, Backend, activate, deactivate
+from . import tree as _tree
+from .tree import A, Flat, N, P
 
 __all__ = ["cond", "fori_loop", "scan", "while_loop"]
 
 C = TypeVar("C")
 Y = TypeVar("Y")
-_activate, _deactivate = _backend.activate, _backend.deactivate
 _kind = _tree._kind
 
 
@@ -314,12 +312,12 @@ def _run(backend: Backend, name: str, *args: Any) -> Any:
             f"{name.removesuffix('_leaves')}: the {backend.name} backend defines no {name} "
             f"(its control_flow.py; see ivy_like/backends/__init__.py)"
         )
-    tokens = _activate(backend)
+    tokens = activate(backend)
     try:
         return primitive(*args)
     finally:
         if tokens is not None:
-            _deactivate(tokens)
+            deactivate(tokens)
 
 
 # -- cond --------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""``python -m ivy_like demo convert``: issue 22's conversion demo.
+"""``python -m ivy_like demo convert``: a transformers ResNet converted from PyTorch and back.
 
 A HuggingFace ``ResNetForImageClassification`` built from a small config with random weights
 (no download) is captured with :func:`ivy_like.convert.from_torch`, run on every installed
@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 
 import ivy_like
+from ivy_like import nn, optimizers
+from ivy_like.convert import from_torch, to_torch
 
 TOLERANCE = 1e-4  # the issue's bar: float32 logits within 1e-4 of PyTorch's
 BATCH = 4  # images of 3x64x64
@@ -117,7 +119,6 @@ def _merge(a: Any, b: Any) -> Any:
 def fine_tune(model: Any, net: Any, backend: Any, x: Any, y: Any) -> tuple[Any, float, float]:
     """One Adam step (compiled on JAX) of the cross-entropy on ``backend`` over the parameters;
     the tuned ``params`` (on ``backend``) and the loss before and after the step."""
-    from . import nn, optimizers
 
     trained, frozen = _split(model, net)
     params = model.params_on(backend)
@@ -218,8 +219,6 @@ def run_convert_demo(
         print(missing, file=sys.stderr)
         return 1
     import torch
-
-    from .convert import from_torch, to_torch
 
     if progress is None:
         progress = sys.stderr.isatty()

@@ -1,3 +1,0 @@
-"""Array API data_types functions (issue 5)."""
-
-from __future__ import annotations
