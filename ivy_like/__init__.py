@@ -10,16 +10,19 @@ Importing ivy_like imports no framework but NumPy.
 
 from __future__ import annotations
 
+import sys as _sys
+
 from . import (
     container,
     ops,  # noqa: F401  (ops fills the registry)
 )
-from ._entry import array, is_variable, to_native, to_numpy
 from ._data_type_functions import can_cast, finfo, iinfo, isdtype, result_type
+from ._entry import array, is_variable, to_native, to_numpy
 from ._info import __array_namespace_info__
 from .container import Container, ContainerStructureError
 from .core import dtypes as _dtypes
 from .core.array import Array
+from .core.array import bind_namespace as _bind_namespace
 from .core.backend import (
     Backend,
     BackendError,
@@ -63,7 +66,11 @@ __array_api_version__ = "2024.12"
 
 build_all(globals(), container_map=container.container_map)
 container.install()
+_bind_namespace(_sys.modules[__name__])  # Array.__array_namespace__ and to_device
 
+# Public submodules ``import ivy_like`` provides: the training examples use ivy_like.optimizers
+# and ivy_like.random without importing them.
+from . import optimizers, random  # noqa: E402
 from .transforms import (  # noqa: E402
     NoAutodiffError,
     checkpoint,
@@ -82,10 +89,6 @@ from .transforms import (  # noqa: E402
     vmap,
     while_loop,
 )
-
-# Public submodules ``import ivy_like`` provides: the training examples use ivy_like.optimizers
-# and ivy_like.random without importing them.
-from . import optimizers, random  # noqa: E402
 
 e = 2.718281828459045
 pi = 3.141592653589793

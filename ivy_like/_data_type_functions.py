@@ -21,8 +21,10 @@ from __future__ import annotations
 import builtins
 from typing import Any, NamedTuple
 
+from .core import backend as _backend
 from .core import dtypes as D
 from .core.dtypes import Dtype
+from .core.registry import OPS
 
 __all__ = ["can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
@@ -137,8 +139,6 @@ _SCALAR_TYPES = (builtins.bool, int, float, complex)
 
 def _backend_for(typed: list[Any]) -> Any:
     """The backend of the first array among ``typed``, else the active one."""
-    from .core import backend as _backend
-
     for value in typed:
         if _is_array(value):
             kind = _backend.kind_of(type(getattr(value, "_data", value)))
@@ -160,12 +160,11 @@ def _with_scalar(d: Dtype, value: Any, typed: list[Any]) -> Dtype:
     if type(value) is complex and d.kind == "c":
         return d
     # Across kinds the standard leaves the result to the implementation: ask the backend's
-    # own add, so that result_type says what the elementwise functions do there.
-    import ivy_like
-
-    backend = _backend_for(typed)
-    with ivy_like.use_backend(backend):
-        return ivy_like.add(ivy_like.zeros((), dtype=d), value).dtype  # type: ignore[no-any-return]
+    # own add (the generated ivy_like.add), so that result_type says what the elementwise
+    # functions do there.
+    add, zeros = OPS["add"].function, OPS["zeros"].function
+    with _backend.use_backend(_backend_for(typed)):
+        return add(zeros((), dtype=d), value).dtype  # type: ignore[misc,no-any-return]
 
 
 def can_cast(from_: Any, to: Any, /) -> builtins.bool:

@@ -1,11 +1,18 @@
-"""Entering and leaving ivy_like: ``array``, ``to_native``, ``to_numpy``, ``is_variable``."""
+"""Entering and leaving ivy_like: ``array``, ``to_native``, ``to_numpy``, ``is_variable``.
+
+Not to be confused with ``ivy_like.convert`` (models to and from other frameworks) or with the
+Containers' leaf conversions (``container/``): these take one array (or a Container) in or out.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .core.array import Array
 from .core.backend import ARRAY_KIND, CONTAINER_KIND, NEUTRAL, Backend, kind_of
+from .core.registry import OPS
 
 
 def array(obj: Any, dtype: Any = None, device: Any = None, copy: bool | None = None) -> Array:
@@ -18,9 +25,8 @@ def array(obj: Any, dtype: Any = None, device: Any = None, copy: bool | None = N
     ivy_like.array([[1., 2.],
                     [3., 4.]])
     """
-    from . import asarray  # type: ignore[attr-defined]
-
-    return asarray(obj, dtype=dtype, device=device, copy=copy)
+    asarray = OPS["asarray"].function  # the generated ivy_like.asarray
+    return asarray(obj, dtype=dtype, device=device, copy=copy)  # type: ignore[misc,no-any-return]
 
 
 def to_native(x: Any) -> Any:
@@ -50,8 +56,6 @@ def to_numpy(x: Any) -> Any:
     >>> ivy_like.to_numpy(ivy_like.array([1, 2]))
     array([1, 2])
     """
-    import numpy as np
-
     kind = kind_of(type(x))
     if kind is ARRAY_KIND:
         return x._backend.to_numpy(x._data)

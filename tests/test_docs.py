@@ -45,8 +45,8 @@ from pathlib import Path
 import pytest
 
 import ivy_like
-from ivy_like.devtools import api_docs, support
 from ivy_like.core.registry import OPS
+from ivy_like.devtools import api_docs, support
 from ivy_like.testing.pytest_plugin import selected_backends
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,5 +1,8 @@
-"""The layout is the architecture: no import circles, backends that mirror ``ops/``, each op's
-kernel in its family's file and nowhere else, generated code visible in tracebacks."""
+"""The layout is the architecture: no import circles and no import pointing up a layer (imports
+inside functions included), only optional frameworks imported inside functions, few modules
+loose at the package's top, none of a thousand lines, every package saying what it holds;
+backends that mirror ``ops/``, each op's kernel in its family's file and nowhere else, generated
+code visible in tracebacks."""
 
 from __future__ import annotations
 
@@ -18,28 +21,102 @@ PACKAGE = Path(ivy_like.__file__).parent
 BACKENDS = ["numpy", "jax", "torch", "tensorflow", "mlx", "mxnet"]
 FAMILIES = sorted({spec.family for spec in OPS.values()})
 
+# What a function may import when it runs rather than when its module is imported: the optional
+# frameworks and the optional dependencies of pyproject's extras, imported only by the code that
+# needs them so that ``import ivy_like`` imports no framework but NumPy.
+OPTIONAL = {
+    "torch", "tensorflow", "jax", "jaxlib", "mlx", "mxnet", "flax", "keras", "transformers",
+    "optax", "optree", "tree", "safetensors", "ml_dtypes", "onnx", "onnxruntime",
+    "sklearn", "matplotlib", "tqdm", "mkdocs",
+}  # fmt: skip
+# Standard-library modules a function imports lazily, each for a reason.
+LAZY_STDLIB = {
+    # importlib.metadata costs milliseconds to import; only plugin discovery reads it.
+    ("ivy_like.core.backend", "importlib.metadata"),
+    # resource exists on Unix only, and the memory limit is read once.
+    ("ivy_like.core.decided_errors", "resource"),
+}
+# The command line imports the module of the command it runs (the demos, the developer tooling)
+# when it runs it: ``python -m ivy_like backends`` or ``--help`` loads neither. Nothing imports
+# ``__main__``, so these lazy imports close no circle.
+LAZY_COMMANDS = ("ivy_like.demos", "ivy_like.devtools")
+
+# The layers, bottom to top: a module imports only from its own layer or the layers below. The
+# bare package ``ivy_like`` (``import ivy_like as il``: the ops the core builds from ``ops/``
+# and ``backends/``, and the names the package exports) is a layer of its own, the one the
+# features write their code with; the package's ``__init__`` module, which imports the
+# features, is above them.
+NAMESPACE = "ivy_like"
+INIT = "ivy_like.__init__"
+LAYERS = [
+    ("core", ["ivy_like.core"]),
+    ("ops", ["ivy_like.ops"]),
+    ("backends", ["ivy_like.backends"]),
+    ("transforms and container", ["ivy_like.transforms", "ivy_like.container"]),
+    ("the ops namespace", [NAMESPACE]),
+    (
+        "features",
+        [
+            "ivy_like.nn",
+            "ivy_like.optimizers",
+            "ivy_like.random",
+            "ivy_like.convert",
+            "ivy_like.testing",
+            "ivy_like._entry",
+            "ivy_like._data_type_functions",
+            "ivy_like._info",
+            "ivy_like.fft",
+            "ivy_like.linalg",
+        ],
+    ),  # fmt: skip
+    ("the package", [INIT]),
+    ("demos, developer tooling, command line", LAZY_COMMANDS + ("ivy_like.__main__",)),
+]
+# Modules loose at the package's top, ``__init__`` and ``__main__`` not counted: the standard's
+# namespaces (``linalg``, ``fft``) among them; everything else lives in a package named for it.
+MAX_LOOSE = 8
+MAX_LINES = 1000
+# A file that is nothing but a table of handlers may be longer (none today).
+TABLES: set[str] = set()
+
 
 def _module_name(path: Path) -> str:
     parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports(path: Path, modules: set[str]) -> set[str]:
-    """The ivy_like modules ``path`` imports when it is imported (module level, and in class
-    bodies; imports inside functions run later and cannot close a circle at import)."""
+def _node_name(path: Path) -> str:
+    """The module's name in the import graph: the package's ``__init__`` is apart from the bare
+    namespace features import."""
     name = _module_name(path)
+    return INIT if name == NAMESPACE else name
+
+
+class Import:
+    """One import statement's target in ivy_like (or the framework it names), where it is."""
+
+    def __init__(self, target: str, line: int, in_function: bool) -> None:
+        self.target, self.line, self.in_function = target, line, in_function
+
+
+def _all_imports(path: Path, modules: set[str], name: str | None = None) -> list[Import]:
+    """Every import statement of ``path``: at module level, in class bodies and inside
+    functions and methods (those run later, but they are arrows all the same), except under
+    ``if TYPE_CHECKING:`` (annotations only). Targets in ivy_like are resolved to the module
+    imported (``from ivy_like.core import backend`` is ``ivy_like.core.backend``); others are
+    kept as written. ``name``: the module's name (default: read from its path)."""
+    name = _module_name(path) if name is None else name
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-    tree = ast.parse(path.read_text())
-    nodes = [n for n in tree.body if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    while nodes:
-        node = nodes.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
+    found: list[Import] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test):
-            continue  # annotations only
+            for child in node.orelse:
+                visit(child, in_function)
+            return
         if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.startswith("ivy_like"))
+            for alias in node.names:
+                found.append(Import(alias.name, node.lineno, in_function))
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - node.level + 1]
@@ -47,14 +124,44 @@ def _imports(path: Path, modules: set[str]) -> set[str]:
             else:
                 target = node.module or ""
             if not target.startswith("ivy_like"):
-                continue
+                found.append(Import(target, node.lineno, in_function))
+                return
             for alias in node.names:
                 sub = f"{target}.{alias.name}"
-                found.add(sub if sub in modules else target)
-        else:
-            nodes.extend(ast.iter_child_nodes(node))
-    found.discard(name)
+                found.append(Import(sub if sub in modules else target, node.lineno, in_function))
+        inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for child in ast.iter_child_nodes(node):
+            visit(child, inner)
+
+    visit(ast.parse(path.read_text()), False)
     return found
+
+
+def _imports(path: Path, modules: set[str]) -> set[str]:
+    """The ivy_like modules ``path`` imports, wherever in it."""
+    found = {i.target for i in _all_imports(path, modules) if _in_package(i.target)}
+    found.discard(_module_name(path))
+    return found
+
+
+def _in_package(target: str) -> bool:
+    return target == NAMESPACE or target.startswith(NAMESPACE + ".")
+
+
+def _graph() -> dict[str, set[str]]:
+    files = sorted(PACKAGE.rglob("*.py"))
+    modules = {_module_name(p) for p in files}
+    return {_node_name(p): _imports(p, modules) for p in files}
+
+
+def _layer(module: str) -> int:
+    best, level = -1, -1
+    for i, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best:
+                best, level = len(prefix), i
+    assert level >= 0, f"{module} is in no layer of tests/test_layout.py's LAYERS"
+    return level
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -92,11 +199,66 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
-def test_no_import_circle_in_the_package():
+def test_the_reader_sees_imports_inside_functions(tmp_path):
+    """The graph below counts an import wherever it is: in a function, a method, a nested
+    function, a class body; not under ``if TYPE_CHECKING:``."""
+    source = tmp_path / "probe.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "import ivy_like.core.dtypes\n"
+        "if TYPE_CHECKING:\n"
+        "    from ivy_like.nn import Linear\n"
+        "class C:\n"
+        "    from ivy_like.core import registry\n"
+        "    def method(self):\n"
+        "        def inner():\n"
+        "            from ivy_like.transforms import grad\n"
+        "            import torch\n"
+    )
+    modules = {"ivy_like.core.dtypes", "ivy_like.core.registry", "ivy_like.transforms.grad"}
+    found = [(i.target, i.in_function) for i in _all_imports(source, modules, "ivy_like.probe")]
+    assert ("ivy_like.nn", False) not in found and ("ivy_like.nn.Linear", False) not in found
+    assert ("ivy_like.core.dtypes", False) in found
+    assert ("ivy_like.core.registry", False) in found
+    assert ("ivy_like.transforms.grad", True) in found
+    assert ("torch", True) in found
+
+
+def test_functions_import_only_optional_frameworks():
+    """An import inside a function hides an arrow from a reader of the module's top: only the
+    optional frameworks are imported there (plus the listed standard-library modules, and the
+    command line's commands)."""
     files = sorted(PACKAGE.rglob("*.py"))
     modules = {_module_name(p) for p in files}
-    graph = {_module_name(p): _imports(p, modules) for p in files}
-    assert _cycles(graph) == []
+    wrong = []
+    for path in files:
+        name = _module_name(path)
+        for i in _all_imports(path, modules):
+            if not i.in_function:
+                continue
+            root = i.target.split(".")[0]
+            if root in OPTIONAL or (name, i.target) in LAZY_STDLIB:
+                continue
+            if name == "ivy_like.__main__" and i.target.startswith(LAZY_COMMANDS):
+                continue
+            wrong.append(f"{path.relative_to(PACKAGE.parent)}:{i.line} imports {i.target}")
+    assert not wrong, "imports inside functions:\n" + "\n".join(wrong)
+
+
+def test_no_import_circle_in_the_package():
+    assert _cycles(_graph()) == []
+
+
+def test_no_import_points_up_a_layer():
+    wrong = []
+    for module, targets in sorted(_graph().items()):
+        level = _layer(module)
+        for target in sorted(targets):
+            if _layer(target) > level:
+                wrong.append(
+                    f"{module} ({LAYERS[level][0]}) imports {target} ({LAYERS[_layer(target)][0]})"
+                )
+    assert not wrong, "imports pointing up:\n" + "\n".join(wrong)
 
 
 def test_the_core_imports_no_declaration_backend_or_feature():
@@ -105,6 +267,41 @@ def test_the_core_imports_no_declaration_backend_or_feature():
     for path in files:
         outside = {m for m in _imports(path, modules) if not m.startswith("ivy_like.core")}
         assert not outside, f"{path.name} imports {outside}"
+
+
+def test_few_modules_loose_at_the_top():
+    loose = sorted(
+        p.name for p in PACKAGE.glob("*.py") if p.name not in ("__init__.py", "__main__.py")
+    )
+    assert {"fft.py", "linalg.py"} <= set(loose)  # the standard's namespaces
+    assert len(loose) <= MAX_LOOSE, loose
+
+
+def test_no_hand_written_module_reaches_a_thousand_lines():
+    long = {
+        str(p.relative_to(PACKAGE.parent)): n
+        for p in sorted(PACKAGE.rglob("*.py"))
+        if (n := len(p.read_text().splitlines())) >= MAX_LINES
+    }
+    assert not {k: v for k, v in long.items() if k not in TABLES}, long
+
+
+def test_every_package_says_what_it_holds():
+    silent = [
+        str(p.relative_to(PACKAGE.parent))
+        for p in sorted(PACKAGE.rglob("__init__.py"))
+        if not ast.get_docstring(ast.parse(p.read_text()))
+    ]
+    assert not silent
+
+
+def test_no_framework_in_the_optimizers():
+    """The optimizers are written once; a backend's fast path is its own hook
+    (``fused_adam_update`` in ``backends/torch/``)."""
+    modules = {_module_name(p) for p in PACKAGE.rglob("*.py")}
+    for path in sorted((PACKAGE / "optimizers").rglob("*.py")):
+        roots = {i.target.split(".")[0] for i in _all_imports(path, modules)}
+        assert not roots & (OPTIONAL - {"optree", "tree"}), path.name
 
 
 @pytest.mark.parametrize("framework", BACKENDS)

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from . import decided_errors as _decided_errors
 from . import interop as _interop
-from .backend import ARRAY_KIND, Backend, register_special_kind
+from .backend import ARRAY_KIND, Backend, backend_of, get_backend, register_special_kind
 from .dtypes import Dtype
 
 # Versions of the array API standard whose functions ivy_like's namespace provides.
@@ -40,8 +43,6 @@ class Array:
     _backend: Backend
 
     def __init__(self, data: Any, backend: Backend | str | None = None) -> None:
-        from .backend import backend_of, get_backend
-
         if isinstance(data, Array):
             backend, data = data._backend, data._data
         elif backend is None:
@@ -103,9 +104,7 @@ class Array:
         """This array on ``device`` (a copy where it moves); ``stream`` is not supported."""
         if stream is not None:
             raise ValueError("Array.to_device: stream is not supported")
-        import ivy_like
-
-        return ivy_like.asarray(self, device=device)  # type: ignore[no-any-return]
+        return _namespace.asarray(self, device=device)  # type: ignore[no-any-return]
 
     # -- conversion ----------------------------------------------------------------------------
     def to_numpy(self) -> Any:
@@ -113,8 +112,6 @@ class Array:
         return self._backend.to_numpy(self._data)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
-        import numpy as np
-
         arr = self.to_numpy()
         if dtype is not None:
             arr = arr.astype(dtype, copy=False)
@@ -147,14 +144,12 @@ class Array:
         return self._backend.dlpack_device(self._data)
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
-        import ivy_like
-
         if api_version is not None and api_version not in _API_VERSIONS:
             raise ValueError(
                 f"__array_namespace__: unsupported api_version {api_version!r}; "
-                f"ivy_like implements {ivy_like.__array_api_version__}"
+                f"ivy_like implements {_namespace.__array_api_version__}"
             )
-        return ivy_like
+        return _namespace
 
     # -- the frameworks' protocols (ivy_like/core/interop.py): the native array it holds ------
     @classmethod
@@ -181,8 +176,6 @@ class Array:
         return _interop.array_function(func, args, kwargs)
 
     def __repr__(self) -> str:
-        import numpy as np
-
         prefix = "ivy_like.array("
         values = np.asarray(self.to_numpy())
         precision = None
@@ -236,9 +229,7 @@ class Array:
         try:
             return _wrap(b.getitem(self._data, _unwrap_key(key)), b)
         except Exception as error:
-            from .decided_errors import index_error
-
-            decided = index_error("__getitem__", key)
+            decided = _decided_errors.index_error("__getitem__", key)
             if decided is None:
                 raise
             raise decided from error
@@ -259,9 +250,7 @@ class Array:
             # NumPy and torch check before they write).
             self._data = b.setitem(self._data, native_key, value)
         except Exception as error:
-            from .decided_errors import setitem_error
-
-            decided = setitem_error(b, self._data, native_key, value)
+            decided = _decided_errors.setitem_error(b, self._data, native_key, value)
             if decided is None:
                 raise
             raise decided from error
@@ -270,8 +259,6 @@ class Array:
         return (self._backend.name, self.to_numpy())
 
     def __setstate__(self, state: Any) -> None:
-        from .backend import get_backend
-
         name, arr = state
         b = get_backend(name)
         self._backend = b
@@ -298,3 +285,14 @@ def _wrap(data: Any, backend: Backend) -> Array:
 
 
 register_special_kind(Array, ARRAY_KIND)
+_interop.bind_array(Array, _wrap)
+
+# The ``ivy_like`` namespace (``__array_namespace__``, ``to_device``'s ``asarray``), set by the
+# package once it is built: the core imports nothing above it.
+_namespace: Any = None
+
+
+def bind_namespace(module: Any) -> None:
+    """Called once by ``ivy_like/__init__.py``: the namespace an Array belongs to."""
+    global _namespace
+    _namespace = module

@@ -27,7 +27,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from .backend import Backend, kind_of
+from .backend import Backend, get_backend, kind_of
 
 __all__ = [
     "GradientCutError",
@@ -49,10 +49,17 @@ class GradientCutError(TypeError, BufferError):
     and a ``BufferError`` for DLPack consumers, which expect one when an export is refused."""
 
 
-def _array_type() -> type:
-    from .array import Array
+# ``Array`` and its constructor without ``__init__``, handed over by ``core/array.py`` when the
+# class is defined (array.py forwards its protocol methods to this module, so this module cannot
+# import it back).
+_Array: Any = None
+_wrap: Any = None
 
-    return Array
+
+def bind_array(array_type: type, wrap_native: Any) -> None:
+    """Called once by ``core/array.py``: the class the protocols here serve."""
+    global _Array, _wrap
+    _Array, _wrap = array_type, wrap_native
 
 
 def _data(x: Any) -> Any:
@@ -63,7 +70,7 @@ def unwrap(obj: Any, leaf: Any = _data) -> Any:
     """``obj`` with every ``Array`` (inside lists, tuples and dicts too) replaced by
     ``leaf(array)``: its data, by default."""
     tp = type(obj)
-    if tp is _array_type():
+    if tp is _Array:
         return leaf(obj)
     if tp is list or tp is tuple:
         return tp(unwrap(v, leaf) for v in obj)
@@ -75,8 +82,6 @@ def unwrap(obj: Any, leaf: Any = _data) -> Any:
 def wrap(obj: Any) -> Any:
     """``obj`` with every native array of a framework (inside lists and tuples, named or
     structure sequences included, and dicts) wrapped as an ``Array`` of its backend."""
-    from .array import _wrap
-
     kind = kind_of(type(obj))
     if kind.__class__ is Backend:
         return _wrap(obj, kind)
@@ -166,16 +171,13 @@ def _flatten(x: Any) -> tuple[list[Any], Any]:
 
 
 def _unflatten(backend: Any, children: Any) -> Any:
-    from .array import _wrap
-
     (data,) = children
     return _wrap(data, backend)
 
 
 def register_jax(tree_util: Any) -> None:
     """Make ``Array`` a jax pytree node with one child, its data (path ``.data``)."""
-    from .array import _wrap  # bound once: jax.jit rebuilds every Array result through it
-
+    wrap_native = _wrap  # bound once: jax.jit rebuilds every Array result through it
     key = tree_util.GetAttrKey("data")
 
     def flatten_with_keys(x: Any) -> tuple[list[tuple[Any, Any]], Any]:
@@ -183,18 +185,16 @@ def register_jax(tree_util: Any) -> None:
 
     def unflatten(backend: Any, children: Any) -> Any:
         (data,) = children
-        return _wrap(data, backend)
+        return wrap_native(data, backend)
 
     tree_util.register_pytree_with_keys(
-        _array_type(), flatten_with_keys, unflatten, flatten_func=_flatten
+        _Array, flatten_with_keys, unflatten, flatten_func=_flatten
     )
 
 
 def register_torch(pytree: Any) -> None:
     """Make ``Array`` a torch pytree node (``torch.utils._pytree``); the context is the backend
     name, so a tree spec serializes (``torch.export``)."""
-    from .backend import get_backend
-
     def flatten(x: Any) -> tuple[list[Any], str]:
         return [x._data], x._backend.name
 
@@ -205,7 +205,7 @@ def register_torch(pytree: Any) -> None:
         return [(pytree.GetAttrKey("data"), x._data)], x._backend.name
 
     pytree.register_pytree_node(
-        _array_type(),
+        _Array,
         flatten,
         unflatten,
         serialized_type_name="ivy_like.Array",

@@ -12,7 +12,9 @@ be a learning-rate schedule (``schedules.py``) and its ``clip`` a gradient clipp
     params, state = opt.update(params, grads, state)
 """
 
-from ._common import Clip, LearningRate, Schedule
+from ._common import Clip as Clip  # the types of the arguments, importable as before
+from ._common import LearningRate as LearningRate
+from ._common import Schedule as Schedule
 from .clipping import clip_by_global_norm, clip_by_value
 from .optimizers import Optimizer, adagrad, adam, adamw, lion, momentum, rmsprop, sgd
 from .schedules import (

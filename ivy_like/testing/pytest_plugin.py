@@ -17,9 +17,12 @@ collected.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
+
+from ..core import backend as _backend
 
 
 def pytest_addoption(parser: Any) -> None:
@@ -41,16 +44,12 @@ def pytest_configure(config: Any) -> None:
 
 
 def selected_backends(config: Any) -> list[str]:
-    import os
-
-    import ivy_like
-
     raw = config.getoption("--ivy-like-backends") or os.environ.get("IVY_LIKE_TEST_BACKENDS")
     if not raw:
-        return ivy_like.available_backends()
+        return _backend.available_backends()
     names = [n.strip() for n in raw.split(",") if n.strip()]
     for name in names:
-        ivy_like.get_backend(name)  # raises BackendError with an install hint
+        _backend.get_backend(name)  # raises BackendError with an install hint
     return names
 
 
@@ -77,7 +76,5 @@ def pytest_generate_tests(metafunc: Any) -> None:
 @pytest.fixture
 def backend(backend_name: str) -> Any:
     """The ivy_like Backend under test, active for the duration of the test."""
-    import ivy_like
-
-    with ivy_like.use_backend(backend_name) as b:
+    with _backend.use_backend(backend_name) as b:
         yield b
