@@ -689,7 +689,9 @@ def _site_config(tmp_path, docs_dir: Path) -> Path:
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     text = text.replace("docs_dir: docs", f"docs_dir: {docs_dir}")
     text = text.replace("site_dir: site", f"site_dir: {tmp_path / 'site'}")
-    text = text.replace("- ivy_like/core/api_docs.py", f"- {ROOT / 'ivy_like/core/api_docs.py'}")
+    text = text.replace(
+        "- ivy_like/devtools/api_docs.py", f"- {ROOT / 'ivy_like/devtools/api_docs.py'}"
+    )
     path = tmp_path / "mkdocs.yml"
     path.write_text(text, encoding="utf-8")
     return path
