@@ -9,7 +9,7 @@ Python that cannot read a ``ContextVar``, as torch's Dynamo)) and the hooks the 
 Beside it, one file per ``ivy_like/ops/`` family (``elementwise.py``, ``linalg.py``...) holds
 the kernels of that family's ops, native arrays in and native arrays out, usually aliases of the
 framework's functions; an op whose declaration has a composite body needs no kernel.
-``gradients.py`` holds the gradient primitives (see ``ivy_like/_gradients.py``) and
+``gradients.py`` holds the gradient primitives (see ``ivy_like/transforms/grad.py``) and
 ``transforms.py`` the transform primitives (see ``ivy_like/transforms/``), all on flat lists
 of native leaves (the frontends flatten Arrays, Containers and nests, check the arguments and
 rebuild the results; a backend never sees an ``ivy_like.Array``):
@@ -30,7 +30,7 @@ rebuild the results; a backend never sees an ``ivy_like.Array``):
   them under every transform.
 
 ``control_flow.py`` holds the control-flow primitives of ``ivy_like.cond``, ``while_loop``,
-``fori_loop`` and ``scan`` (see ``ivy_like/control_flow.py``), on flat lists of native leaves
+``fori_loop`` and ``scan`` (see ``ivy_like/transforms/control_flow.py``), on flat lists of native leaves
 too; the frontend checks every structure, shape and dtype (in the functions it passes, so
 the checks run wherever the backend runs or traces them):
 

@@ -3,7 +3,7 @@
 Arrays, Arrays and Containers (and dicts/lists/tuples of them) are the compiled function's
 inputs; every other argument (Python numbers, strings, None) is a constant of the compiled
 function, as in MLX: a new value compiles again, the same value reuses the compilation. One
-compiled function is kept per structure of the arguments (the spec of ``_tree``).
+compiled function is kept per structure of the arguments (the spec of ``tree.py``).
 """
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ class _Mismatch(Exception):
 
 
 class _Shape:
-    """A reference structure (a ``_tree`` spec), the avals of its leaves and their kinds.
+    """A reference structure (a ``tree.py`` spec), the avals of its leaves and their kinds.
 
     ``leaves(obj, name)`` returns the native leaves of ``obj`` in the reference's order (dict
     keys are matched by name, not by insertion order) and raises ``TypeError`` where ``obj``

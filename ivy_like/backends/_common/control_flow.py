@@ -1,7 +1,7 @@
 """``cond``, ``while_loop``, ``fori_loop`` and ``scan`` as Python loops, for the backends that
 run eagerly (numpy, torch, mlx, mxnet; tensorflow outside a graph).
 
-Each primitive works on flat lists of native leaves; the frontend (``ivy_like/control_flow.py``)
+Each primitive works on flat lists of native leaves; the frontend (``ivy_like/transforms/control_flow.py``)
 flattens, checks the structures, shapes and dtypes, and rebuilds. What a loop here does:
 
 * ``cond_leaves``: both branches run (true first), as JAX traces both: the one not taken under

@@ -5,7 +5,7 @@
 own. As in JAX, ``fori_loop`` with concrete bounds is a ``scan`` (reverse-differentiable) and
 ``while_loop`` is not reverse-differentiable.
 
-The frontend (``ivy_like/control_flow.py``) flattens, checks and rebuilds; the contract of each
+The frontend (``ivy_like/transforms/control_flow.py``) flattens, checks and rebuilds; the contract of each
 function is in ``ivy_like/backends/__init__.py``.
 """
 

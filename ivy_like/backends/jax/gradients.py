@@ -1,6 +1,6 @@
 """JAX gradient primitives: ``jax.value_and_grad`` and ``jax.jacrev``, used as they are.
 
-The frontend (``ivy_like/_gradients.py``) flattens the differentiated arguments into a list of
+The frontend (``ivy_like/transforms/grad.py``) flattens the differentiated arguments into a list of
 native leaves; these functions only see that list, so they stay a thin layer over JAX and
 compose with ``jax.jit``, ``jax.vmap`` and nesting.
 """

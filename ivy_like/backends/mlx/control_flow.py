@@ -8,7 +8,7 @@ branches and selects with ``mx.where`` (as ``jax.lax.cond`` under ``vmap``), and
 ``while_loop`` or ``fori_loop`` driven by a traced value is a ``TypeError`` (MLX refuses to
 evaluate an array while it traces).
 
-The frontend (``ivy_like/control_flow.py``) flattens, checks and rebuilds; the contract of each
+The frontend (``ivy_like/transforms/control_flow.py``) flattens, checks and rebuilds; the contract of each
 function is in ``ivy_like/backends/__init__.py``.
 """
 

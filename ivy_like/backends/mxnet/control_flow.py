@@ -4,7 +4,7 @@ itself), so every predicate and bound is concrete; the branch of a ``cond`` not 
 the tape paused. Each primitive runs with NumPy shape semantics on (0-d arrays), as every
 kernel here does.
 
-The frontend (``ivy_like/control_flow.py``) flattens, checks and rebuilds; the contract of each
+The frontend (``ivy_like/transforms/control_flow.py``) flattens, checks and rebuilds; the contract of each
 function is in ``ivy_like/backends/__init__.py``.
 """
 

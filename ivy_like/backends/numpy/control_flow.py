@@ -2,7 +2,7 @@
 branch of ``cond`` not taken runs with NumPy's floating-point warnings off, since its values
 are thrown away. NumPy never traces, so every predicate and bound is concrete.
 
-The frontend (``ivy_like/control_flow.py``) flattens, checks and rebuilds; the contract of each
+The frontend (``ivy_like/transforms/control_flow.py``) flattens, checks and rebuilds; the contract of each
 function is in ``ivy_like/backends/__init__.py``.
 """
 

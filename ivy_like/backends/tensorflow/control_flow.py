@@ -16,7 +16,7 @@ In a graph:
 
 All of them are differentiable by ``GradientTape`` (``ivy_like.grad``), in a graph and eagerly.
 
-The frontend (``ivy_like/control_flow.py``) flattens, checks and rebuilds; the contract of each
+The frontend (``ivy_like/transforms/control_flow.py``) flattens, checks and rebuilds; the contract of each
 function is in ``ivy_like/backends/__init__.py``.
 """
 

@@ -12,7 +12,7 @@ Dynamo reads the predicate (a graph break) and unrolls the loops. A ``while_loop
 saying so (``torch._higher_order_ops.while_loop`` traces under ``make_fx``, but
 ``torch._inductor.compile`` then fails on it; ``torch.compile`` of the traced graph runs it).
 
-The frontend (``ivy_like/control_flow.py``) flattens, checks and rebuilds; the contract of each
+The frontend (``ivy_like/transforms/control_flow.py``) flattens, checks and rebuilds; the contract of each
 function is in ``ivy_like/backends/__init__.py``.
 """
 
