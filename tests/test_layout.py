@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import ast
 import inspect
+import os
+import subprocess
+import sys
 import traceback
 from pathlib import Path
 
@@ -293,6 +296,29 @@ def test_every_package_says_what_it_holds():
         if not ast.get_docstring(ast.parse(p.read_text()))
     ]
     assert not silent
+
+
+def test_importing_ivy_like_loads_no_demo_and_no_developer_tooling():
+    """The demos and the generators of stubs, docs and support tables are above the package:
+    ``import ivy_like`` and the command line's ``backends`` never load them."""
+    probe = (
+        "import sys, runpy, contextlib, io\n"
+        "import ivy_like\n"
+        "after_import = sorted(m for m in sys.modules if m.startswith(TOOLS))\n"
+        "sys.argv = ['ivy_like', 'backends']\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    runpy.run_module('ivy_like', run_name='__main__')\n"
+        "print(after_import, sorted(m for m in sys.modules if m.startswith(TOOLS)))\n"
+    )
+    tools = "TOOLS = ('ivy_like.demos', 'ivy_like.devtools')\n"
+    out = subprocess.run(
+        [sys.executable, "-c", tools + probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(PACKAGE.parent)},
+    )
+    assert out.stdout.split() == ["[]", "[]"], out.stderr
 
 
 def test_no_framework_in_the_optimizers():

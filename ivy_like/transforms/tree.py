@@ -198,6 +198,15 @@ def rebuild(spec: Any, it: Any, backend: Backend) -> Any:
     return fn(spec, it.__next__, backend)
 
 
+def _sequence(tp: type, values: list[Any]) -> Any:
+    """A list, tuple or named tuple of type ``tp`` holding ``values``."""
+    if tp is list:
+        return values
+    if tp is tuple:
+        return tuple(values)
+    return tp(*values) if hasattr(tp, "_fields") else tp(values)
+
+
 def _rebuild(spec: Any, it: Any, backend: Backend) -> Any:
     if spec is N or spec is P:
         return next(it)
@@ -209,12 +218,7 @@ def _rebuild(spec: Any, it: Any, backend: Backend) -> Any:
         return _make_mapping(tp, {k: _rebuild(c, it, backend) for k, c in zip(keys, children)})
     if tag == "l":
         _, tp, children = spec
-        values = [_rebuild(c, it, backend) for c in children]
-        if tp is list:
-            return values
-        if tp is tuple:
-            return tuple(values)
-        return tp(*values) if hasattr(tp, "_fields") else tp(values)
+        return _sequence(tp, [_rebuild(c, it, backend) for c in children])
     return spec[1]
 
 
@@ -337,12 +341,7 @@ def place(spec: Any, it: Any) -> Any:
         return _make_mapping(tp, {k: place(c, it) for k, c in zip(keys, children)})
     if tag == "l":
         _, tp, children = spec
-        values = [place(c, it) for c in children]
-        if tp is list:
-            return values
-        if tp is tuple:
-            return tuple(values)
-        return tp(*values) if hasattr(tp, "_fields") else tp(values)
+        return _sequence(tp, [place(c, it) for c in children])
     return spec[1]
 
 
