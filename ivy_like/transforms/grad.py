@@ -1,5 +1,6 @@
 """Gradients on every backend with autodiff: ``grad``, ``value_and_grad``,
-``execute_with_gradients`` (``jac``, ``hessian`` and the other transforms: ``ivy_like/transforms``).
+``execute_with_gradients`` (``jac``, ``hessian`` and the other transforms: the other modules of
+this package).
 
 The frontend does what is the same everywhere: it normalises ``argnums``/``argnames`` the way
 MLX does, flattens the differentiated arguments (arrays, ``Array``, Containers, nested
