@@ -187,14 +187,13 @@ def register_jax(tree_util: Any) -> None:
         (data,) = children
         return wrap_native(data, backend)
 
-    tree_util.register_pytree_with_keys(
-        _Array, flatten_with_keys, unflatten, flatten_func=_flatten
-    )
+    tree_util.register_pytree_with_keys(_Array, flatten_with_keys, unflatten, flatten_func=_flatten)
 
 
 def register_torch(pytree: Any) -> None:
     """Make ``Array`` a torch pytree node (``torch.utils._pytree``); the context is the backend
     name, so a tree spec serializes (``torch.export``)."""
+
     def flatten(x: Any) -> tuple[list[Any], str]:
         return [x._data], x._backend.name
 
