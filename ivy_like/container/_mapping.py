@@ -84,38 +84,28 @@ def _walk(
                     for r in results:
                         r[k] = kept if n_out == 1 or not is_node else copy_structure(v)
                 continue
-        if others:
-            subs = [v]
+        subs = [v]
+        if others:  # (one Container, as in cont_map: no loops to set up per leaf)
             for j, o in enumerate(others, 1):
                 if not _dict_contains(o, k):
                     raise _mismatch(what, labels, prefix + k, f"missing in {labels[j]}")
                 subs.append(_dict_getitem(o, k))
-            if type(v) is not Container and not isinstance(v, Container):
-                for j in range(1, len(subs)):
-                    if isinstance(subs[j], Container):
-                        raise _mismatch(
-                            what,
-                            labels,
-                            prefix + k,
-                            f"a leaf in {labels[0]}, a Container in {labels[j]}",
-                        )
-                value = leaf(subs, nodes, prefix, k)
-                if n_out == 1:
-                    first[k] = value
-                else:
-                    for r, item in zip(results, value):
-                        r[k] = item
-                continue
-        else:
-            if type(v) is not Container and not isinstance(v, Container):
-                value = leaf([v], nodes, prefix, k)
-                if n_out == 1:
-                    first[k] = value
-                else:
-                    for r, item in zip(results, value):
-                        r[k] = item
-                continue
-            subs = [v]
+        if type(v) is not Container and not isinstance(v, Container):
+            for j in range(1, len(subs)):
+                if isinstance(subs[j], Container):
+                    raise _mismatch(
+                        what,
+                        labels,
+                        prefix + k,
+                        f"a leaf in {labels[0]}, a Container in {labels[j]}",
+                    )
+            value = leaf(subs, nodes, prefix, k)
+            if n_out == 1:
+                first[k] = value
+            else:
+                for r, item in zip(results, value):
+                    r[k] = item
+            continue
         # v is a Container here.
         for j in range(1, len(subs)):
             if not isinstance(subs[j], Container):
