@@ -85,20 +85,19 @@ def _walk(
                         r[k] = kept if n_out == 1 or not is_node else copy_structure(v)
                 continue
         subs = [v]
-        if others:  # (one Container, as in cont_map: no loops to set up per leaf)
+        node = type(v) is Container or isinstance(v, Container)
+        if others:  # (not with one Container, as in cont_map: no loops to set up per leaf)
             for j, o in enumerate(others, 1):
                 if not _dict_contains(o, k):
                     raise _mismatch(what, labels, prefix + k, f"missing in {labels[j]}")
                 subs.append(_dict_getitem(o, k))
-        if type(v) is not Container and not isinstance(v, Container):
             for j in range(1, len(subs)):
-                if isinstance(subs[j], Container):
+                if isinstance(subs[j], Container) is not node:
+                    this, that = ("a Container", "a leaf") if node else ("a leaf", "a Container")
                     raise _mismatch(
-                        what,
-                        labels,
-                        prefix + k,
-                        f"a leaf in {labels[0]}, a Container in {labels[j]}",
+                        what, labels, prefix + k, f"{this} in {labels[0]}, {that} in {labels[j]}"
                     )
+        if not node:
             value = leaf(subs, nodes, prefix, k)
             if n_out == 1:
                 first[k] = value
@@ -106,19 +105,13 @@ def _walk(
                 for r, item in zip(results, value):
                     r[k] = item
             continue
-        # v is a Container here.
-        for j in range(1, len(subs)):
-            if not isinstance(subs[j], Container):
-                raise _mismatch(
-                    what, labels, prefix + k, f"a Container in {labels[0]}, a leaf in {labels[j]}"
-                )
         sub = _walk(tuple(subs), s, f"{prefix}{k}/", leaf, n_out, prune, what, labels)
         if prune and not sub[0] and (v or s is not True):
             continue
         for r, d in zip(results, sub):
             r[k] = make(d)
     for o in others:
-        if len(o) == len(prim) and all(_dict_contains(prim, k) for k in o):
+        if o.keys() == prim.keys():  # the same keys (as sets: one C call)
             continue
         for k in o:
             if _dict_contains(prim, k):

@@ -4,7 +4,9 @@ Steps, in order: hand Containers to the container package (it maps the op over l
 calls the function variant on each); resolve one backend from the array arguments (mixed
 frameworks are a ``TypeError``); unwrap ``Array`` and convert neutral inputs (NumPy arrays,
 lists, and scalars when nothing else fixes the backend); call the backend function (or the
-composite declaration); rewrap when an ``Array`` came in; write ``out=`` last, after every check.
+composite declaration); rewrap when an ``Array`` came in; write ``out=`` last, after every check
+(:func:`check_out`, the one ``out=`` check: the container package runs it on every leaf of an
+``out=`` Container before writing any).
 """
 
 from __future__ import annotations
