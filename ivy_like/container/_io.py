@@ -6,6 +6,10 @@ Tensor names are the leaf key chains (``"layer1/w"``). Values go through
 the target and renames it; loading never unpickles anything, checks every size, offset, dtype
 and name the file gives before it reads or inflates the data, and refuses more than
 ``max_bytes`` (a safetensors file's size, the uncompressed size of an ``.npz``'s members).
+
+This module sees no Container: it saves (key chain, leaf) pairs and loads a flat mapping from
+key chains to leaves; ``Container.cont_to_disk`` and ``cont_from_disk`` walk and rebuild the
+tree.
 """
 
 from __future__ import annotations
