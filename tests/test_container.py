@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -317,6 +319,93 @@ def test_out_checks_everything_before_writing():
         x.add(1.0, out=Container(a=arr(0.0, 0.0)))
     with pytest.raises(TypeError, match="out= must be a Container"):
         ivy_like.add(x, 1.0, out=arr(0.0))
+
+
+def test_out_errors_are_the_functions_naming_the_key_chain(backend):
+    # One out= check for both paths: the same words, the Container's naming the key chain,
+    # dtypes by their ivy_like names on every backend.
+    x = arr(1.0, 2.0)
+    with pytest.raises(
+        ValueError, match=r"^add: out= has shape \(3,\) but the result has shape \(2,\)$"
+    ):
+        ivy_like.add(x, 1.0, out=arr(0.0, 0.0, 0.0))
+    with pytest.raises(
+        ValueError,
+        match=r"^add: out= at key chain 'b/c' has shape \(3,\) but the result has shape \(2,\)$",
+    ):
+        Container(b={"c": x}).add(1.0, out=Container(b={"c": arr(0.0, 0.0, 0.0)}))
+    with pytest.raises(
+        TypeError, match=r"^add: out= has dtype int32 but the result has dtype float32$"
+    ):
+        ivy_like.add(x, 1.0, out=arr(0, 0, dtype="int32"))
+    with pytest.raises(
+        TypeError,
+        match=r"^add: out= at key chain 'a' has dtype int32 but the result has dtype float32$",
+    ):
+        Container(a=x).add(1.0, out=Container(a=arr(0, 0, dtype="int32")))
+    for target in (1.5, "x"):
+        with pytest.raises(TypeError, match=r"^add: out= must be an array of the \w+ backend"):
+            ivy_like.add(x, 1.0, out=target)
+        with pytest.raises(TypeError, match=r"^add: out= at key chain 'a' must be an array"):
+            Container(a=x).add(1.0, out=Container(a=target))
+
+
+def test_out_sequences_are_checked_whole_before_writing():
+    c = Container(s=[arr(1.0), arr(2.0)])
+    out = Container(s=[arr(0.0), arr(0.0, 0.0)])  # the second has the wrong shape
+    with pytest.raises(ValueError, match=r"out= at key chain 's\[1\]' has shape \(2,\)"):
+        c.add(1.0, map_sequences=True, out=out)
+    assert [v.to_numpy().tolist() for v in out.s] == [[0.0], [0.0, 0.0]]  # nothing written
+    with pytest.raises(
+        ValueError, match="out= at key chain 's' is a sequence of 1, the result one of 2"
+    ):
+        c.add(1.0, map_sequences=True, out=Container(s=[arr(0.0)]))
+    good = Container(s=[arr(0.0), arr(0.0)])
+    assert c.add(1.0, map_sequences=True, out=good) is good
+    assert [v.to_numpy().tolist() for v in good.s] == [[2.0], [3.0]]
+
+
+# -- the call path ---------------------------------------------------------------------------------
+def test_a_mapped_op_registers_frameworks_once_and_rebuilds_nothing_per_call():
+    from ivy_like.container import _container, _pytree
+
+    c = Container(w=arr(1.0, 2.0), b={"x": arr(3.0)})
+    o = Container(w=arr(0.0, 0.0), b={"x": arr(0.0)})
+    sync = _pytree.sync.__code__
+    param_names = OpSpec.param_names.fget.__code__
+    calls = [
+        lambda: c.add(1.0, key_chains="w"),
+        lambda: c.add(1.0, out=o),
+        lambda: c.add(c),
+        lambda: Container.static_add(c, 1.0, key_chains=["b"]),
+        lambda: ivy_like.add(c, c),
+    ]
+    for call in calls:
+        call()  # the op's code is generated on first use
+    entered: list = []
+
+    def profile(frame, event, arg):
+        if event == "call":
+            entered.append(frame.f_code)
+
+    # A framework imported but not yet registered keeps the check live on every call.
+    _pytree.pending["ivy_like_test_framework"] = lambda: None
+    try:
+        for call in calls:
+            entered.clear()
+            sys.setprofile(profile)
+            try:
+                call()
+            finally:
+                sys.setprofile(None)
+            assert entered.count(sync) == 1
+            assert param_names not in entered
+            # The walk stays in _mapping beside its leaf functions: of the class module only
+            # the constructors of the results run.
+            in_class_module = {f.co_name for f in entered if f.co_filename == _container.__file__}
+            assert in_class_module <= {"make", "copy_structure"}, in_class_module
+    finally:
+        del _pytree.pending["ivy_like_test_framework"]
 
 
 # -- several outputs ---------------------------------------------------------------------------------

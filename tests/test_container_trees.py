@@ -40,10 +40,10 @@ def test_flatten_order_is_sorted_and_equal_trees_match():
 
 def test_jax_leaves_follow_sorted_keys_whatever_the_insertion_order():
     # The jax registration caches each key order's sorted order and a getter of its values
-    # (container/_trees.py): the values must still follow the keys, for every order, also
+    # (container/_pytree.py): the values must still follow the keys, for every order, also
     # once the cache has been emptied at its limit.
     jax = pytest.importorskip("jax")
-    from ivy_like.container import _trees
+    from ivy_like.container import _pytree
 
     ivy_like.get_backend("jax")
     b = ivy_like.get_backend("jax")
@@ -58,7 +58,7 @@ def test_jax_leaves_follow_sorted_keys_whatever_the_insertion_order():
         assert type(out) is Container and type(out["nested"]) is Container
         for k in order:
             assert float(out[k]) == ord(k) and float(out["nested"][k]) == -ord(k)
-        _trees._orders.clear()  # the cache emptied, as at its limit
+        _pytree._orders.clear()  # the cache emptied, as at its limit
     empty = jax.jit(lambda t: t)(Container())
     assert type(empty) is Container and not empty
 

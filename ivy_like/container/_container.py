@@ -1,7 +1,10 @@
 """The ``Container`` class: construction, key-chain access, repr and the ``cont_*`` utilities.
 
 Op methods (``c.add``, ``c.stop_gradient`` ...), their static variants and the operators are
-not written here: :mod:`ivy_like.container._mapping` generates them from the op registry.
+not written here: :mod:`ivy_like.container._mapping` generates them from the op registry, and
+holds the one walker that maps over leaves (``cont_map`` and ``cont_multi_map`` use it too,
+through :data:`map_containers`, which that module sets here when it is imported). Per-leaf work
+is in :mod:`~ivy_like.container._leaves`, saving and loading in :mod:`~ivy_like.container._io`.
 """
 
 from __future__ import annotations
@@ -10,8 +13,9 @@ import sys as _sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from . import _trees
-from ._keychains import Node, Selection, compile_selection, split_chain
+from ..core.backend import get_backend
+from . import _io, _leaves, _pytree
+from ._keychains import split_chain
 
 __all__ = ["Container", "ContainerStructureError"]
 
@@ -20,6 +24,17 @@ _dict_setitem = dict.__setitem__
 _dict_contains = dict.__contains__
 _dict_new = dict.__new__
 _dict_update = dict.update
+_pending = _pytree.pending  # frameworks not yet told about Container: a dict, emptied in place
+_sync = _pytree.sync
+
+
+def _no_walker(*args: Any) -> Container:
+    raise RuntimeError("ivy_like.container._mapping, the walker of cont_map, is not imported")
+
+
+# The walker behind cont_map and cont_multi_map: ``_mapping.map_containers``, which that module
+# (it imports this one, so this one cannot import it) sets here when the package imports it.
+map_containers: Callable[..., Container] = _no_walker
 
 # repr: how many entries of one level, and how many lines of one leaf, before eliding.
 _REPR_MAX_KEYS = 20
@@ -65,8 +80,8 @@ class Container(dict):
     __slots__ = ()
 
     def __init__(self, dict_or_pairs: Any = None, /, **kwargs: Any) -> None:
-        if _trees.pending:
-            _trees.sync()
+        if _pending:
+            _sync()
         data: dict[str, Any] = {}
         if dict_or_pairs is not None:
             if isinstance(dict_or_pairs, Mapping):
@@ -431,7 +446,7 @@ class Container(dict):
         >>> type(c.a) is np.ndarray
         True
         """
-        return self.cont_map(_convert.leaf_to_native, map_sequences=True)
+        return self.cont_map(_leaves.leaf_to_native, map_sequences=True)
 
     def cont_to_numpy(self) -> Container:
         """Every array leaf (Array or native, any backend) as a ``numpy.ndarray``.
@@ -444,7 +459,7 @@ class Container(dict):
             a: array([1, 2])
         }
         """
-        return self.cont_map(_convert.leaf_to_numpy, map_sequences=True)
+        return self.cont_map(_leaves.leaf_to_numpy, map_sequences=True)
 
     def cont_to_backend(self, backend: Any) -> Container:
         """Every array leaf moved to ``backend`` (a name or Backend), keeping ``Array`` leaves
@@ -461,11 +476,9 @@ class Container(dict):
         >>> c.a.backend.name
         'numpy'
         """
-        from ..core.backend import get_backend
-
         target = get_backend(backend)
         return self.cont_map(
-            lambda leaf, kc: _convert.leaf_to_backend(leaf, target, kc), map_sequences=True
+            lambda leaf, kc: _leaves.leaf_to_backend(leaf, target, kc), map_sequences=True
         )
 
     @property
@@ -481,7 +494,7 @@ class Container(dict):
             b: None
         }
         """
-        return self.cont_map(_convert.leaf_shape)
+        return self.cont_map(_leaves.leaf_shape)
 
     @property
     def cont_dtypes(self) -> Container:
@@ -495,7 +508,7 @@ class Container(dict):
             a: ivy_like.float32
         }
         """
-        return self.cont_map(_convert.leaf_dtype)
+        return self.cont_map(_leaves.leaf_dtype)
 
     @property
     def cont_num_leaves(self) -> int:
@@ -529,7 +542,7 @@ class Container(dict):
         for other in others:
             if not isinstance(other, Container):
                 raise TypeError(f"cont_identical: expected Containers, got {type(other).__name__}")
-            if not _same_tree(self, other, _convert.leaves_identical if not same_arrays else _is):
+            if not _same_tree(self, other, _leaves.leaves_identical if not same_arrays else _is):
                 return False
         return True
 
@@ -549,7 +562,7 @@ class Container(dict):
         if not isinstance(other, Container):
             raise TypeError(f"cont_allclose: other must be a Container, got {type(other).__name__}")
         return _same_tree(
-            self, other, lambda x, y: _convert.leaves_close(x, y, rtol, atol, equal_nan)
+            self, other, lambda x, y: _leaves.leaves_close(x, y, rtol, atol, equal_nan)
         )
 
     # -- saving and loading ---------------------------------------------------------------------
@@ -572,9 +585,9 @@ class Container(dict):
         >>> ivy_like.Container.cont_from_disk(path).cont_identical(c)
         True
         """
-        from . import _io  # zipfile, tempfile and json only when saving
-
-        _io.save(self, path, format)
+        empty: list[str] = []
+        leaves = list(_iter_leaves(self, "", empty))
+        _io.save(leaves, empty, path, format)
 
     @staticmethod
     def cont_from_disk(
@@ -608,9 +621,11 @@ class Container(dict):
             }
         }
         """
-        from . import _io
-
-        return _io.load(path, backend, native, max_bytes)
+        flat, empty = _io.load(path, backend, native, max_bytes)
+        out = Container.cont_unflatten(flat)
+        for kc in empty:
+            out[kc] = Container()
+        return out
 
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -653,7 +668,7 @@ def make(d: dict[str, Any]) -> Container:
     return c
 
 
-_trees.make_container = make  # the tree registrations rebuild Containers with it
+_pytree.bind(Container, make)  # the tree registrations rebuild Containers with it
 
 
 def _rebuild(d: dict[str, Any]) -> Container:
@@ -703,19 +718,28 @@ def _at_chain(c: Container, chain: tuple[str, ...]) -> Any:
     return node
 
 
-def _iter_leaves(c: Container, prefix: str) -> Iterator[tuple[str, Any]]:
+def _iter_leaves(
+    c: Container, prefix: str, empty: list[str] | None = None
+) -> Iterator[tuple[str, Any]]:
+    """(key chain, leaf) of every leaf, depth first; the chains of empty Containers are
+    appended to ``empty`` on the way when it is given."""
     for k, v in c.items():
         if isinstance(v, Container):
-            yield from _iter_leaves(v, f"{prefix}{k}/")
+            if not v and empty is not None:
+                empty.append(prefix + k)
+            yield from _iter_leaves(v, f"{prefix}{k}/", empty)
         else:
             yield f"{prefix}{k}", v
 
 
 def copy_structure(value: Any) -> Any:
     """A copy of every nested Container of ``value``; leaves are shared."""
-    if isinstance(value, Container):
-        return make({k: copy_structure(v) for k, v in value.items()})
-    return value
+    if not isinstance(value, Container):
+        return value
+    d = {}
+    for k, v in value.items():  # a loop, not a comprehension: no frame per level
+        d[k] = copy_structure(v) if isinstance(v, Container) else v
+    return make(d)
 
 
 def _same_tree(a: Container, b: Container, same_leaf: Callable[[Any, Any], bool]) -> bool:
@@ -775,7 +799,7 @@ def _repr_lines(c: Container, indent: str) -> list[str]:
     return lines
 
 
-# -- the walker of cont_map, cont_multi_map and every op over leaves ----------------------------
+# -- errors ---------------------------------------------------------------------------------------
 class ContainerStructureError(ValueError):
     """Container arguments of one call whose structures differ on the selected leaves: a key
     missing from one of them, a leaf where another has a Container, or sequence leaves of
@@ -798,180 +822,3 @@ class ContainerStructureError(ValueError):
 
     # Tracebacks name it where users import it from, not this private module.
     __module__ = "ivy_like.container"
-
-
-def _mismatch(what: str, labels: list[str], kc: str, detail: str) -> ContainerStructureError:
-    return ContainerStructureError(
-        f"{what}: the Container arguments {', '.join(labels)} differ in structure at key chain "
-        f"{kc!r}: {detail}"
-    )
-
-
-# -- the walker -----------------------------------------------------------------------------------
-LeafFn = Callable[[list[Any], tuple[Container, ...], str, str], Any]
-
-
-def _walk(
-    nodes: tuple[Container, ...],
-    sel: Selection,
-    prefix: str,
-    leaf: LeafFn,
-    n_out: int,
-    prune: bool,
-    what: str,
-    labels: list[str],
-) -> list[dict[str, Any]]:
-    """Map ``leaf`` over the selected leaves of ``nodes[0]``; return ``n_out`` plain dicts.
-
-    ``sel`` is never ``False`` here: unselected sub-trees are kept or pruned by the caller.
-    """
-    prim = nodes[0]
-    others = nodes[1:]
-    results: list[dict[str, Any]] = [{} for _ in range(n_out)]
-    first = results[0]
-    node_sel = sel if sel.__class__ is Node else None
-    s: Selection = sel
-    for k, v in prim.items():
-        if node_sel is not None:
-            s = node_sel.children.get(k, node_sel.default)
-            if s is False:
-                if not prune:
-                    kept = copy_structure(v)
-                    for r in results:
-                        r[k] = kept if n_out == 1 else copy_structure(v)
-                continue
-        if others:
-            subs = [v]
-            for j, o in enumerate(others, 1):
-                if not _dict_contains(o, k):
-                    raise _mismatch(what, labels, prefix + k, f"missing in {labels[j]}")
-                subs.append(_dict_getitem(o, k))
-            if type(v) is not Container and not isinstance(v, Container):
-                for j in range(1, len(subs)):
-                    if isinstance(subs[j], Container):
-                        raise _mismatch(
-                            what,
-                            labels,
-                            prefix + k,
-                            f"a leaf in {labels[0]}, a Container in {labels[j]}",
-                        )
-                value = leaf(subs, nodes, prefix, k)
-                if n_out == 1:
-                    first[k] = value
-                else:
-                    for r, item in zip(results, value):
-                        r[k] = item
-                continue
-        else:
-            if type(v) is not Container and not isinstance(v, Container):
-                value = leaf([v], nodes, prefix, k)
-                if n_out == 1:
-                    first[k] = value
-                else:
-                    for r, item in zip(results, value):
-                        r[k] = item
-                continue
-            subs = [v]
-        # v is a Container here.
-        for j in range(1, len(subs)):
-            if not isinstance(subs[j], Container):
-                raise _mismatch(
-                    what, labels, prefix + k, f"a Container in {labels[0]}, a leaf in {labels[j]}"
-                )
-        sub = _walk(tuple(subs), s, f"{prefix}{k}/", leaf, n_out, prune, what, labels)
-        if prune and not sub[0] and (v or s is not True):
-            continue
-        for r, d in zip(results, sub):
-            r[k] = make(d)
-    for o in others:
-        if len(o) == len(prim) and all(_dict_contains(prim, k) for k in o):
-            continue
-        for k in o:
-            if _dict_contains(prim, k):
-                continue
-            s = sel if (sel is True or sel is False) else sel.children.get(k, sel.default)
-            if s is not False:
-                raise _mismatch(what, labels, prefix + k, f"missing in {labels[0]}")
-    return results
-
-
-def _seq_map(
-    f: Callable[[list[Any]], Any],
-    subs: list[Any],
-    n_out: int,
-    what: str,
-    labels: list[str],
-    kc: str,
-) -> Any:
-    """Apply ``f`` to the elements of list and tuple leaves (nested ones too), keeping types.
-
-    ``subs[0]`` decides: other sequence leaves must have its length; non-sequences are
-    broadcast. For several outputs the per-element tuples are regrouped into ``n_out``
-    sequences (never the result split as a whole).
-    """
-    first = subs[0]
-    if not isinstance(first, (list, tuple)):
-        return f(subs)
-    n = len(first)
-    for j, w in enumerate(subs[1:], 1):
-        if isinstance(w, (list, tuple)) and len(w) != n:
-            raise _mismatch(
-                what, labels, kc, f"a sequence of {n} in {labels[0]}, of {len(w)} in {labels[j]}"
-            )
-    kind = tuple if isinstance(first, tuple) else list
-    items = [
-        _seq_map(
-            f,
-            [w[i] if isinstance(w, (list, tuple)) else w for w in subs],
-            n_out,
-            what,
-            labels,
-            kc,
-        )
-        for i in range(n)
-    ]
-    if n_out == 1:
-        return kind(items)
-    return tuple(kind(item[m] for item in items) for m in range(n_out))
-
-
-def map_containers(
-    fn: Callable[[list[Any], str], Any],
-    containers: tuple[Container, ...],
-    key_chains: Any = None,
-    to_apply: bool = True,
-    prune_unapplied: bool = False,
-    map_sequences: bool = False,
-) -> Container:
-    """``cont_map`` / ``cont_multi_map``: ``fn(leaves, key_chain)`` on the selected leaves."""
-    _check_flags(to_apply, prune_unapplied, map_sequences)
-    sel = compile_selection(key_chains, to_apply, containers[0])
-    labels = (
-        ["self"] if len(containers) == 1 else [f"containers[{i}]" for i in range(len(containers))]
-    )
-    what = "cont_map" if len(containers) == 1 else "cont_multi_map"
-    if map_sequences:
-
-        def leaf(subs: list[Any], nodes: Any, prefix: str, k: str) -> Any:
-            kc = prefix + k
-            return _seq_map(lambda items: fn(items, kc), subs, 1, what, labels, kc)
-
-    else:
-
-        def leaf(subs: list[Any], nodes: Any, prefix: str, k: str) -> Any:
-            return fn(subs, prefix + k)
-
-    return make(_walk(containers, sel, "", leaf, 1, prune_unapplied, what, labels)[0])
-
-
-def _check_flags(to_apply: Any, prune_unapplied: Any, map_sequences: Any) -> None:
-    for name, value in (
-        ("to_apply", to_apply),
-        ("prune_unapplied", prune_unapplied),
-        ("map_sequences", map_sequences),
-    ):
-        if not isinstance(value, bool):
-            raise TypeError(f"{name}: expected a bool, got {type(value).__name__}")
-
-
-from . import _convert  # noqa: E402  (it uses Container)

@@ -7,12 +7,13 @@ from typing import Any, ClassVar, TypeVar, overload
 from typing_extensions import Self, TypeAlias
 
 from ..core.array import Array
-from ._keychains import Selection
 
 __all__ = ["Container", "ContainerStructureError"]
 
 _T = TypeVar("_T")
 _Plain: TypeAlias = bool | int | float | complex | list[Any] | tuple[Any, ...]
+
+map_containers: Callable[..., Container]
 
 class Container(dict):
     def __init__(self, dict_or_pairs: Any = ..., /, **kwargs: Any) -> None: ...
@@ -12903,33 +12904,3 @@ def copy_structure(value: Any) -> Any: ...
 
 class ContainerStructureError(ValueError):
     __module__: str
-
-LeafFn = Callable[[list[Any], tuple[Container, ...], str, str], Any]
-
-def _walk(
-    nodes: tuple[Container, ...],
-    sel: Selection,
-    prefix: str,
-    leaf: LeafFn,
-    n_out: int,
-    prune: bool,
-    what: str,
-    labels: list[str],
-) -> list[dict[str, Any]]: ...
-def _seq_map(
-    f: Callable[[list[Any]], Any],
-    subs: list[Any],
-    n_out: int,
-    what: str,
-    labels: list[str],
-    kc: str,
-) -> Any: ...
-def map_containers(
-    fn: Callable[[list[Any], str], Any],
-    containers: tuple[Container, ...],
-    key_chains: Any = ...,
-    to_apply: bool = ...,
-    prune_unapplied: bool = ...,
-    map_sequences: bool = ...,
-) -> Container: ...
-def _check_flags(to_apply: Any, prune_unapplied: Any, map_sequences: Any) -> None: ...

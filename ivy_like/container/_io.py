@@ -1,11 +1,15 @@
 """Saving and loading Containers: safetensors (the default) and ``.npz``.
 
 Tensor names are the leaf key chains (``"layer1/w"``). Values go through
-:func:`~ivy_like.container._convert.exact_numpy`, so dtypes and bits are kept exactly
+:func:`~ivy_like.container._leaves.exact_numpy`, so dtypes and bits are kept exactly
 (bfloat16 as its ``uint16`` bits, reinterpreted on load). Saving writes a temporary file beside
 the target and renames it; loading never unpickles anything, checks every size, offset, dtype
 and name the file gives before it reads or inflates the data, and refuses more than
 ``max_bytes`` (a safetensors file's size, the uncompressed size of an ``.npz``'s members).
+
+This module sees no Container: it saves (key chain, leaf) pairs and loads a flat mapping from
+key chains to leaves; ``Container.cont_to_disk`` and ``cont_from_disk`` walk and rebuild the
+tree.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import os
 import struct
 import tempfile
 import zipfile
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -26,7 +31,7 @@ import numpy as np
 from ..core import dtypes as _dtypes
 from ..core.array import _wrap
 from ..core.backend import current_backend, get_backend
-from . import _convert
+from . import _leaves
 
 _META_KEY = "ivy_like"  # safetensors metadata entry and npz member holding our JSON
 _FORMAT = "ivy_like.Container"  # the "format" that JSON gives
@@ -54,32 +59,18 @@ def _storage_dtype(dtype: _dtypes.Dtype) -> np.dtype:
     return np.dtype(np.uint16) if dtype == _dtypes.bfloat16 else np.dtype(dtype.name)
 
 
-def _collect(c: Any) -> tuple[list[tuple[str, np.ndarray, _dtypes.Dtype]], list[str]]:
-    """(key chain, exact array, dtype) for every leaf, and the chains of empty Containers."""
-    from ._container import Container
-
-    leaves: list[tuple[str, np.ndarray, _dtypes.Dtype]] = []
-    empty: list[str] = []
-
-    def visit(node: Any, prefix: str) -> None:
-        for k, v in node.items():
-            kc = prefix + k
-            if isinstance(v, Container):
-                if not v:
-                    empty.append(kc)
-                visit(v, kc + "/")
-                continue
-            info = _convert.leaf_info(v)
-            if info is None:
-                raise TypeError(
-                    f"cont_to_disk: leaf {kc!r} is a {type(v).__name__}; only array leaves can "
-                    "be saved"
-                )
-            arr, dtype = _convert.exact_numpy(info[0], info[1])
-            leaves.append((kc, arr, dtype))
-
-    visit(c, "")
-    return leaves, empty
+def _collect(leaves: Iterable[tuple[str, Any]]) -> list[tuple[str, np.ndarray, _dtypes.Dtype]]:
+    """(key chain, exact array, dtype) for every (key chain, leaf)."""
+    out: list[tuple[str, np.ndarray, _dtypes.Dtype]] = []
+    for kc, v in leaves:
+        info = _leaves.leaf_info(v)
+        if info is None:
+            raise TypeError(
+                f"cont_to_disk: leaf {kc!r} is a {type(v).__name__}; only array leaves can be saved"
+            )
+        arr, dtype = _leaves.exact_numpy(info[0], info[1])
+        out.append((kc, arr, dtype))
+    return out
 
 
 def _safetensors_bytes(leaves: list[tuple[str, np.ndarray, _dtypes.Dtype]], meta: str) -> bytes:
@@ -112,19 +103,26 @@ def _npz_write(f: Any, leaves: list[tuple[str, np.ndarray, _dtypes.Dtype]], meta
             np.lib.format.write_array(member, meta_arr, allow_pickle=False)
 
 
-def save(c: Any, path: Any, format: str | None) -> None:  # noqa: A002
+def save(
+    leaves: Iterable[tuple[str, Any]],
+    empty: list[str],
+    path: Any,
+    format: str | None,  # noqa: A002
+) -> None:
+    """Write ``leaves`` ((key chain, leaf) pairs) and the key chains of ``empty`` Containers
+    to ``path``, as :meth:`~ivy_like.Container.cont_to_disk` documents."""
     path = os.fspath(path)
     if format is None:
         format = "npz" if path.endswith(".npz") else "safetensors"  # noqa: A001
     if format not in ("safetensors", "npz"):
         raise ValueError(f"cont_to_disk: format must be 'safetensors' or 'npz', got {format!r}")
-    leaves, empty = _collect(c)
-    if format == "npz" and any(kc == _META_KEY for kc, _, _ in leaves):
+    arrays = _collect(leaves)
+    if format == "npz" and any(kc == _META_KEY for kc, _, _ in arrays):
         raise ValueError(f"cont_to_disk: the key chain {_META_KEY!r} is reserved in .npz files")
     meta = json.dumps(
         {
             "format": _FORMAT,
-            "dtypes": {kc: d.name for kc, _, d in leaves},
+            "dtypes": {kc: d.name for kc, _, d in arrays},
             "empty": empty,
         }
     )
@@ -135,9 +133,9 @@ def save(c: Any, path: Any, format: str | None) -> None:  # noqa: A002
     try:
         with os.fdopen(fd, "wb") as f:
             if format == "safetensors":
-                f.write(_safetensors_bytes(leaves, meta))
+                f.write(_safetensors_bytes(arrays, meta))
             else:
-                _npz_write(f, leaves, meta)
+                _npz_write(f, arrays, meta)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -566,9 +564,11 @@ def _read_npz(f: Any, limit: int | None) -> tuple[list[tuple[str, np.ndarray, An
         return [(t.name, _npy_array(z, t), t.dtype) for t in ordered], empty
 
 
-def load(path: Any, backend: Any, native: bool, max_bytes: Any = DEFAULT_MAX_BYTES) -> Any:
-    from ._container import Container
-
+def load(
+    path: Any, backend: Any, native: bool, max_bytes: Any = DEFAULT_MAX_BYTES
+) -> tuple[dict[str, Any], list[str]]:
+    """The leaves of the file at ``path`` by key chain, and the key chains of its empty
+    Containers, as :meth:`~ivy_like.Container.cont_from_disk` documents."""
     path = os.fspath(path)
     limit = _check_max_bytes(max_bytes)
     target = current_backend() if backend is None else get_backend(backend)
@@ -609,11 +609,8 @@ def load(path: Any, backend: Any, native: bool, max_bytes: Any = DEFAULT_MAX_BYT
     flat = {}
     for kc, arr, dtype in leaves:
         try:
-            x = _convert.from_exact_numpy(arr, dtype, target)
+            x = _leaves.from_exact_numpy(arr, dtype, target)
         except TypeError as err:
             raise TypeError(f"cont_from_disk: leaf {kc!r}: {err}") from err
         flat[kc] = x if native else _wrap(x, target)
-    out = Container.cont_unflatten(flat)
-    for kc in empty:
-        out[kc] = Container()
-    return out
+    return flat, empty

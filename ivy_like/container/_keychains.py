@@ -48,7 +48,7 @@ def split_chain(chain: Any) -> tuple[str, ...]:
     (('a', 'b', 'c'), ('a', 'b', 'c'))
     """
     if isinstance(chain, str):
-        parts = tuple(p for p in chain.split("/") if p)
+        parts = tuple(filter(None, chain.split("/")))
     elif isinstance(chain, tuple):
         parts = ()
         for item in chain:
@@ -56,7 +56,7 @@ def split_chain(chain: Any) -> tuple[str, ...]:
                 raise TypeError(
                     f"key chain {chain!r}: every component must be a str, got {type(item).__name__}"
                 )
-            parts += tuple(p for p in item.split("/") if p)
+            parts += tuple(filter(None, item.split("/")))
     else:
         raise TypeError(f"key chain: expected a str or a tuple of str, got {type(chain).__name__}")
     if not parts:
@@ -106,7 +106,8 @@ def _mapping_chains(
 def _check_exists(root: Mapping[str, Any], chain: tuple[str, ...]) -> None:
     node: Any = root
     for depth, key in enumerate(chain):
-        if not isinstance(node, Mapping) or key not in node.keys():
+        # (dict first: a Container is one, and the Mapping check is an ABC's, slower)
+        if not (isinstance(node, dict) or isinstance(node, Mapping)) or key not in node.keys():
             where = "/".join(chain[:depth]) or "the top level"
             raise KeyError(
                 f"key chain {'/'.join(chain)!r} is not in the container (no key {key!r} at {where})"
@@ -137,7 +138,9 @@ def compile_selection(key_chains: Any, to_apply: bool, root: Mapping[str, Any]) 
     if not isinstance(to_apply, bool):
         raise TypeError(f"to_apply: expected a bool, got {type(to_apply).__name__}")
     top = Node(not to_apply)
-    for chain in iter_chains(key_chains):
+    # One chain, the common case, without the generator.
+    chains = (split_chain(key_chains),) if type(key_chains) is str else iter_chains(key_chains)
+    for chain in chains:
         _check_exists(root, chain)
         node = top
         for key in chain[:-1]:
@@ -150,10 +153,3 @@ def compile_selection(key_chains: Any, to_apply: bool, root: Mapping[str, Any]) 
         else:
             node.children[chain[-1]] = to_apply
     return top
-
-
-def lookup(selection: Selection, key: str) -> Selection:
-    """The sub-selection of ``key`` under ``selection``."""
-    if selection is True or selection is False:
-        return selection
-    return selection.children.get(key, selection.default)  # type: ignore[union-attr]

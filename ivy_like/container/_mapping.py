@@ -1,16 +1,22 @@
-"""Mapping ops over Container leaves, and the generated Container methods and operators.
+"""Mapping over Container leaves: the one walker, its callbacks, and the generated Container
+methods and operators.
 
 One walker (:func:`_walk`) serves every op, ``cont_map`` and ``cont_multi_map``: it follows
 the first Container, looks up the same keys in the others (a structure mismatch names the
 first differing key chain), consults the one selection built by
 :func:`~ivy_like.container._keychains.compile_selection`, and calls a leaf function on the
-selected leaves. An op's leaf function calls the op's public *function* variant, so leaf
-semantics (dtype promotion, ``out=``, errors) are exactly the function's.
+selected leaves. The leaf functions are written beside it: :func:`map_containers`' call the
+user's function, :func:`map_op`'s call the op's public *function* variant, so leaf semantics
+(dtype promotion, ``out=``, errors) are exactly the function's. ``out=`` Containers are checked
+leaf by leaf with the function's own check (:func:`ivy_like.core.dispatch.check_out`) before
+any leaf is written.
 
-Methods are generated per op from the registry (``ivy_like.core.registry.on_build``) as plain
+Methods are generated per op from the registry (``ivy_like.core.codegen.on_build``) as plain
 source, like the function and ``Array`` method: the common case (one Container, no
 ``key_chains``, ``out`` or ``map_sequences``) is a dict comprehension that calls the function
 on each leaf with the op's own arguments spelled out, so no ``*args``/``**kwargs`` per leaf.
+What the general path needs of an op (its leaf invoker, where its array arguments are) is
+computed once, when its code is generated, and kept in ``spec.extras``.
 """
 
 from __future__ import annotations
@@ -20,26 +26,184 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import codegen
+from ..core import dispatch as _dispatch
 from ..core import registry as _registry
 from ..core.build import BINARY_DUNDERS, COMPARISON_DUNDERS, UNARY_DUNDERS
 from ..core.registry import OpSpec
-from . import _convert, _trees
-from ._container import (
-    Container,
-    _check_flags,
-    _seq_map,
-    _walk,
-    make,
-    map_containers,
-)
-from ._keychains import compile_selection
+from . import _container, _leaves, _pytree
+from ._container import Container, ContainerStructureError, copy_structure, make
+from ._keychains import Node, Selection, compile_selection
 
-__all__ = ["map_containers", "map_op"]
+__all__ = ["container_map", "install", "map_containers", "map_op"]
 
 _dict_contains = dict.__contains__
 _dict_getitem = dict.__getitem__
 _dict_setitem = dict.__setitem__
-_KEYCHAIN_KWARGS = ("key_chains", "to_apply", "prune_unapplied", "map_sequences")
+_pending = _pytree.pending  # frameworks not yet told about Container: a dict, emptied in place
+_sync = _pytree.sync
+
+
+# -- the walker -----------------------------------------------------------------------------------
+LeafFn = Callable[[list[Any], tuple[Container, ...], str, str], Any]
+
+
+def _mismatch(what: str, labels: list[str], kc: str, detail: str) -> ContainerStructureError:
+    return ContainerStructureError(
+        f"{what}: the Container arguments {', '.join(labels)} differ in structure at key chain "
+        f"{kc!r}: {detail}"
+    )
+
+
+def _walk(
+    nodes: tuple[Container, ...],
+    sel: Selection,
+    prefix: str,
+    leaf: LeafFn,
+    n_out: int,
+    prune: bool,
+    what: str,
+    labels: list[str],
+) -> list[dict[str, Any]]:
+    """Map ``leaf`` over the selected leaves of ``nodes[0]``; return ``n_out`` plain dicts.
+
+    ``sel`` is never ``False`` here: unselected sub-trees are kept or pruned by the caller.
+    """
+    prim = nodes[0]
+    others = nodes[1:]
+    results: list[dict[str, Any]] = [{}] if n_out == 1 else [{} for _ in range(n_out)]
+    first = results[0]
+    node_sel = sel if sel.__class__ is Node else None
+    s: Selection = sel
+    for k, v in prim.items():
+        if node_sel is not None:
+            s = node_sel.children.get(k, node_sel.default)
+            if s is False:
+                if not prune:
+                    is_node = isinstance(v, Container)
+                    kept = copy_structure(v) if is_node else v
+                    for r in results:
+                        r[k] = kept if n_out == 1 or not is_node else copy_structure(v)
+                continue
+        subs = [v]
+        node = type(v) is Container or isinstance(v, Container)
+        if others:  # (not with one Container, as in cont_map: no loops to set up per leaf)
+            for j, o in enumerate(others, 1):
+                if not _dict_contains(o, k):
+                    raise _mismatch(what, labels, prefix + k, f"missing in {labels[j]}")
+                subs.append(_dict_getitem(o, k))
+            for j in range(1, len(subs)):
+                if isinstance(subs[j], Container) is not node:
+                    this, that = ("a Container", "a leaf") if node else ("a leaf", "a Container")
+                    raise _mismatch(
+                        what, labels, prefix + k, f"{this} in {labels[0]}, {that} in {labels[j]}"
+                    )
+        if not node:
+            value = leaf(subs, nodes, prefix, k)
+            if n_out == 1:
+                first[k] = value
+            else:
+                for r, item in zip(results, value):
+                    r[k] = item
+            continue
+        sub = _walk(tuple(subs), s, f"{prefix}{k}/", leaf, n_out, prune, what, labels)
+        if prune and not sub[0] and (v or s is not True):
+            continue
+        for r, d in zip(results, sub):
+            r[k] = make(d)
+    for o in others:
+        if o.keys() == prim.keys():  # the same keys (as sets: one C call)
+            continue
+        for k in o:
+            if _dict_contains(prim, k):
+                continue
+            s = sel if (sel is True or sel is False) else sel.children.get(k, sel.default)
+            if s is not False:
+                raise _mismatch(what, labels, prefix + k, f"missing in {labels[0]}")
+    return results
+
+
+def _seq_map(
+    f: Callable[[list[Any]], Any],
+    subs: list[Any],
+    n_out: int,
+    what: str,
+    labels: list[str],
+    kc: str,
+) -> Any:
+    """Apply ``f`` to the elements of list and tuple leaves (nested ones too), keeping types.
+
+    ``subs[0]`` decides: other sequence leaves must have its length; non-sequences are
+    broadcast. For several outputs the per-element tuples are regrouped into ``n_out``
+    sequences (never the result split as a whole).
+    """
+    first = subs[0]
+    if not isinstance(first, (list, tuple)):
+        return f(subs)
+    n = len(first)
+    for j, w in enumerate(subs[1:], 1):
+        if isinstance(w, (list, tuple)) and len(w) != n:
+            raise _mismatch(
+                what, labels, kc, f"a sequence of {n} in {labels[0]}, of {len(w)} in {labels[j]}"
+            )
+    kind = tuple if isinstance(first, tuple) else list
+    items = [
+        _seq_map(
+            f,
+            [w[i] if isinstance(w, (list, tuple)) else w for w in subs],
+            n_out,
+            what,
+            labels,
+            kc,
+        )
+        for i in range(n)
+    ]
+    if n_out == 1:
+        return kind(items)
+    return tuple(kind(item[m] for item in items) for m in range(n_out))
+
+
+def _check_flags(to_apply: Any, prune_unapplied: Any, map_sequences: Any) -> None:
+    for name, value in (
+        ("to_apply", to_apply),
+        ("prune_unapplied", prune_unapplied),
+        ("map_sequences", map_sequences),
+    ):
+        if not isinstance(value, bool):
+            raise TypeError(f"{name}: expected a bool, got {type(value).__name__}")
+
+
+# -- cont_map and cont_multi_map ------------------------------------------------------------------
+def map_containers(
+    fn: Callable[[list[Any], str], Any],
+    containers: tuple[Container, ...],
+    key_chains: Any = None,
+    to_apply: bool = True,
+    prune_unapplied: bool = False,
+    map_sequences: bool = False,
+) -> Container:
+    """``cont_map`` / ``cont_multi_map``: ``fn(leaves, key_chain)`` on the selected leaves."""
+    if not (to_apply.__class__ is prune_unapplied.__class__ is map_sequences.__class__ is bool):
+        _check_flags(to_apply, prune_unapplied, map_sequences)
+    sel = compile_selection(key_chains, to_apply, containers[0])
+    labels = (
+        ["self"] if len(containers) == 1 else [f"containers[{i}]" for i in range(len(containers))]
+    )
+    what = "cont_map" if len(containers) == 1 else "cont_multi_map"
+    if map_sequences:
+
+        def leaf(subs: list[Any], nodes: Any, prefix: str, k: str) -> Any:
+            kc = prefix + k
+            return _seq_map(lambda items: fn(items, kc), subs, 1, what, labels, kc)
+
+    else:
+
+        def leaf(subs: list[Any], nodes: Any, prefix: str, k: str) -> Any:
+            return fn(subs, prefix + k)
+
+    return make(_walk(containers, sel, "", leaf, 1, prune_unapplied, what, labels)[0])
+
+
+_container.map_containers = map_containers  # Container.cont_map and cont_multi_map walk with it
 
 
 # -- ops over leaves ----------------------------------------------------------------------------
@@ -51,36 +215,43 @@ def map_op(
     prune_unapplied: bool = False,
     map_sequences: bool = False,
 ) -> Any:
-    """Apply ``spec``'s function leafwise; ``values`` holds every parameter in order."""
-    if _trees.pending:
-        _trees.sync()
-    _check_flags(to_apply, prune_unapplied, map_sequences)
-    names = spec.param_names
-    invoke = spec.extras.get("container_invoke")
-    if invoke is None:  # first Container use of this op: generate its code now
+    """Apply ``spec``'s function leafwise; ``values`` holds every parameter in order.
+
+    Also the dispatcher's entry (:data:`container_map`): ``ivy_like.op(container, ...)``.
+    """
+    if _pending:
+        _sync()
+    if not (to_apply.__class__ is prune_unapplied.__class__ is map_sequences.__class__ is bool):
+        _check_flags(to_apply, prune_unapplied, map_sequences)
+    facts = spec.extras.get("container")
+    if facts is None:  # first Container use of this op: generate its code now
         _install(spec)
-        invoke = spec.extras["container_invoke"]
+        facts = spec.extras["container"]
+    invoke, array_slots, sequence_slots = facts
     # Where the Containers are: (param index, item index or -1 for the whole argument).
     slots: list[tuple[int, int]] = []
     nodes: list[Container] = []
     labels: list[str] = []
-    for i in spec.array_index:
+    seq_args: list[int] = []  # sequence arguments with a Container item
+    for i, name in array_slots:
         if isinstance(values[i], Container):
             slots.append((i, -1))
             nodes.append(values[i])
-            labels.append(names[i])
-    for i in spec.sequence_index:
+            labels.append(name)
+    for i, name in sequence_slots:
         seq = values[i]
         if isinstance(seq, Container):
             slots.append((i, -1))
             nodes.append(seq)
-            labels.append(names[i])
+            labels.append(name)
         elif isinstance(seq, (list, tuple)):
             for j, item in enumerate(seq):
                 if isinstance(item, Container):
                     slots.append((i, j))
                     nodes.append(item)
-                    labels.append(f"{names[i]}[{j}]")
+                    labels.append(f"{name}[{j}]")
+                    if i not in seq_args:
+                        seq_args.append(i)
     out = values[spec.out_index] if spec.out_index >= 0 else None
     if out is not None:
         if not isinstance(out, Container):
@@ -97,11 +268,21 @@ def map_op(
     template = list(values)
     if spec.out_index >= 0:
         template[spec.out_index] = None
-    n_in = len(slots)
-    seq_args = sorted({i for i, j in slots if j >= 0})
     # -1 (a tuple whose length depends on the data): each leaf holds its own tuple.
     n_out = spec.n_outputs if spec.n_outputs > 0 else 1
     what = spec.name
+    sel = compile_selection(key_chains, to_apply, nodes[0])
+
+    if out is None and not map_sequences and not seq_args:
+
+        def plain_leaf(subs: list[Any], parents: Any, prefix: str, k: str) -> Any:
+            vals = template.copy()
+            for (i, _), value in zip(slots, subs):
+                vals[i] = value
+            return invoke(vals)
+
+        results = _walk(tuple(nodes), sel, "", plain_leaf, n_out, prune_unapplied, what, labels)
+        return make(results[0]) if n_out == 1 else tuple(make(r) for r in results)
 
     def call(leaves: list[Any]) -> Any:
         vals = template.copy()
@@ -115,69 +296,73 @@ def map_op(
         return invoke(vals)
 
     writes: list[tuple[Container, str, str, Any, Any]] = []
-    with_out = out is not None
-
-    if not with_out and not map_sequences and not seq_args:
-        positions = [i for i, _ in slots]
-
-        def plain_leaf(subs: list[Any], parents: Any, prefix: str, k: str) -> Any:
-            vals = template.copy()
-            for i, value in zip(positions, subs):
-                vals[i] = value
-            return invoke(vals)
-
-        sel = compile_selection(key_chains, to_apply, nodes[0])
-        results = _walk(tuple(nodes), sel, "", plain_leaf, n_out, prune_unapplied, what, labels)
-        return make(results[0]) if n_out == 1 else tuple(make(r) for r in results)
+    n_in = len(slots)
 
     def leaf(subs: list[Any], parents: tuple[Container, ...], prefix: str, k: str) -> Any:
-        ins = subs[:n_in] if with_out else subs
+        ins = subs[:n_in] if out is not None else subs
         if map_sequences:
             result = _seq_map(call, ins, n_out, what, labels, prefix + k)
         else:
             result = call(ins)
-        if with_out:
+        if out is not None:
             writes.append((parents[-1], k, prefix + k, subs[-1], result))
         return result
 
-    sel = compile_selection(key_chains, to_apply, nodes[0])
     results = _walk(tuple(nodes), sel, "", leaf, n_out, prune_unapplied, what, labels)
-    if with_out:
-        _write_all(spec, writes)
+    if out is not None:
+        _write_all(what, writes)
         return out
     if n_out == 1:
         return make(results[0])
     return tuple(make(r) for r in results)
 
 
-def _pairs(kc: str, target: Any, result: Any) -> list[tuple[str, Any, Any]]:
+container_map = map_op  # what ``ivy_like.core.build`` gives the dispatcher for Container arguments
+
+
+# -- out= -----------------------------------------------------------------------------------------
+def _pairs(name: str, kc: str, target: Any, result: Any) -> list[tuple[str, Any, Any]]:
     """(key chain, out leaf, result) pairs, looking inside sequences (map_sequences)."""
     if isinstance(result, (list, tuple)) and isinstance(target, (list, tuple)):
         if len(result) != len(target):
             raise ValueError(
-                f"out={kc!r} is a sequence of {len(target)}, the result one of {len(result)}"
+                f"{name}: out= at key chain {kc!r} is a sequence of {len(target)}, the result "
+                f"one of {len(result)}"
             )
         pairs = []
         for i, (t, r) in enumerate(zip(target, result)):
-            pairs.extend(_pairs(f"{kc}[{i}]", t, r))
+            pairs.extend(_pairs(name, f"{kc}[{i}]", t, r))
         return pairs
     return [(kc, target, result)]
 
 
-def _write_all(spec: OpSpec, writes: list[tuple[Container, str, str, Any, Any]]) -> None:
+def _write_all(name: str, writes: list[tuple[Container, str, str, Any, Any]]) -> None:
     """Check every (out leaf, result) pair, then write them all: nothing is half-written."""
     for _, _, kc, target, result in writes:
-        for sub_kc, t, r in _pairs(kc, target, result):
-            _convert.check_out(spec.name, sub_kc, t, r)
+        for sub_kc, t, r in _pairs(name, kc, target, result):
+            info = _leaves.leaf_info(r)
+            if info is None:
+                raise TypeError(
+                    f"{name}: the result at {sub_kc!r} is a {type(r).__name__}, not an array"
+                )
+            _dispatch.check_out(name, info[0], t, info[1], f"out= at key chain {sub_kc!r}")
     for parent, k, _, target, result in writes:
-        _dict_setitem(parent, k, _write_leaf(spec, target, result))
+        _dict_setitem(parent, k, _write_leaf(target, result))
 
 
-def _write_leaf(spec: OpSpec, target: Any, result: Any) -> Any:
+def _write_leaf(target: Any, result: Any) -> Any:
+    """Write a checked ``result`` into the out leaf as the function would; return the leaf to
+    keep. ``Array`` leaves, mutable native arrays and variables are written (in place where
+    the backend allows); an immutable native leaf (a jax array, a ``tf.Tensor``) cannot be
+    written, so the Container entry is rebound to the result instead."""
     if isinstance(result, (list, tuple)) and isinstance(target, (list, tuple)):
         kind = tuple if isinstance(target, tuple) else list
-        return kind(_write_leaf(spec, t, r) for t, r in zip(target, result))
-    return _convert.write_out_leaf(spec, target, result)
+        return kind(_write_leaf(t, r) for t, r in zip(target, result))
+    backend, native, _ = _leaves.leaf_info(result)  # type: ignore[misc]
+    _, t_native, t_is_array = _leaves.leaf_info(target)  # type: ignore[misc]
+    if t_is_array or backend.mutable_arrays or backend.is_variable(t_native):
+        return _dispatch.write_checked(backend, target, t_native, t_is_array, native)
+    return native
 
 
 # -- generated methods --------------------------------------------------------------------------
@@ -262,7 +447,7 @@ def _install_lazy(spec: OpSpec) -> None:
 
 def _install(spec: OpSpec) -> None:
     """Generate ``Container.<op>``, ``Container.static_<op>`` and the leaf invoker of ``spec``."""
-    if "container_invoke" in spec.extras or not _installable(spec):
+    if "container" in spec.extras or not _installable(spec):
         return
     params = list(spec.params)
     has_out = spec.out_index >= 0
@@ -273,7 +458,8 @@ def _install(spec: OpSpec) -> None:
         "_map_op": map_op,
         "_C": Container,
         "_mk": make,
-        "_trees": _trees,
+        "_pending": _pending,
+        "_sync": _sync,
     }
     all_values = "(" + "".join(f"{p.name}, " for p in params) + ")"
     rest = "key_chains, to_apply, prune_unapplied, map_sequences"
@@ -288,11 +474,7 @@ def _install(spec: OpSpec) -> None:
     if method:
         self_params = [first.replace(name="self"), *core[1:]]
         values = all_values.replace(f"({first.name}, ", "(self, ", 1)
-        body = [
-            f"def {spec.name}({_signature(self_params, ns, has_out)}):",
-            "    if _trees.pending:",  # a framework imported since: register Container with it
-            "        _trees.sync()",
-        ]
+        body = [f"def {spec.name}({_signature(self_params, ns, has_out)}):"]
         fast = (
             spec.n_outputs == 1
             and not spec.sequences
@@ -309,6 +491,8 @@ def _install(spec: OpSpec) -> None:
             # node is then handed to the function, which maps over it just the same.
             body += [
                 f"    if {' and '.join(cond)}:",
+                "        if _pending:",  # a framework imported since: register Container with it
+                "            _sync()",  # (_map_op does so on the other path)
                 "        def _rec(_c, _fn=_fn, _C=_C, _mk=_mk):",
                 f"            return _mk({{_k: _rec(_v) if type(_v) is _C else _fn({leaf_call})"
                 " for _k, _v in _c.items()})",
@@ -334,7 +518,13 @@ def _install(spec: OpSpec) -> None:
                 f"    return _map_op(_spec, (other, self, {'None, ' * (len(params) - 2)}))\n"
             )
     codegen.compile_source("\n".join(sources), "_invoke", ns, f"Container.{spec.name}")
-    spec.extras["container_invoke"] = ns["_invoke"]
+    spec.extras["container_invoke"] = invoke = ns["_invoke"]
+    names = spec.param_names
+    spec.extras["container"] = (
+        invoke,
+        tuple((i, names[i]) for i in spec.array_index),
+        tuple((i, names[i]) for i in spec.sequence_index),
+    )
     static = ns[f"static_{spec.name}"]
     static.__qualname__ = f"Container.static_{spec.name}"
     static.__doc__ = _method_doc(spec, static=True)
@@ -420,11 +610,6 @@ def _install_operators() -> None:
     for dunder, name in UNARY_DUNDERS.items():
         setattr(Container, dunder, _unary(ops[name]))
     Container.__hash__ = None  # type: ignore[assignment]
-
-
-def container_map(spec: OpSpec, values: tuple[Any, ...]) -> Any:
-    """The dispatcher's entry: ``ivy_like.op(container, ...)`` maps over leaves."""
-    return map_op(spec, values)
 
 
 def install() -> None:

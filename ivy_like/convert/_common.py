@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..container import Container
-from ..container._convert import (
+from ..container._leaves import (
     exact_numpy,
     from_exact_numpy,
     leaf_dtype,

@@ -36,7 +36,7 @@ import numpy as np
 import ivy_like as il
 
 from ..container import Container
-from ..container._convert import exact_numpy, from_exact_numpy
+from ..container._leaves import exact_numpy, from_exact_numpy
 from ..core.backend import activate, current_backend, deactivate, get_backend
 from ..nn.models import Model
 from . import _aten
@@ -1027,7 +1027,7 @@ def to_torch_module(model: GraphModel, params: Any = None) -> Any:
     with the weights of ``params`` (default ``model.params``) as its own new parameters."""
     import torch
 
-    from ..container._convert import leaf_info
+    from ..container._leaves import leaf_info
 
     params = model.params if params is None else params
     module = model._exported.module()

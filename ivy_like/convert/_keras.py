@@ -19,7 +19,7 @@ from typing import Any
 import keras
 import numpy as np
 
-from ..container._convert import leaf_shape
+from ..container._leaves import leaf_shape
 from ._common import (
     PARAMS,
     Spec,

@@ -12,7 +12,7 @@ from typing import Any
 import torch
 
 from ..container import Container
-from ..container._convert import leaf_info
+from ..container._leaves import leaf_info
 from ..core.backend import get_backend
 from ._common import (
     PARAMS,

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..container import Container
-from ..container._convert import leaf_dtype
+from ..container._leaves import leaf_dtype
 from ..core.backend import get_backend
 from ._common import check_structure, move
 

@@ -4,7 +4,9 @@ Steps, in order: hand Containers to the container package (it maps the op over l
 calls the function variant on each); resolve one backend from the array arguments (mixed
 frameworks are a ``TypeError``); unwrap ``Array`` and convert neutral inputs (NumPy arrays,
 lists, and scalars when nothing else fixes the backend); call the backend function (or the
-composite declaration); rewrap when an ``Array`` came in; write ``out=`` last, after every check.
+composite declaration); rewrap when an ``Array`` came in; write ``out=`` last, after every check
+(:func:`check_out`, the one ``out=`` check: the container package runs it on every leaf of an
+``out=`` Container before writing any).
 """
 
 from __future__ import annotations
@@ -220,42 +222,51 @@ def wrap_all(result: Any, backend: Backend) -> Any:
     return tuple(items) if type(result) is tuple else type(result)(*items)
 
 
-def write_out(spec: OpSpec, backend: Backend, out: Any, result: Any) -> Any:
-    """Write ``result`` into ``out`` after checking everything; return ``out``."""
-    if spec.n_outputs != 1:
-        raise TypeError(f"{spec.name}: out= is not supported for ops with several outputs")
+def check_out(
+    name: str, backend: Backend, out: Any, result: Any, where: str = "out="
+) -> tuple[Any, bool]:
+    """Raise when ``result`` (a native array of ``backend``) cannot be written into ``out``;
+    else return (the native array to write into, whether ``out`` is an ``ivy_like.Array``).
+
+    The one ``out=`` check: the function's path calls it before writing, the Container's for
+    every leaf before writing any (``where`` then names the key chain).
+    """
     kind = _classify(out)
-    is_array = kind is ARRAY_KIND
-    if is_array:
-        target_backend = out._backend
-        target = out._data
-    elif kind.__class__ is Backend or kind is NEUTRAL:
-        target_backend = kind if kind.__class__ is Backend else _backend.get_backend("numpy")
-        target = out
-        if kind is NEUTRAL and isinstance(out, (bool, int, float, complex)):
-            raise TypeError(f"{spec.name}: out= must be an array, got {type(out).__name__}")
+    if kind is ARRAY_KIND:
+        target_backend, target, is_array = out._backend, out._data, True
+    elif kind.__class__ is Backend:
+        target_backend, target, is_array = kind, out, False
+    elif kind is NEUTRAL and not isinstance(out, _SCALARS):
+        target_backend, target, is_array = _backend.get_backend("numpy"), out, False
     else:
         raise TypeError(
-            f"{spec.name}: out= must be an array of the {backend.name} backend, "
+            f"{name}: {where} must be an array of the {backend.name} backend, "
             f"got {type(out).__name__}"
         )
     if target_backend is not backend:
         raise TypeError(
-            f"{spec.name}: out= is a {target_backend.name} array but the result is on the "
+            f"{name}: {where} is a {target_backend.name} array but the result is on the "
             f"{backend.name} backend"
         )
     want_shape = tuple(backend.shape(result))
     have_shape = tuple(backend.shape(target))
     if want_shape != have_shape:
         raise ValueError(
-            f"{spec.name}: out= has shape {have_shape} but the result has shape {want_shape}"
+            f"{name}: {where} has shape {have_shape} but the result has shape {want_shape}"
         )
     want_dtype = backend.dtype(result)
     have_dtype = backend.dtype(target)
     if want_dtype != have_dtype:
         raise TypeError(
-            f"{spec.name}: out= has dtype {have_dtype} but the result has dtype {want_dtype}"
+            f"{name}: {where} has dtype {backend.unified_dtype(have_dtype).name} but the result "
+            f"has dtype {backend.unified_dtype(want_dtype).name}"
         )
+    return target, is_array
+
+
+def write_checked(backend: Backend, out: Any, target: Any, is_array: bool, result: Any) -> Any:
+    """Write ``result`` into ``out`` once :func:`check_out` allowed it (``target`` is what it
+    returned); return ``out``."""
     if is_array:
         if backend.mutable_arrays:
             backend.write_inplace(target, result)
@@ -264,3 +275,11 @@ def write_out(spec: OpSpec, backend: Backend, out: Any, result: Any) -> Any:
         return out
     backend.write_inplace(target, result)  # raises TypeError on immutable native arrays
     return out
+
+
+def write_out(spec: OpSpec, backend: Backend, out: Any, result: Any) -> Any:
+    """Write ``result`` into ``out`` after checking everything; return ``out``."""
+    if spec.n_outputs != 1:
+        raise TypeError(f"{spec.name}: out= is not supported for ops with several outputs")
+    target, is_array = check_out(spec.name, backend, out, result)
+    return write_checked(backend, out, target, is_array, result)

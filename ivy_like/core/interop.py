@@ -165,7 +165,7 @@ def _values(x: Any) -> Any:
 
 
 # -- Array as a tree node: jax.jit, jax.vmap, torch.func and friends see the array it holds ------
-# Registered by ivy_like/container/_trees.py beside Container, when the framework is in use.
+# Registered by ivy_like/container/_pytree.py beside Container, when the framework is in use.
 def _flatten(x: Any) -> tuple[list[Any], Any]:
     return [x._data], x._backend
 

@@ -1,20 +1,21 @@
-"""Leaf-level helpers: what a leaf is, exact conversions between backends, ``out=`` writes.
+"""What a Container leaf is, and the per-leaf work of the ``cont_*`` utilities: exact
+conversions between backends, shapes, dtypes, and bit-exact or close comparisons.
 
 bfloat16 has no NumPy dtype, so exact conversions carry its bits as ``uint16`` and reinterpret
 them on the framework side (``_BF16_TO_BITS`` / ``_BF16_FROM_BITS``). Frameworks are imported
-here only inside those functions, after their backend is loaded.
+here only inside those functions, after their backend is loaded. (Model conversion is
+:mod:`ivy_like.convert`; it uses these helpers too.)
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..core import dispatch as _dispatch
+import numpy as np
+
+from ..core.array import _wrap
 from ..core.backend import NEUTRAL, Backend, get_backend, kind_of
 from ..core.dtypes import Dtype, bfloat16
-
-if TYPE_CHECKING:
-    import numpy as np
 
 _SCALARS = (bool, int, float, complex)
 # Errors a framework raises when DLPack cannot hand a buffer over (then NumPy is used).
@@ -46,7 +47,6 @@ def _unified(backend: Backend, x: Any) -> Dtype:
 
 # -- exact NumPy views of any leaf ----------------------------------------------------------------
 def _torch_bits(x: Any) -> np.ndarray:
-    import numpy as np
     import torch
 
     return x.detach().cpu().view(torch.int16).numpy().view(np.uint16)
@@ -60,19 +60,15 @@ def _tf_bits(x: Any) -> np.ndarray:
 
 def _mlx_bits(x: Any) -> np.ndarray:
     import mlx.core as mx
-    import numpy as np
 
     return np.array(x.view(mx.uint16))
 
 
 def _jax_bits(x: Any) -> np.ndarray:
-    import numpy as np
-
     return np.asarray(x).view(np.uint16)  # jax hands out ml_dtypes.bfloat16 arrays
 
 
 def _torch_from_bits(bits: np.ndarray) -> Any:
-    import numpy as np
     import torch
 
     return torch.from_numpy(bits.view(np.int16).copy()).view(torch.bfloat16)
@@ -111,8 +107,6 @@ def exact_numpy(backend: Backend, x: Any) -> tuple[np.ndarray, Dtype]:
 
     bfloat16 comes back as its ``uint16`` bits.
     """
-    import numpy as np
-
     dtype = _unified(backend, x)
     if dtype == bfloat16:
         to_bits = _BF16_TO_BITS.get(backend.name)
@@ -128,16 +122,12 @@ def exact_numpy(backend: Backend, x: Any) -> tuple[np.ndarray, Dtype]:
 def _c_order(arr: Any) -> Any:
     """``arr`` as a C-contiguous NumPy array of the same shape (``np.ascontiguousarray``
     would make a 0-d array 1-d)."""
-    import numpy as np
-
     arr = np.asarray(arr)
     return arr if arr.flags.c_contiguous else np.array(arr, order="C")
 
 
 def from_exact_numpy(arr: np.ndarray, dtype: Dtype, backend: Backend) -> Any:
     """A native array of ``backend`` with the bits of ``arr`` (``uint16`` bits for bfloat16)."""
-    import numpy as np
-
     native = backend.native_dtype(dtype)  # TypeError when the backend lacks the dtype
     if dtype == bfloat16:
         from_bits = _BF16_FROM_BITS.get(backend.name)
@@ -153,8 +143,6 @@ def leaf_to_native(leaf: Any, kc: str) -> Any:
 
 
 def leaf_to_numpy(leaf: Any, kc: str) -> Any:
-    import numpy as np
-
     info = leaf_info(leaf)
     if info is None:
         return leaf
@@ -174,8 +162,6 @@ def leaf_dtype(leaf: Any, kc: str) -> Dtype | None:
 
 def leaf_to_backend(leaf: Any, target: Backend, kc: str) -> Any:
     """``leaf`` on ``target`` (DLPack first, else NumPy), keeping Array vs native."""
-    from ..core.array import _wrap
-
     info = leaf_info(leaf)
     if info is None:
         return leaf
@@ -204,7 +190,9 @@ def leaf_to_backend(leaf: Any, target: Backend, kc: str) -> Any:
     return _wrap(y, target) if is_array else y
 
 
-def _bits_equal(x: Any, y: Any) -> bool:
+def leaves_identical(x: Any, y: Any) -> bool:
+    """Same leaf type (``Array`` on the same backend, or the same native type), dtype, shape
+    and bits; non-array leaves by ``==`` (a NaN float equals a NaN float)."""
     ix, iy = leaf_info(x), leaf_info(y)
     if ix is None or iy is None:
         if type(x) is not type(y):
@@ -219,13 +207,7 @@ def _bits_equal(x: Any, y: Any) -> bool:
     return dx == dy and ax.shape == ay.shape and ax.tobytes() == ay.tobytes()
 
 
-def leaves_identical(x: Any, y: Any) -> bool:
-    return _bits_equal(x, y)
-
-
 def _close_numpy(x: Any) -> np.ndarray:
-    import numpy as np
-
     info = leaf_info(x)
     if info is None:
         return np.asarray(x)
@@ -236,47 +218,7 @@ def _close_numpy(x: Any) -> np.ndarray:
 
 
 def leaves_close(x: Any, y: Any, rtol: float, atol: float, equal_nan: bool) -> bool:
-    import numpy as np
-
     ax, ay = _close_numpy(x), _close_numpy(y)
     if ax.shape != ay.shape:
         return False
     return bool(np.allclose(ax, ay, rtol=rtol, atol=atol, equal_nan=equal_nan))
-
-
-# -- out= -------------------------------------------------------------------------------------------
-def check_out(name: str, kc: str, target: Any, result: Any) -> None:
-    """Raise before anything is written when ``result`` cannot go into the out leaf."""
-    t, r = leaf_info(target), leaf_info(result)
-    if t is None:
-        raise TypeError(f"{name}: out leaf {kc!r} must be an array, got {type(target).__name__}")
-    if r is None:
-        raise TypeError(f"{name}: the result at {kc!r} is a {type(result).__name__}, not an array")
-    if t[0] is not r[0]:
-        raise TypeError(
-            f"{name}: out leaf {kc!r} is a {t[0].name} array but the result is on the "
-            f"{r[0].name} backend"
-        )
-    backend = r[0]
-    have, want = tuple(backend.shape(t[1])), tuple(backend.shape(r[1]))
-    if have != want:
-        raise ValueError(f"{name}: out leaf {kc!r} has shape {have} but the result has {want}")
-    have_dt, want_dt = _unified(backend, t[1]), _unified(backend, r[1])
-    if have_dt != want_dt:
-        raise TypeError(
-            f"{name}: out leaf {kc!r} has dtype {have_dt.name} but the result has {want_dt.name}"
-        )
-
-
-def write_out_leaf(spec: Any, target: Any, result: Any) -> Any:
-    """Write ``result`` into the out leaf as the function would; return the leaf to keep.
-
-    ``Array`` leaves, mutable native arrays and variables are written (in place where the
-    backend allows); an immutable native leaf (a jax array, a ``tf.Tensor``) cannot be
-    written, so the Container entry is rebound to the result instead.
-    """
-    backend, native, _ = leaf_info(result)  # type: ignore[misc]
-    t_backend, t_native, t_is_array = leaf_info(target)  # type: ignore[misc]
-    if t_is_array or t_backend.mutable_arrays or t_backend.is_variable(t_native):
-        return _dispatch.write_out(spec, backend, target, native)
-    return native

@@ -21,9 +21,20 @@ from typing import Any, TypeGuard
 
 from ..core import interop
 
-__all__ = ["pending", "sync"]
+__all__ = ["bind", "pending", "sync"]
 
 OPTREE_NAMESPACE = "ivy_like"
+
+# The Container class and its unchecked constructor, handed over by ``_container`` (which
+# imports this module, so this one cannot import it) before any registration can run.
+_container_type: Any = None
+_make: Any = None
+
+
+def bind(container_type: type, make: Callable[[dict[str, Any]], Any]) -> None:
+    """Give the registrations the class to register and the function rebuilding it."""
+    global _container_type, _make
+    _container_type, _make = container_type, make
 
 
 def _flatten(c: Any) -> tuple[list[Any], tuple[str, ...]]:
@@ -31,17 +42,8 @@ def _flatten(c: Any) -> tuple[list[Any], tuple[str, ...]]:
     return [dict.__getitem__(c, k) for k in keys], keys
 
 
-def make_container(d: dict[str, Any]) -> Any:
-    """Replaced by ``_container.make`` as soon as that module is defined (it imports this
-    one, so this one cannot import it at the top): an import statement here costs ~1.2 µs a
-    call, and jax.jit rebuilds every Container it returns through it."""
-    from ._container import make
-
-    return make(d)
-
-
 def _unflatten(keys: tuple[str, ...], children: Any) -> Any:
-    return make_container(dict(zip(keys, children)))
+    return _make(dict(zip(keys, children)))
 
 
 # jax.jit flattens every Container argument and rebuilds every Container result on each call,
@@ -76,7 +78,7 @@ def _flatten_jax(c: Any) -> tuple[Any, tuple[str, ...]]:
 def _register_jax() -> None:
     from jax import tree_util
 
-    from ._container import Container
+    container = _container_type
 
     def flatten_with_keys(c: Any) -> tuple[list[tuple[Any, Any]], tuple[str, ...]]:
         children, keys = _flatten_jax(c)
@@ -87,27 +89,25 @@ def _register_jax() -> None:
     def unflatten(keys: tuple[str, ...], children: Any) -> Any:
         # _container.make without its torch.compile check (Dynamo never traces jax's
         # callbacks) and without the intermediate dict.
-        c = new(Container)
+        c = new(container)
         update(c, zip(keys, children))
         return c
 
     tree_util.register_pytree_with_keys(
-        Container, flatten_with_keys, unflatten, flatten_func=_flatten_jax
+        container, flatten_with_keys, unflatten, flatten_func=_flatten_jax
     )
     interop.register_jax(tree_util)  # and Array, a node around its data
 
 
 def _register_torch() -> None:
-    from torch.utils import _pytree
-
-    from ._container import Container
+    from torch.utils import _pytree as torch_pytree
 
     def flatten_with_keys(c: Any) -> tuple[list[tuple[Any, Any]], tuple[str, ...]]:
         children, keys = _flatten(c)
-        return [(_pytree.MappingKey(k), v) for k, v in zip(keys, children)], keys
+        return [(torch_pytree.MappingKey(k), v) for k, v in zip(keys, children)], keys
 
-    _pytree.register_pytree_node(
-        Container,
+    torch_pytree.register_pytree_node(
+        _container_type,
         _flatten,
         lambda children, keys: _unflatten(keys, children),
         serialized_type_name="ivy_like.Container",
@@ -118,14 +118,12 @@ def _register_torch() -> None:
 def _register_optree() -> None:
     import optree
 
-    from ._container import Container
-
     def flatten(c: Any) -> tuple[list[Any], tuple[str, ...], tuple[str, ...]]:
         children, keys = _flatten(c)
         return children, keys, keys
 
     optree.register_pytree_node(
-        Container,
+        _container_type,
         flatten,
         _unflatten,
         path_entry_type=optree.MappingEntry,
