@@ -1,6 +1,6 @@
 """Moving arrays and Containers between frameworks: DLPack first, NumPy otherwise.
 
-The per-leaf logic is the Container's own (``container._convert.leaf_to_backend``), so an array
+The per-leaf logic is the Container's own (``container._leaves.leaf_to_backend``), so an array
 and a Container leaf take the same path: DLPack where both frameworks can hand the buffer over
 (no copy on CPU), else an exact copy through NumPy (bfloat16 as its bits). Which pairs share
 memory is listed in ``docs/convert.md`` and checked by ``tests/convert/test_arrays.py``.
@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..container import Container
-from ..container._convert import leaf_dtype, leaf_info
+from ..container._leaves import leaf_dtype, leaf_info
 from ..core.backend import Backend, get_backend
-from ._common import move
+from ._weights import move
 
 
 def to_backend(x: Any, backend: str | Backend) -> Any:
