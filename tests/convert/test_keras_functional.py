@@ -257,7 +257,7 @@ def test_subclassed_model_is_refused():
 def test_docs_list_every_supported_layer():
     from pathlib import Path
 
-    from ivy_like.convert._keras_graph import SUPPORTED_FUNCTIONAL
+    from ivy_like.convert.keras.functional import SUPPORTED_FUNCTIONAL
 
     docs = (Path(__file__).parents[2] / "docs" / "convert.md").read_text()
     section = docs.split("## Keras functional models", 1)[1].split("\n## ", 1)[0]

@@ -1,8 +1,10 @@
 """Keras 3 functional models -> :class:`KerasGraphModel`, which keeps Keras's layouts.
 
 The graph is read from ``get_config()`` (Keras's own save format: input and output layers and
-each layer call's inbound nodes), and each layer call becomes ivy_like ops; ``from_keras`` in
-``_keras.py`` sends every model that is not a ``keras.Sequential`` here.
+each layer call's inbound nodes), and each layer call becomes the function the layer table in
+``layers.py`` gives it; ``from_keras`` (``api.py``) sends every model that is neither a
+``keras.Sequential`` nor subclassed here. The traced subclassed models of ``trace.py`` are
+``KerasGraphModel`` too.
 """
 
 from __future__ import annotations
@@ -11,301 +13,39 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-import keras
 import numpy as np
 
-from ..container import Container
-from ..core.backend import activate, current_backend, deactivate, get_backend
-from ..nn.models import Model
-from ._common import (
-    move,
-)
-from ._keras import _gelu_tanh
+import ivy_like as il
 
-# -- Keras functional models -> a graph model ------------------------------------------------------
-SUPPORTED_FUNCTIONAL = (
-    "InputLayer",
-    "Dense",
-    "Conv1D",
-    "Conv2D",
-    "Conv2DTranspose",
-    "BatchNormalization",
-    "LayerNormalization",
-    "Activation",
-    "ReLU",
-    "Softmax",
-    "Add",
-    "Subtract",
-    "Multiply",
-    "Average",
-    "Maximum",
-    "Minimum",
-    "Concatenate",
-    "Flatten",
-    "Reshape",
-    "Dropout",
-    "Identity",
-    "MaxPooling2D",
-    "AveragePooling2D",
-    "GlobalAveragePooling2D",
-    "GlobalMaxPooling2D",
-)
-_ACTIVATIONS = "linear, relu, relu6, gelu, silu, sigmoid, tanh, softmax, log_softmax"
+from ...container import Container
+from ...core.backend import activate, current_backend, deactivate, get_backend
+from ...nn.models import Model
+from .._errors import UnsupportedOpError
+from .._weights import move
+from .layers import At, lookup, supported
+
+SUPPORTED_FUNCTIONAL = supported(sequential=False)
 
 
 def _functional_error(layer: Any, why: str = "") -> Exception:
-    from ._aten import UnsupportedOpError
-
     cls = f"{type(layer).__module__}.{type(layer).__qualname__}"
     reason = f" ({why})" if why else ""
     return UnsupportedOpError(
         f"from_keras: layer {layer.name!r} ({cls}) is not supported{reason}; supported "
-        f"layers: {', '.join(SUPPORTED_FUNCTIONAL)}; activations: {_ACTIVATIONS}"
+        f"layers: {', '.join(SUPPORTED_FUNCTIONAL)}"
     )
 
 
-def _activation_fn(layer: Any, fn: Any) -> Any:
-    """The ivy_like function of a Keras activation (None for linear)."""
-    import ivy_like as il
-
-    a = keras.activations
-    if fn is None or fn is a.linear:
-        return None
-    table = {
-        a.relu: il.nn.relu,
-        a.relu6: il.nn.relu6,
-        a.gelu: il.nn.gelu,  # Keras's default is the exact gelu, as ivy_like's
-        a.silu: il.nn.silu,
-        a.sigmoid: il.nn.sigmoid,
-        a.tanh: il.tanh,
-        a.softmax: il.nn.softmax,
-        a.log_softmax: il.nn.log_softmax,
-    }
-    if fn is _gelu_tanh:
-        return functools.partial(il.nn.gelu, approximate="tanh")
-    if fn not in table:
-        name = getattr(fn, "__name__", repr(fn))
-        raise _functional_error(layer, f"activation {name!r}")
-    return table[fn]
-
-
-def _then(f: Any, act: Any) -> Any:
-    return f if act is None else (lambda p, *xs: act(f(p, *xs)))
-
-
-def _conv_transpose_nhwc(
-    x: Any,
-    kernel: Any,
-    strides: Any,
-    dilation: Any,
-    padding: str,
-    channels_last: bool,
-    output_padding: Any = None,
-) -> Any:
-    """Keras's ``Conv2DTranspose`` as the convolution it is the gradient of: ``stride - 1``
-    zeros between the input's elements, padded so that the output has Keras's size (its
-    ``output_padding`` included), convolved by the kernel flipped with its in/out channels
-    swapped."""
-    import ivy_like as il
-
-    if not channels_last:
-        x = il.permute_dims(x, (0, 2, 3, 1))
-    pads = []
-    for a, (s, d) in enumerate(zip(strides, dilation)):
-        axis, size, k = 1 + a, int(x.shape[1 + a]), int(kernel.shape[a])
-        k_eff = (k - 1) * d + 1
-        if s > 1:  # (.., L, ..) -> (.., L, s, ..) -> (.., L * s, ..), cut after the last value
-            widths = [(0, 0)] * 5
-            widths[axis + 1] = (0, s - 1)
-            spread = il.pad(il.expand_dims(x, axis=axis + 1), tuple(widths))
-            shape = tuple(int(n) for n in x.shape)
-            merged = il.reshape(spread, (*shape[:axis], size * s, *shape[axis + 1 :]))
-            index = (slice(None),) * axis + (slice(0, (size - 1) * s + 1),)
-            x = merged[index]
-        out = _deconv_length(
-            size, k_eff, s, padding, None if output_padding is None else output_padding[a]
-        )
-        # TF's "same" rule for the forward convolution of the output back to the input
-        lo = 0 if padding == "valid" else max((size - 1) * s + k_eff - out, 0) // 2
-        pads.append((k_eff - 1 - lo, out + lo - (size - 1) * s - 1))
-    w = il.permute_dims(il.flip(kernel, axis=(0, 1)), (0, 1, 3, 2))  # (kh, kw, out, in) -> HWIO
-    y = il.nn.conv2d(
-        x, w, None, stride=1, padding=tuple(pads), dilation=tuple(dilation), data_format="NHWC"
-    )
-    return y if channels_last else il.permute_dims(y, (0, 3, 1, 2))
-
-
-def _deconv_length(size: int, k_eff: int, s: int, padding: str, output_padding: Any) -> int:
-    """Keras's output length of a transposed convolution (``k_eff``: the dilated kernel)."""
-    if output_padding is None:
-        return size * s + max(k_eff - s, 0) if padding == "valid" else size * s
-    extra = k_eff if padding == "valid" else k_eff % 2
-    return (size - 1) * s + extra + int(output_padding)
-
-
-def _same_pool(pool: Any, size: Any, strides: Any, channels_first: bool, average: bool) -> Any:
-    """Keras's ``padding="same"`` pooling: the output has ``ceil(n / stride)`` positions, the
-    input padded as TF pads (half the padding before, the rest after); a max ignores the
-    padding (it is -inf) and an average leaves it out of the count."""
-    import ivy_like as il
-
-    fmt = "NCHW" if channels_first else "NHWC"
-    spatial = (2, 3) if channels_first else (1, 2)
-
-    def fn(p: Any, x: Any) -> Any:
-        widths = [(0, 0)] * 4
-        for axis, k, s in zip(spatial, size, strides):
-            n = int(x.shape[axis])
-            total = max((-(-n // s) - 1) * s + k - n, 0)
-            widths[axis] = (total // 2, total - total // 2)
-        if not average:
-            padded = il.pad(x, tuple(widths), constant_values=-np.inf)
-            return pool(padded, size, strides, 0, data_format=fmt)
-        summed = pool(il.pad(x, tuple(widths)), size, strides, 0, data_format=fmt)
-        ones = il.ones_like(x[:, :1] if channels_first else x[..., :1])
-        counted = pool(il.pad(ones, tuple(widths)), size, strides, 0, data_format=fmt)
-        return summed / counted
-
-    return fn
-
-
-def _layer_fn(layer: Any, rank: int | None) -> Any:
+def layer_fn(layer: Any, rank: int | None) -> Any:
     """``f(params, *args)``: what ``layer`` computes at inference, with ivy_like ops on Keras's
     own layouts (channels-last, HWIO kernels); ``params`` holds its weights by their names."""
-    import ivy_like as il
-
-    L = keras.layers
     fail = functools.partial(_functional_error, layer)
-    first = getattr(layer, "data_format", "channels_last") == "channels_first"
-    if type(layer) is L.Dense:
-        bias = layer.use_bias
-
-        def dense(p: Any, x: Any) -> Any:
-            y = il.matmul(x, p["kernel"])
-            return y + p["bias"] if bias else y
-
-        return _then(dense, _activation_fn(layer, layer.activation))
-    if type(layer) in (L.Conv1D, L.Conv2D):
-        two_d = type(layer) is L.Conv2D
-        if layer.padding not in ("valid", "same"):
-            raise fail(f"padding={layer.padding!r}; only 'valid' and 'same'")
-        fmt = ("NCHW" if first else "NHWC") if two_d else ("NCW" if first else "NWC")
-        conv = il.nn.conv2d if two_d else il.nn.conv1d
-        bias, groups, padding = layer.use_bias, layer.groups, layer.padding
-        stride, dilation = tuple(layer.strides), tuple(layer.dilation_rate)
-        if not two_d:
-            stride, dilation = stride[0], dilation[0]
-        to_oi = (3, 2, 0, 1) if two_d else (2, 1, 0)  # Keras's kernel -> the NC.. layout
-
-        def conv_fn(p: Any, x: Any) -> Any:
-            w = il.permute_dims(p["kernel"], to_oi) if first else p["kernel"]
-            b = p["bias"] if bias else None
-            return conv(x, w, b, stride, padding, dilation, groups, data_format=fmt)
-
-        return _then(conv_fn, _activation_fn(layer, layer.activation))
-    if type(layer) is L.Conv2DTranspose:
-        if any(d != 1 for d in layer.dilation_rate):  # which TF's CPU kernel cannot check
-            raise fail("dilation_rate; only 1")
-        if layer.padding not in ("valid", "same"):
-            raise fail(f"padding={layer.padding!r}")
-        bias, padding = layer.use_bias, layer.padding
-        stride, dilation = tuple(layer.strides), tuple(layer.dilation_rate)
-        extra = None if layer.output_padding is None else tuple(layer.output_padding)
-        channel = 1 if first else -1
-
-        def deconv(p: Any, x: Any) -> Any:
-            y = _conv_transpose_nhwc(x, p["kernel"], stride, dilation, padding, not first, extra)
-            if not bias:
-                return y
-            shape = [1] * 4
-            shape[channel] = -1
-            return y + il.reshape(p["bias"], tuple(shape))
-
-        return _then(deconv, _activation_fn(layer, layer.activation))
-    if isinstance(layer, L.BatchNormalization):
-        if not isinstance(layer.axis, int):
-            raise fail(f"axis={layer.axis}; only one axis")
-        axis, eps, scale, center = layer.axis, float(layer.epsilon), layer.scale, layer.center
-        return lambda p, x: il.nn.batch_norm(
-            x,
-            p["moving_mean"],
-            p["moving_variance"],
-            p["gamma"] if scale else None,
-            p["beta"] if center else None,
-            eps=eps,
-            axis=axis,
-        )
-    if isinstance(layer, L.LayerNormalization):
-        axes = layer.axis if isinstance(layer.axis, (list, tuple)) else [layer.axis]
-        if rank is None or [a % rank for a in axes] != [rank - 1]:
-            raise fail(f"axis={layer.axis}; only the last axis")
-        if getattr(layer, "rms_scaling", False):
-            raise fail("rms_scaling")
-        eps, scale, center = float(layer.epsilon), layer.scale, layer.center
-
-        def layer_norm(p: Any, x: Any) -> Any:
-            w = p["gamma"] if scale else None
-            b = p["beta"] if center else None
-            return il.nn.layer_norm(x, int(x.shape[-1]), w, b, eps=eps)
-
-        return layer_norm
-    if type(layer) is L.Activation:
-        act = _activation_fn(layer, layer.activation)
-        return (lambda p, x: x) if act is None else (lambda p, x: act(x))
-    if isinstance(layer, L.ReLU):
-        if layer.max_value is not None or layer.negative_slope or layer.threshold:
-            raise fail("max_value, negative_slope or threshold")
-        return lambda p, x: il.nn.relu(x)
-    if isinstance(layer, L.Softmax):
-        if isinstance(layer.axis, int):
-            soft_axis = layer.axis
-        elif len(layer.axis) != 1:
-            raise fail(f"axis={layer.axis}; only one axis")
-        else:
-            soft_axis = int(layer.axis[0])
-        return lambda p, x: il.nn.softmax(x, soft_axis)
-    merges = {
-        L.Add: lambda xs: functools.reduce(lambda a, b: a + b, xs),
-        L.Multiply: lambda xs: functools.reduce(lambda a, b: a * b, xs),
-        L.Average: lambda xs: functools.reduce(lambda a, b: a + b, xs) / len(xs),
-        L.Maximum: lambda xs: functools.reduce(il.maximum, xs),
-        L.Minimum: lambda xs: functools.reduce(il.minimum, xs),
-        L.Subtract: lambda xs: xs[0] - xs[1],
-    }
-    if type(layer) in merges:
-        merge = merges[type(layer)]
-        return lambda p, xs: merge(list(xs))
-    if type(layer) is L.Concatenate:
-        axis = int(layer.axis)
-        return lambda p, xs: il.concat(list(xs), axis=axis)
-    if isinstance(layer, L.Flatten):
-
-        def flatten(p: Any, x: Any) -> Any:
-            if first and len(x.shape) > 2:  # Keras moves the channels last before flattening
-                x = il.permute_dims(x, (0, *range(2, len(x.shape)), 1))
-            return il.reshape(x, (int(x.shape[0]), -1))
-
-        return flatten
-    if isinstance(layer, L.Reshape):
-        target = tuple(int(n) for n in layer.target_shape)
-        return lambda p, x: il.reshape(x, (int(x.shape[0]), *target))
-    if isinstance(layer, (L.Dropout, L.Identity)):  # inference: the input itself
-        return lambda p, x: x
-    if type(layer) in (L.MaxPooling2D, L.AveragePooling2D):
-        if layer.padding not in ("valid", "same"):
-            raise fail(f"padding={layer.padding!r}; only 'valid' and 'same'")
-        pool = il.nn.max_pool2d if type(layer) is L.MaxPooling2D else il.nn.avg_pool2d
-        size, strides = tuple(layer.pool_size), tuple(layer.strides)
-        if layer.padding == "same":
-            return _same_pool(pool, size, strides, first, type(layer) is L.AveragePooling2D)
-        fmt = "NCHW" if first else "NHWC"
-        return lambda p, x: pool(x, size, strides, 0, data_format=fmt)
-    if type(layer) in (L.GlobalAveragePooling2D, L.GlobalMaxPooling2D):
-        reduce = il.mean if type(layer) is L.GlobalAveragePooling2D else il.max
-        keep = bool(layer.keepdims)
-        axes = (2, 3) if first else (1, 2)
-        return lambda p, x: reduce(x, axis=axes, keepdims=keep)
-    raise fail()
+    read = lookup(layer, sequential=False)
+    if read is None:
+        raise fail()
+    fn = read(layer, At(fail, lambda: rank)).fn
+    assert fn is not None  # a functional entry has its function
+    return fn
 
 
 def _is_history(v: Any) -> bool:
@@ -348,13 +88,13 @@ def _refs(desc: Any, out: list[Any]) -> list[Any]:
     return out
 
 
-def _resolve(desc: Any, values: dict[Any, Any]) -> Any:
+def resolve(desc: Any, values: dict[Any, Any]) -> Any:
     kind = desc[0]
     if kind == "ref":
         return values[desc[1]]
     if kind == "value":
         return desc[1]
-    kids = [_resolve(d, values) for d in desc[-1]]
+    kids = [resolve(d, values) for d in desc[-1]]
     return kids if kind == "list" else dict(zip(desc[1], kids))
 
 
@@ -439,8 +179,8 @@ class KerasGraphModel(Model):
         empty: dict[str, Any] = {}
         for fn, layer, weights, desc, out in self._steps:
             p = {w: params[layer][w] for w in weights} if weights else empty
-            values[out] = fn(p, *_resolve(desc, values))
-        return _resolve(self._outputs, values)
+            values[out] = fn(p, *resolve(desc, values))
+        return resolve(self._outputs, values)
 
     def _call(self, params: Any, args: tuple[Any, ...]) -> Any:
         """Run on the inputs' backend, with ``params`` or (None) ``self.params`` moved there."""
@@ -464,8 +204,6 @@ class KerasGraphModel(Model):
 
 
 def _backend_of(xs: list[Any]) -> Any:
-    import ivy_like as il
-
     for x in xs:
         if isinstance(x, np.ndarray):
             return current_backend()  # NumPy follows the active backend, as every op
@@ -532,7 +270,7 @@ def functional(model: Any, backend: Any) -> KerasGraphModel:
             why = f"called with {', '.join(sorted(extra or {'mask'}))}"
             raise _functional_error(layer, why)
         args = _args(node["args"])
-        fn = _layer_fn(layer, _rank_of(node["args"]))
+        fn = layer_fn(layer, _rank_of(node["args"]))
         names = []
         for w in layer.weights:
             kc = f"{name}/{w.name}"

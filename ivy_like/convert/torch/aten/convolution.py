@@ -13,8 +13,8 @@ import numpy as np
 
 import ivy_like as il
 
-from ..._errors import UnsupportedOpError
 from ....ops.nn_layers import linear_resize_matrix, nearest_resize_indices
+from ..._errors import UnsupportedOpError
 from .registry import _native, _ndim, aten
 
 
