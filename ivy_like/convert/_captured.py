@@ -13,6 +13,7 @@ through a converted model prints the generated line, as it does for an op.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,19 @@ from ..core import dtypes
 from ..core.backend import activate, backend_of, current_backend, deactivate, get_backend
 from ..core.codegen import compile_source
 from ..nn.models import Model
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A captured model's generated function ``function(__P, __C, __U)``, its source, the key
+    chains of the weights it reads (in ``__P`` order) and its constants ((NumPy array, ivy_like
+    dtype) pairs, exact, in ``__C`` order); ``where`` names it in tracebacks."""
+
+    function: Any
+    code: str
+    param_keys: list[str]
+    constants: list[tuple[Any, Any]]
+    where: str
 
 
 def compile_generated(code: str, name: str, namespace: dict[str, Any], where: str) -> Any:
@@ -72,7 +86,7 @@ def _concrete(backend: Any, x: Any) -> bool:
 class CapturedModel(Model):
     """A generated function of ``params``, constants and inputs, as a portable model.
 
-    Subclasses call :meth:`_capture` in ``__init__`` and define :meth:`_flat_inputs` (the call's
+    Subclasses call :meth:`_capture` with the :class:`Generated` function in ``__init__`` and define :meth:`_flat_inputs` (the call's
     arguments checked against the capture and flattened to the list the function takes) and
     :meth:`_outputs` (the function's flat results in the model's output structure).
     ``apply(params, ...)`` runs on the inputs' backend with the given ``params``;
@@ -82,22 +96,14 @@ class CapturedModel(Model):
 
     params: Container
 
-    def _capture(
-        self,
-        function: Any,
-        code: str,
-        params: Container,
-        param_keys: list[str],
-        constants: list[tuple[Any, Any]],
-        where: str,
-    ) -> None:
-        self._function = function
-        self.code = code
+    def _capture(self, generated: Generated, params: Container) -> None:
+        self._function = generated.function
+        self.code = generated.code
         self.params = params
         self._moved: tuple[Any, Any, Any] | None = None
-        self._param_parts = [tuple(kc.split("/")) for kc in param_keys]
-        self._read_leaves = leaf_reader(self._param_parts, where)
-        self._constants = constants  # (NumPy array, ivy_like dtype) pairs, exact
+        self._param_parts = [tuple(kc.split("/")) for kc in generated.param_keys]
+        self._read_leaves = leaf_reader(self._param_parts, generated.where)
+        self._constants = generated.constants
         self._constants_on: dict[str, list[Any]] = {}
 
     # Two captures are the same model only if they are the same object (the graphs and

@@ -12,7 +12,7 @@ from typing import Any
 
 from ...container import Container
 from ...core.backend import get_backend
-from .._captured import CapturedModel
+from .._captured import CapturedModel, Generated
 from .._weights import move
 from .._wrap import flat_params
 
@@ -48,11 +48,8 @@ class JaxprModel(CapturedModel):
 
     def __init__(
         self,
-        function: Any,
-        code: str,
+        generated: Generated,
         params: Container,
-        param_keys: list[str],
-        constants: list[tuple[Any, Any]],
         inputs: list[tuple[str, Any]],
         out_tree: Any,
         primitives: list[str],
@@ -60,7 +57,7 @@ class JaxprModel(CapturedModel):
         linen_module: Any = None,
         buffers: frozenset[str] = frozenset(),
     ) -> None:
-        self._capture(function, code, params, param_keys, constants, f"from_flax {name}")
+        self._capture(generated, params)
         # key chains of the variables that are not trained (BatchNorm statistics): to_keras
         # and to_flax make them non-trainable weights
         self.buffers = buffers

@@ -23,7 +23,7 @@ import ivy_like as il
 
 from ...container import Container
 from ...core.backend import current_backend, get_backend
-from .._captured import compile_generated
+from .._captured import Generated, compile_generated
 from .._errors import UnsupportedOpError
 from .._weights import move
 from .jaxpr_model import JaxprModel
@@ -355,7 +355,8 @@ def trace(module: Any, variables: Any, args: tuple[Any, ...], backend: Any) -> J
     loads += [f"    {w.param_names[kc]} = __P[{i}]" for i, kc in enumerate(param_keys)]
     body = loads + _deaths(w)
     code = "def jaxpr(__P, __C, __U):\n" + "\n".join(body) + "\n"
-    function = compile_generated(code, "jaxpr", w.globals, f"from_flax {name} at {id(w):x}")
+    where = f"from_flax {name} at {id(w):x}"
+    function = compile_generated(code, "jaxpr", w.globals, where)
 
     inputs = [
         ("array", tuple(int(d) for d in a.shape)) if i in traced else ("static", a)
@@ -367,11 +368,8 @@ def trace(module: Any, variables: Any, args: tuple[Any, ...], backend: Any) -> J
     params = Container.cont_unflatten(weights) if weights else Container()
     out_tree = jax.tree_util.tree_structure(shapes)
     return JaxprModel(
-        function,
-        code,
+        Generated(function, code, param_keys, w.constants, where),
         params,
-        param_keys,
-        w.constants,
         inputs,
         out_tree,
         sorted(used),

@@ -32,7 +32,7 @@ import ivy_like as il
 from ...container import Container
 from ...container._leaves import exact_numpy
 from ...core.backend import activate, current_backend, deactivate, get_backend
-from .._captured import compile_generated, constant
+from .._captured import Generated, compile_generated, constant
 from .._casts import cast
 from .._errors import UnsupportedOpError
 from .._weights import move
@@ -712,11 +712,8 @@ def capture(
         else Container()
     )
     return GraphModel(
-        function,
-        code,
+        Generated(function, code, param_keys, constants, where),
         params,
-        param_keys,
-        constants,
         inputs,
         input_values,
         input_shapes,

@@ -15,7 +15,7 @@ from typing import Any
 from ...container import Container
 from ...container._leaves import leaf_info
 from ...core.backend import get_backend
-from .._captured import CapturedModel
+from .._captured import CapturedModel, Generated
 from .._errors import UnsupportedOpError
 from .._weights import move
 
@@ -128,11 +128,8 @@ class GraphModel(CapturedModel):
 
     def __init__(
         self,
-        function: Any,
-        code: str,
+        generated: Generated,
         params: Container,
-        param_keys: list[str],
-        constants: list[tuple[Any, Any]],
         inputs: tuple[Any, ...],
         input_values: dict[int, Any],
         input_shapes: dict[int, tuple[int, ...]],
@@ -141,7 +138,7 @@ class GraphModel(CapturedModel):
         aten_ops: list[str],
         exported: Any = None,
     ) -> None:
-        self._capture(function, code, params, param_keys, constants, "from_torch")
+        self._capture(generated, params)
         self._inputs = inputs
         self._input_values = input_values  # flat position -> the non-tensor value captured
         # The graph is captured for these shapes (reshapes hold them as numbers): another

@@ -31,46 +31,33 @@ def _pair(v: Any) -> Any:
     return int(v)
 
 
-@aten("conv2d.default", "conv2d.padding")
-def conv2d(
-    x: Any,
-    weight: Any,
-    bias: Any = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-) -> Any:
-    return il.nn.conv2d(
-        x,
-        weight,
-        bias,
-        stride=_pair(stride),
-        padding=_pair(padding),
-        dilation=_pair(dilation),
-        groups=groups,
-    )
+def _convolution(op: Any, unpack: Any) -> Any:
+    """ATen's ``conv1d``/``conv2d``: ``op`` with the geometry in the form ivy_like's takes."""
+
+    def conv(
+        x: Any,
+        weight: Any,
+        bias: Any = None,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: int = 1,
+    ) -> Any:
+        return op(
+            x,
+            weight,
+            bias,
+            stride=unpack(stride),
+            padding=unpack(padding),
+            dilation=unpack(dilation),
+            groups=groups,
+        )
+
+    return conv
 
 
-@aten("conv1d.default", "conv1d.padding")
-def conv1d(
-    x: Any,
-    weight: Any,
-    bias: Any = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-) -> Any:
-    return il.nn.conv1d(
-        x,
-        weight,
-        bias,
-        stride=_single(stride),
-        padding=_single(padding),
-        dilation=_single(dilation),
-        groups=groups,
-    )
+conv2d = aten("conv2d.default", "conv2d.padding")(_convolution(il.nn.conv2d, _pair))
+conv1d = aten("conv1d.default", "conv1d.padding")(_convolution(il.nn.conv1d, _single))
 
 
 def _check_convolution(
