@@ -16,7 +16,13 @@
 * Arrays: :func:`to_backend` (DLPack, else NumPy).
 * :func:`flax_flatten`: the flatten to put in a Flax ``Sequential`` (Flax has none).
 
-Layouts, the zero-copy table and the limitations are in ``docs/convert.md``.
+One subpackage per framework holds its converters (``torch/``, ``keras/``, ``flax/``: each
+with its entry points in ``api.py`` and its table of handlers); the modules beside them are
+shared: ``_specs.py`` (the layer specs and ``Permute`` of the Sequential converters),
+``_weights.py`` (moving, checking and loading weights), ``_captured.py`` (what a captured
+graph model does around its generated function), ``_wrap.py`` (native modules around a
+portable model), ``_errors.py`` and ``_arrays.py``. Layouts, the zero-copy table and the
+limitations are in ``docs/convert.md``; adding a handler is in ``docs/contributing.md``.
 
 Importing this package imports no framework: each converter loads its framework when called.
 """

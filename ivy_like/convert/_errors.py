@@ -44,10 +44,12 @@ def unsupported(where: str, index: int, layer: Any, supported: Any, why: str = "
 class UnsupportedOpError(TypeError):
     """A node of a captured graph that the converter cannot translate.
 
-    A subclass of ``TypeError``. The message names the ATen op, the graph node, the module it
-    came from (its path in the model and its class), the reason when a setting rather than the
-    op is unsupported, and the supported ops. Models whose ``forward`` branches on tensor
-    values (data-dependent control flow) raise it too, saying so.
+    A subclass of ``TypeError``. For a PyTorch graph the message names the ATen op, the graph
+    node, the module it came from (its path in the model and its class), the reason when a
+    setting rather than the op is unsupported, and the supported ops; for a Flax jaxpr the
+    primitive, for a Keras functional or traced model the layer or ``keras.ops`` operation and
+    where it sits. Models whose ``forward`` (``call``) branches on tensor values
+    (data-dependent control flow) raise it too, saying so.
 
     Examples
     --------

@@ -36,7 +36,7 @@ def _np(x):
 
 # -- the models ----------------------------------------------------------------------------------
 class SkipBlock(nnx.Module):
-    """Linear -> relu -> Linear, plus the input, then LayerNorm (issue 22's nnx model)."""
+    """Linear -> relu -> Linear, plus the input, then LayerNorm (an nnx model with a skip connection)."""
 
     def __init__(self, rngs):
         self.linear1 = nnx.Linear(6, 12, rngs=rngs)

@@ -1,4 +1,4 @@
-"""from_torch by graph capture (issue 22): real models on every backend, their gradients, the
+"""from_torch by graph capture: real models on every backend, their gradients, the
 errors, the round trip through to_torch, and the nn ops the converted models need.
 
 Each model is captured once (on numpy) and run on every installed backend against PyTorch's
@@ -29,7 +29,7 @@ from ivy_like.convert import (  # noqa: E402
 )
 from ivy_like.testing import assert_close  # noqa: E402
 
-TOL = {"rtol": 1e-4, "atol": 1e-4}  # the issue's bar: within 1e-4 of torch in float32
+TOL = {"rtol": 1e-4, "atol": 1e-4}  # the bar: within 1e-4 of torch in float32
 
 
 # -- the models ----------------------------------------------------------------------------------
@@ -549,6 +549,31 @@ def test_an_op_the_table_lacks_is_decomposed_by_torch():
     model, args, ref = zoo("shapes")
     assert "aten.gru.input" not in model.aten_ops
     assert "aten.sigmoid.default" in model.aten_ops  # what GRU decomposes into
+
+
+class _LogSumExp(torch.nn.Module):
+    def __init__(self, dim, keepdim):
+        super().__init__()
+        self.dim, self.keepdim = dim, keepdim
+
+    def forward(self, x):
+        return torch.logsumexp(x, dim=self.dim, keepdim=self.keepdim)
+
+
+@pytest.mark.parametrize("dim, keepdim", [(-1, False), ((0, 2), True), (1, True)])
+def test_logsumexp_is_one_node_and_matches_torch(backend, dim, keepdim):
+    """``aten.logsumexp.default`` has its own entry (the example of docs/contributing.md): one
+    call to ``ivy_like.logsumexp``, not the nine nodes torch decomposes it into, with torch's
+    values where a naive ``log(sum(exp(x)))`` overflows and on rows of -inf and inf."""
+    x = torch.randn(2, 3, 4, generator=_gen(3)) * 60
+    x[0, 1] = float("-inf")
+    x[1, 2, 0] = float("inf")
+    net = _LogSumExp(dim, keepdim)
+    model = from_torch(net, x, backend="numpy")
+    assert model.aten_ops == ["aten.logsumexp.default"]
+    assert "aten_logsumexp_default(x, " in model.code
+    a, _ = _inputs(backend, (x,), {})
+    assert_close(_run(model, backend, a, {}), net(x).numpy(), **TOL)
 
 
 # -- gradients: fine-tuning a torch model elsewhere ---------------------------------------------

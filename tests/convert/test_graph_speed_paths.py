@@ -1,4 +1,4 @@
-"""The shortcuts a converted torch graph takes at capture (issue 22's speed): values that depend
+"""The shortcuts a converted torch graph takes at capture: values that depend
 on no input are folded into constants, attention with a constant mask skips the guard for
 queries that attend to nothing, and nodes that change nothing on the captured shapes give their
 input back. Each test checks the shortcut is taken (in ``model.code``) and that the outputs

@@ -1,4 +1,4 @@
-"""from_keras on Keras 3 functional models (issue 22): residual connections, shared layers,
+"""from_keras on Keras 3 functional models: residual connections, shared layers,
 several inputs and outputs, on every backend, and gradients that match TensorFlow's."""
 
 import keras
@@ -11,7 +11,7 @@ from ivy_like.convert import UnsupportedOpError, from_keras, to_backend
 from ivy_like.testing import assert_close
 
 L = keras.layers
-TOL = {"rtol": 1e-4, "atol": 1e-4}  # the issue's bar: within 1e-4 of Keras in float32
+TOL = {"rtol": 1e-4, "atol": 1e-4}  # the bar: within 1e-4 of Keras in float32
 
 
 def _randomize_batch_norms(model: keras.Model) -> keras.Model:

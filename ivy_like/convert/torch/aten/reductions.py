@@ -39,6 +39,13 @@ def prod_dim(x: Any, dim: int, keepdim: bool = False, dtype: Any = None) -> Any:
     return il.prod(x, axis=dim, keepdims=keepdim)
 
 
+@aten("logsumexp.default")
+def logsumexp(x: Any, dim: Any, keepdim: bool = False) -> Any:
+    # One stable op instead of the nine nodes torch.export decomposes it into without this
+    # entry (amax, a guard for infinite maxima, sub, exp, sum, log, add).
+    return _reduce(il.logsumexp, x, dim, keepdim)
+
+
 @aten("amax.default")
 def amax(x: Any, dim: Any = (), keepdim: bool = False) -> Any:
     return _reduce(il.max, x, dim, keepdim)
