@@ -235,5 +235,3 @@ def read_specs(model: Any, params: Any, where: str, supported: Any) -> list[Spec
             config["bias"] = "bias" in weights
         specs.append(Spec(kind, config, weights))
     return specs
-
-

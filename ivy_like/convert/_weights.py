@@ -39,7 +39,6 @@ def target_backend(backend: Any, model: Any = None) -> Backend:
     return current_backend()
 
 
-
 def move(x: Any, target: Backend, kc: str) -> Any:
     """``x`` on ``target``: DLPack where it works (no copy on CPU), else an exact copy.
 

@@ -92,7 +92,9 @@ def supported(sequential: bool) -> tuple[str, ...]:
     if sequential:
         names = [n for n in _NAMES[1:] if LAYERS[getattr(keras.layers, n)].sequential]
         return (*names, "ZeroPadding1D/2D (before a Conv)")
-    return tuple(n for n in _NAMES if n == "InputLayer" or LAYERS[getattr(keras.layers, n)].functional)
+    return tuple(
+        n for n in _NAMES if n == "InputLayer" or LAYERS[getattr(keras.layers, n)].functional
+    )
 
 
 # -- activations ---------------------------------------------------------------------------------
@@ -225,7 +227,9 @@ def conv(layer: Any, at: At) -> Translation:
             pads = []
             for k, s, d in zip(layer.kernel_size, stride, dilation):
                 if s != 1 or (k - 1) * d % 2:
-                    raise at.fail("padding='same' with a stride or an even kernel pads asymmetrically")
+                    raise at.fail(
+                        "padding='same' with a stride or an even kernel pads asymmetrically"
+                    )
                 pads.append((k - 1) * d // 2)
             pads = one(pads)
         weights = _weights(layer)
@@ -429,7 +433,9 @@ def softmax(layer: Any, at: At) -> Translation:
             raise at.fail(f"axis={layer.axis}; only one axis")
         axis = axis[0]
     axis = int(axis)
-    return Translation(lambda p, x: il.nn.softmax(x, axis), lambda: [Spec("Softmax", {"axis": axis})])
+    return Translation(
+        lambda p, x: il.nn.softmax(x, axis), lambda: [Spec("Softmax", {"axis": axis})]
+    )
 
 
 def _reduce_all(f: Fn) -> Fn:

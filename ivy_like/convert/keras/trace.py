@@ -29,6 +29,7 @@ from .functional import SUPPORTED_FUNCTIONAL, KerasGraphModel, layer_fn, resolve
 
 def _ops_table() -> dict[str, Callable[[Any], Callable[..., Any]]]:
     """Keras op class name -> (the op -> ``f(*args)`` with ivy_like ops)."""
+
     def fixed(f: Callable[..., Any]) -> Callable[[Any], Callable[..., Any]]:
         return lambda op: f
 

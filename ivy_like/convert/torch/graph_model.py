@@ -89,7 +89,6 @@ def describe_tree(spec: Any, where: str) -> tuple[Any, ...]:
     )
 
 
-
 class GraphModel(CapturedModel):
     """A captured PyTorch model: ``params`` plus the pure function ``apply``.
 

@@ -178,5 +178,3 @@ def layer_module(spec: Spec) -> torch.nn.Module:
     if kind == "Permute":
         return Permute(c["dims"])
     return getattr(nn, kind)()
-
-

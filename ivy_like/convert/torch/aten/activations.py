@@ -10,28 +10,13 @@ from typing import Any
 import ivy_like as il
 
 from ..._casts import cast
-from .registry import aten
+from .registry import Handler, aten
 
 
 # -- activations ---------------------------------------------------------------------------------
-@aten("relu.default")
-def relu(x: Any) -> Any:
-    return il.nn.relu(x)
-
-
 @aten("gelu.default")
 def gelu(x: Any, approximate: str = "none") -> Any:
     return il.nn.gelu(x, approximate=approximate)
-
-
-@aten("silu.default")
-def silu(x: Any) -> Any:
-    return il.nn.silu(x)
-
-
-@aten("sigmoid.default")
-def sigmoid(x: Any) -> Any:
-    return il.nn.sigmoid(x)
 
 
 @aten("hardtanh.default")
@@ -39,21 +24,6 @@ def hardtanh(x: Any, min_val: float = -1.0, max_val: float = 1.0) -> Any:
     if min_val == 0.0 and max_val == 6.0:
         return il.nn.relu6(x)
     return il.nn.hardtanh(x, min_val, max_val)
-
-
-@aten("relu6.default")
-def relu6(x: Any) -> Any:
-    return il.nn.relu6(x)
-
-
-@aten("hardswish.default")
-def hardswish(x: Any) -> Any:
-    return il.nn.hardswish(x)
-
-
-@aten("hardsigmoid.default")
-def hardsigmoid(x: Any) -> Any:
-    return il.nn.hardsigmoid(x)
 
 
 @aten("leaky_relu.default")
@@ -87,3 +57,17 @@ def log_softmax(x: Any, dim: int, dtype_or_half: Any = None) -> Any:
     if dtype_or_half is not None and not isinstance(dtype_or_half, bool):
         x = cast(x, dtype_or_half)
     return il.nn.log_softmax(x, axis=dim)
+
+
+# ATen ops that are ivy_like's function as it is (one argument, the same meaning): the handler
+# is the function itself, so the generated line calls it without a wrapper.
+_SAME: dict[str, Handler] = {
+    "relu": il.nn.relu,
+    "silu": il.nn.silu,
+    "sigmoid": il.nn.sigmoid,
+    "relu6": il.nn.relu6,
+    "hardswish": il.nn.hardswish,
+    "hardsigmoid": il.nn.hardsigmoid,
+}
+for _name, _fn in _SAME.items():
+    aten(f"{_name}.default")(_fn)

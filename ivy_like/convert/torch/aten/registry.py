@@ -146,5 +146,3 @@ def _dims(dim: Any, ndim: int) -> tuple[int, ...] | None:
     if isinstance(dim, int):
         return (dim,)
     return tuple(dim) if len(dim) else None
-
-
