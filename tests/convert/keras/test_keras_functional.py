@@ -259,7 +259,7 @@ def test_docs_list_every_supported_layer():
 
     from ivy_like.convert.keras.functional import SUPPORTED_FUNCTIONAL
 
-    docs = (Path(__file__).parents[2] / "docs" / "convert.md").read_text()
+    docs = (Path(__file__).parents[3] / "docs" / "convert.md").read_text()
     section = docs.split("## Keras functional models", 1)[1].split("\n## ", 1)[0]
     missing = [n for n in SUPPORTED_FUNCTIONAL if n != "InputLayer" and n not in section]
     assert not missing, f"docs/convert.md does not list {missing}"
