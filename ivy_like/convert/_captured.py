@@ -83,7 +83,31 @@ def _concrete(backend: Any, x: Any) -> bool:
     return True
 
 
-class CapturedModel(Model):
+class NativeGraphModel(Model):
+    """What every model read from a native model's graph shares: it is equal only to itself
+    (the graphs and weights are not compared) and hashed by identity, and a call runs on the
+    backend of its inputs (NumPy inputs follow the active backend, as every op), else of its
+    ``params``. :class:`CapturedModel` (a generated function) and the Keras graph model (a list
+    of layer calls) build on it."""
+
+    __eq__ = object.__eq__
+
+    # Layer sets __hash__ = None (it compares by config); a captured model hashes by identity
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
+    def _backend(self, flat: list[Any], params: Any) -> Any:
+        for x in flat:
+            if isinstance(x, np.ndarray):
+                return current_backend()  # NumPy follows the active backend, as every op
+            if hasattr(x, "shape") and not isinstance(x, (int, float, bool)):
+                return backend_of(x)
+        if params is not None:
+            for leaf in Container(params).cont_flatten_key_chains().values():
+                return backend_of(leaf)
+        return current_backend()
+
+
+class CapturedModel(NativeGraphModel):
     """A generated function of ``params``, constants and inputs, as a portable model.
 
     Subclasses call :meth:`_capture` with the :class:`Generated` function in ``__init__`` and define :meth:`_flat_inputs` (the call's
@@ -105,13 +129,6 @@ class CapturedModel(Model):
         self._read_leaves = leaf_reader(self._param_parts, generated.where)
         self._constants = generated.constants
         self._constants_on: dict[str, list[Any]] = {}
-
-    # Two captures are the same model only if they are the same object (the graphs and
-    # weights are not compared).
-    __eq__ = object.__eq__
-
-    # Layer sets __hash__ = None (it compares by config); a captured model hashes by identity
-    __hash__ = object.__hash__  # type: ignore[assignment]
 
     def _flat_inputs(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
         raise NotImplementedError
@@ -149,16 +166,6 @@ class CapturedModel(Model):
             if hit and _concrete(b, hit[0]):  # made inside a trace (jit), they belong to it
                 self._constants_on[b.name] = hit
         return hit
-
-    def _backend(self, flat: list[Any], params: Any) -> Any:
-        for x in flat:
-            if isinstance(x, np.ndarray):
-                return current_backend()  # NumPy follows the active backend, as every op
-            if hasattr(x, "shape") and not isinstance(x, (int, float, bool)):
-                return backend_of(x)
-        for leaf in Container(params).cont_flatten_key_chains().values():
-            return backend_of(leaf)
-        return current_backend()
 
     def apply(self, params: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         """The model's function of ``params`` (a Container or nested dict keyed like

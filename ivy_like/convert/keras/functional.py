@@ -15,11 +15,9 @@ from typing import Any
 
 import numpy as np
 
-import ivy_like as il
-
 from ...container import Container
 from ...core.backend import activate, current_backend, deactivate, get_backend
-from ...nn.models import Model
+from .._captured import NativeGraphModel
 from .._errors import UnsupportedOpError
 from .._weights import move
 from .layers import At, lookup, supported
@@ -98,7 +96,7 @@ def resolve(desc: Any, values: dict[Any, Any]) -> Any:
     return kids if kind == "list" else dict(zip(desc[1], kids))
 
 
-class KerasGraphModel(Model):
+class KerasGraphModel(NativeGraphModel):
     """A Keras functional model as ``params`` plus the pure function ``apply``.
 
     ``params`` is a Container keyed ``"<layer name>/<weight name>"`` (``"dense_1/kernel"``) in
@@ -136,11 +134,6 @@ class KerasGraphModel(Model):
 
     def _config(self) -> dict[str, Any]:
         return {"name": self.name, "layers": self.layer_names}
-
-    __eq__ = object.__eq__
-
-    # Layer sets __hash__ = None (it compares by config); a captured model hashes by identity
-    __hash__ = object.__hash__  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"KerasGraphModel({self.name!r}, {len(self._steps)} layer calls)"
@@ -185,7 +178,7 @@ class KerasGraphModel(Model):
     def _call(self, params: Any, args: tuple[Any, ...]) -> Any:
         """Run on the inputs' backend, with ``params`` or (None) ``self.params`` moved there."""
         values = self._bind(args)
-        backend = _backend_of(list(values.values()))
+        backend = self._backend(list(values.values()), None)
         if params is None:
             params = self.params_on(backend)
         tokens = activate(backend)  # an op that creates an array makes one of this backend
@@ -201,15 +194,6 @@ class KerasGraphModel(Model):
 
     def __call__(self, *args: Any) -> Any:  # type: ignore[override]
         return self._call(None, args)
-
-
-def _backend_of(xs: list[Any]) -> Any:
-    for x in xs:
-        if isinstance(x, np.ndarray):
-            return current_backend()  # NumPy follows the active backend, as every op
-        if hasattr(x, "shape"):
-            return il.backend_of(x)
-    return current_backend()
 
 
 def functional(model: Any, backend: Any) -> KerasGraphModel:
