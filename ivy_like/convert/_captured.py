@@ -110,9 +110,10 @@ class NativeGraphModel(Model):
 class CapturedModel(NativeGraphModel):
     """A generated function of ``params``, constants and inputs, as a portable model.
 
-    Subclasses call :meth:`_capture` with the :class:`Generated` function in ``__init__`` and define :meth:`_flat_inputs` (the call's
-    arguments checked against the capture and flattened to the list the function takes) and
-    :meth:`_outputs` (the function's flat results in the model's output structure).
+    Subclasses call :meth:`_capture` with the :class:`Generated` function in ``__init__`` and
+    define :meth:`_flat_inputs` (the call's arguments checked against the capture and
+    flattened to the list the function takes) and :meth:`_outputs` (the function's flat
+    results in the model's output structure).
     ``apply(params, ...)`` runs on the inputs' backend with the given ``params``;
     ``model(...)`` with ``model.params``, moved to that backend once and reused while
     ``params`` is the same Container.

@@ -2,12 +2,13 @@
 ``apply``).
 
 Captured models (``GraphModel`` from ``torch/graph_model.py``, ``KerasGraphModel`` from
-``keras/functional.py``, ``JaxprModel`` from ``flax/jaxpr_model.py``) have no layers to translate one by one, so :func:`to_keras` and
-:func:`to_flax` wrap them instead (and :func:`to_torch` every model but a ``GraphModel``, which
-goes back as its captured graph, and a ``Sequential``, which becomes ``torch.nn`` layers): the
-native module owns every parameter as one of its own variables (named after the key chain) and
-its forward pass runs ``model.apply`` on those variables' values, with ivy_like on the
-module's framework. The framework's autodiff then sees every op, so gradients flow.
+``keras/functional.py``, ``JaxprModel`` from ``flax/jaxpr_model.py``) have no layers to
+translate one by one, so :func:`to_keras` and :func:`to_flax` wrap them instead (and
+:func:`to_torch` every model but a ``GraphModel``, which goes back as its captured graph, and
+a ``Sequential``, which becomes ``torch.nn`` layers): the native module owns every parameter
+as one of its own variables (named after the key chain) and its forward pass runs
+``model.apply`` on those variables' values, with ivy_like on the module's framework. The
+framework's autodiff then sees every op, so gradients flow.
 Imported only when such a conversion is asked for.
 """
 

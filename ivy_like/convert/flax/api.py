@@ -5,8 +5,9 @@ inputs, is traced to a jaxpr (``jaxpr_trace.py``) and becomes a ``JaxprModel``.
 
 Flax is channels-last, like Keras: Dense kernels are ``(in, out)`` (ivy_like's Linear weight is
 ``(out, in)``), Conv kernels HWIO (ivy_like: OIHW) and images NHWC. Kernels are transposed and
-the channels-first layers wrapped in ``Permute`` layers that :func:`~ivy_like.convert._specs.simplify` merges,
-so the converted model takes and returns what the Flax model does. BatchNorm statistics live in
+the channels-first layers wrapped in ``Permute`` layers that
+:func:`~ivy_like.convert._specs.simplify` merges, so the converted model takes and returns what
+the Flax model does. BatchNorm statistics live in
 linen's ``batch_stats`` collection (nnx: ``BatchStat`` variables). Imported only when a Flax
 conversion is asked for.
 """
@@ -381,7 +382,8 @@ def from_flax(
     *example_args)``) for an nnx module: the module is traced with ``jax.make_jaxpr`` on the
     example inputs (linen: ``module.apply(variables, *args)``; nnx: a copy of the module in
     eval mode) and every equation of the jaxpr mapped to ivy_like ops. The result is a
-    :class:`~._jaxpr.JaxprModel`: ``model.params`` holds the variables the jaxpr reads, keyed
+    :class:`~ivy_like.convert.flax.jaxpr_model.JaxprModel`: ``model.params`` holds the
+    variables the jaxpr reads, keyed
     by their Flax paths (linen ``"params/Dense_0/kernel"``, ``"batch_stats/BatchNorm_0/mean"``;
     nnx ``"linear1/kernel"``) in Flax's layouts; ``model.apply(params, *args)`` is pure and
     ``model(*args)`` runs on the backend of its inputs. Calls take the example's shapes

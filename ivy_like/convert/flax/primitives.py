@@ -127,7 +127,7 @@ def _is_int(e: Eqn) -> dict[str, Any]:
     return {"integer": np.issubdtype(np.dtype(e.ins[0].dtype), np.integer)}
 
 
-_BINARY: dict[str, Handler] = {  # annotated: see _aten._UNARY
+_BINARY: dict[str, Handler] = {  # annotated: see torch/aten/arithmetic.py
     "add": il.add,
     "sub": il.subtract,
     "mul": il.multiply,
@@ -187,7 +187,7 @@ def not_(x: Any, *, logical: bool) -> Any:
     return il.logical_not(x) if logical else il.bitwise_invert(x)
 
 
-_UNARY: dict[str, Handler] = {  # annotated: see _aten._UNARY
+_UNARY: dict[str, Handler] = {  # annotated: see torch/aten/arithmetic.py
     "neg": il.negative,
     "exp": il.exp,
     "log": il.log,
@@ -438,7 +438,7 @@ def _axes(e: Eqn) -> dict[str, Any]:
     return {"axis": tuple(int(a) for a in e.params["axes"])}
 
 
-_REDUCTIONS: dict[str, Handler] = {  # annotated: see _aten._UNARY
+_REDUCTIONS: dict[str, Handler] = {  # annotated: see torch/aten/arithmetic.py
     "reduce_sum": il.sum,
     "reduce_max": il.max,
     "reduce_min": il.min,

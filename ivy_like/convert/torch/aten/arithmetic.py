@@ -1,4 +1,5 @@
-"""ATen ops -> ivy_like: elementwise arithmetic, comparisons, logic and selection (``add``, ``where``...).
+"""ATen ops -> ivy_like: elementwise arithmetic, comparisons, logic and selection
+(``add``, ``where``...).
 
 Registered in the table of :mod:`.registry` by the ``@aten`` decorator.
 """

@@ -1,4 +1,5 @@
-"""ATen ops -> ivy_like: attention, dropout and recurrent layers (``scaled_dot_product_attention``, ``lstm``).
+"""ATen ops -> ivy_like: attention, dropout and recurrent layers
+(``scaled_dot_product_attention``, ``lstm``).
 
 Registered in the table of :mod:`.registry` by the ``@aten`` decorator.
 """

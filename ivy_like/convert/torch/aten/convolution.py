@@ -1,4 +1,5 @@
-"""ATen ops -> ivy_like: convolutions, pooling and resizing (``convolution``, ``max_pool2d``, ``upsample_*``).
+"""ATen ops -> ivy_like: convolutions, pooling and resizing
+(``convolution``, ``max_pool2d``, ``upsample_*``).
 
 Registered in the table of :mod:`.registry` by the ``@aten`` decorator.
 """

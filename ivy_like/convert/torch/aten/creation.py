@@ -1,4 +1,5 @@
-"""ATen ops -> ivy_like: copies, casts, no-ops and creation ops (``_to_copy``, ``arange``, ``full``...).
+"""ATen ops -> ivy_like: copies, casts, no-ops and creation ops
+(``_to_copy``, ``arange``, ``full``...).
 
 Registered in the table of :mod:`.registry` by the ``@aten`` decorator.
 """

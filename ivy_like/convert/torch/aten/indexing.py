@@ -1,4 +1,5 @@
-"""ATen ops -> ivy_like: indexing, gathers and scatters (``embedding``, ``index``, ``index_put``...).
+"""ATen ops -> ivy_like: indexing, gathers and scatters
+(``embedding``, ``index``, ``index_put``...).
 
 Registered in the table of :mod:`.registry` by the ``@aten`` decorator.
 """

@@ -1,4 +1,5 @@
-"""ATen ops -> ivy_like: reductions, cumulative ops and sorting (``sum``, ``var_mean``, ``topk``...).
+"""ATen ops -> ivy_like: reductions, cumulative ops and sorting
+(``sum``, ``var_mean``, ``topk``...).
 
 Registered in the table of :mod:`.registry` by the ``@aten`` decorator.
 """

@@ -1,4 +1,5 @@
-"""ATen ops -> ivy_like: views, reshapes, joins, splits, slices and padding (``view``, ``cat``, ``pad``...).
+"""ATen ops -> ivy_like: views, reshapes, joins, splits, slices and padding
+(``view``, ``cat``, ``pad``...).
 
 Registered in the table of :mod:`.registry` by the ``@aten`` decorator.
 """
