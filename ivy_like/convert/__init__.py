@@ -16,7 +16,13 @@
 * Arrays: :func:`to_backend` (DLPack, else NumPy).
 * :func:`flax_flatten`: the flatten to put in a Flax ``Sequential`` (Flax has none).
 
-Layouts, the zero-copy table and the limitations are in ``docs/convert.md``.
+One subpackage per framework holds its converters (``torch/``, ``keras/``, ``flax/``: each
+with its entry points in ``api.py`` and its table of handlers); the modules beside them are
+shared: ``_specs.py`` (the layer specs and ``Permute`` of the Sequential converters),
+``_weights.py`` (moving, checking and loading weights), ``_captured.py`` (what a captured
+graph model does around its generated function), ``_wrap.py`` (native modules around a
+portable model), ``_errors.py`` and ``_arrays.py``. Layouts, the zero-copy table and the
+limitations are in ``docs/convert.md``; adding a handler is in ``docs/contributing.md``.
 
 Importing this package imports no framework: each converter loads its framework when called.
 """
@@ -27,7 +33,8 @@ import importlib
 from typing import Any
 
 from ._arrays import to_backend
-from ._common import Permute, UnsupportedLayerError, flax_flatten
+from ._errors import UnsupportedLayerError, UnsupportedOpError
+from ._specs import Permute, flax_flatten
 
 __all__ = [
     "GraphModel",
@@ -53,21 +60,20 @@ __all__ = [
 
 # name -> (module, attribute): loaded on first use, so `import ivy_like.convert` stays cheap.
 _LAZY = {
-    "from_torch": ("_torch", "from_torch"),
-    "to_torch": ("_torch", "to_torch"),
-    "from_state_dict": ("_torch", "from_state_dict"),
-    "to_state_dict": ("_torch", "to_state_dict"),
-    "TorchPermute": ("_torch", "Permute"),
-    "GraphModel": ("_graph", "GraphModel"),
-    "UnsupportedOpError": ("_aten", "UnsupportedOpError"),
-    "from_keras": ("_keras", "from_keras"),
-    "to_keras": ("_keras", "to_keras"),
-    "from_keras_weights": ("_keras", "from_keras_weights"),
-    "to_keras_weights": ("_keras", "to_keras_weights"),
-    "from_flax": ("_flax", "from_flax"),
-    "from_flax_params": ("_flax", "from_flax_params"),
-    "to_flax": ("_flax", "to_flax"),
-    "to_flax_params": ("_flax", "to_flax_params"),
+    "from_torch": ("torch.api", "from_torch"),
+    "to_torch": ("torch.api", "to_torch"),
+    "from_state_dict": ("torch.api", "from_state_dict"),
+    "to_state_dict": ("torch.api", "to_state_dict"),
+    "TorchPermute": ("torch.layers", "Permute"),
+    "GraphModel": ("torch.graph_model", "GraphModel"),
+    "from_keras": ("keras.api", "from_keras"),
+    "to_keras": ("keras.api", "to_keras"),
+    "from_keras_weights": ("keras.api", "from_keras_weights"),
+    "to_keras_weights": ("keras.api", "to_keras_weights"),
+    "from_flax": ("flax.api", "from_flax"),
+    "from_flax_params": ("flax.api", "from_flax_params"),
+    "to_flax": ("flax.api", "to_flax"),
+    "to_flax_params": ("flax.api", "to_flax_params"),
 }
 
 

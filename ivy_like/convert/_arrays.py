@@ -13,7 +13,7 @@ from typing import Any
 from ..container import Container
 from ..container._leaves import leaf_dtype, leaf_info
 from ..core.backend import Backend, get_backend
-from ._common import move
+from ._weights import move
 
 
 def to_backend(x: Any, backend: str | Backend) -> Any:

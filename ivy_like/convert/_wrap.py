@@ -1,13 +1,14 @@
 """Native Keras, Flax and PyTorch modules around a portable ivy_like model (``params`` + a pure
 ``apply``).
 
-Graph models (:class:`~._graph.GraphModel`, :class:`~._keras_graph.KerasGraphModel`,
-:class:`~._jaxpr.JaxprModel`) have no layers to translate one by one, so :func:`to_keras` and
-:func:`to_flax` wrap them instead (and :func:`to_torch` every model but a ``GraphModel``, which
-goes back as its captured graph, and a ``Sequential``, which becomes ``torch.nn`` layers): the
-native module owns every parameter as one of its own variables (named after the key chain) and
-its forward pass runs ``model.apply`` on those variables' values, with ivy_like on the
-module's framework. The framework's autodiff then sees every op, so gradients flow.
+Captured models (``GraphModel`` from ``torch/graph_model.py``, ``KerasGraphModel`` from
+``keras/functional.py``, ``JaxprModel`` from ``flax/jaxpr_model.py``) have no layers to
+translate one by one, so :func:`to_keras` and :func:`to_flax` wrap them instead (and
+:func:`to_torch` every model but a ``GraphModel``, which goes back as its captured graph, and
+a ``Sequential``, which becomes ``torch.nn`` layers): the native module owns every parameter
+as one of its own variables (named after the key chain) and its forward pass runs
+``model.apply`` on those variables' values, with ivy_like on the module's framework. The
+framework's autodiff then sees every op, so gradients flow.
 Imported only when such a conversion is asked for.
 """
 
@@ -18,10 +19,12 @@ from typing import Any
 
 import numpy as np
 
+import ivy_like as il
+
 from ..container import Container
 from ..container._leaves import leaf_dtype
 from ..core.backend import get_backend
-from ._common import check_structure, move
+from ._weights import check_structure, move
 
 # Leaf names of running statistics, for models that do not say which leaves are buffers.
 _BUFFER_NAMES = frozenset(
@@ -49,20 +52,15 @@ def flat_params(model: Any, params: Any, where: str) -> dict[str, Any]:
 def buffer_keys(model: Any, flat: Mapping[str, Any]) -> set[str]:
     """The key chains of ``model``'s non-trainable leaves.
 
-    A :class:`GraphModel` knows them from ``torch.export``'s signature (its buffers), a
-    ``KerasGraphModel`` from its weights' ``trainable`` flags (``model.buffers``); other
+    A captured model says which they are (``model.buffers``: a ``GraphModel`` from
+    ``torch.export``'s signature, a ``KerasGraphModel`` from its weights' ``trainable`` flags,
+    a ``JaxprModel`` from Flax's collections); other
     models by the leaf names of running statistics (ivy_like's BatchNorm). Leaves that are
     not floating point are never trainable.
     """
-    from ._graph import GraphModel
-
-    exported = getattr(model, "_exported", None) if isinstance(model, GraphModel) else None
     known = getattr(model, "buffers", None)
     if isinstance(known, frozenset):
         out = {kc for kc in flat if kc in known}
-    elif exported is not None:
-        torch_buffers = set(exported.graph_signature.buffers)
-        out = {kc for kc in flat if model.aliases.get(kc, [kc])[0] in torch_buffers}
     else:
         out = {kc for kc in flat if kc.rsplit("/", 1)[-1] in _BUFFER_NAMES}
     for kc, leaf in flat.items():
@@ -78,8 +76,6 @@ def unflatten(flat: Mapping[str, Any]) -> Container:
 
 def native(out: Any) -> Any:
     """``out`` with every ivy_like Array a native array and every Container a dict."""
-    import ivy_like as il
-
     if isinstance(out, Mapping):
         return {k: native(v) for k, v in out.items()}
     if isinstance(out, (tuple, list)) and not hasattr(out, "_fields"):

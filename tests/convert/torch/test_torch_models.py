@@ -1,4 +1,4 @@
-"""from_torch on the models issue 22 must convert, on every backend (numpy, jax, torch,
+"""from_torch on the real models a converter must handle, on every backend (numpy, jax, torch,
 tensorflow, mlx): transformers' ResNet, MobileNetV2 and GPT-2 built from small configs with
 random weights (no download), ``torch.nn.TransformerEncoder`` and a two-layer LSTM classifier.
 
@@ -28,7 +28,7 @@ import ivy_like  # noqa: E402
 from ivy_like.convert import GraphModel, from_torch, to_torch  # noqa: E402
 from ivy_like.testing import assert_close  # noqa: E402
 
-TOL = {"rtol": 1e-4, "atol": 1e-4}  # the issue's bar: within 1e-4 of PyTorch in float32
+TOL = {"rtol": 1e-4, "atol": 1e-4}  # the bar: within 1e-4 of PyTorch in float32
 
 
 def _gen(seed: int) -> torch.Generator:

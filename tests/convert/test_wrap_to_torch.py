@@ -1,4 +1,4 @@
-"""``to_torch`` of any portable model (issue 22): a model traced from Flax or Keras, or an
+"""``to_torch`` of any portable model: a model traced from Flax or Keras, or an
 ``ivy_like.nn`` model, comes back as a torch module owning its weights (statistics as
 buffers), computing the same function, with torch's autograd seeing every op."""
 

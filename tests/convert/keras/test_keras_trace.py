@@ -1,4 +1,4 @@
-"""from_keras on Keras 3 subclassed models, traced with example inputs (issue 22): residual
+"""from_keras on Keras 3 subclassed models, traced with example inputs: residual
 connections, BatchNormalization, Conv2DTranspose, keras.ops calls and nested layers and models,
 on every backend; gradients that match TensorFlow's; round trips to Keras and Flax; clear errors.
 Also the layer settings that used to be refused: Conv2DTranspose's output_padding and "same"
@@ -17,7 +17,7 @@ from ivy_like.testing import assert_close  # noqa: E402
 
 L = keras.layers
 ops = keras.ops
-TOL = {"rtol": 1e-4, "atol": 1e-4}  # the issue's bar: within 1e-4 of Keras in float32
+TOL = {"rtol": 1e-4, "atol": 1e-4}  # the bar: within 1e-4 of Keras in float32
 rng = np.random.default_rng(7)
 
 

@@ -1,13 +1,14 @@
-"""Keras 3 <-> ivy_like: ``keras.Sequential`` and functional models, and Keras weight lists.
+"""Keras 3 <-> ivy_like, the entry points: models both ways and Keras weight lists.
 
-Functional models become a ``KerasGraphModel`` that keeps Keras's layouts
-(``_keras_graph.py``); what follows describes the ``Sequential`` path.
+``from_keras`` sends a ``keras.Sequential`` through the layer table in ``layers.py`` to an
+``ivy_like.nn.Sequential`` (below), a functional model to ``functional.py`` and a subclassed
+one to ``trace.py``; the last two give a ``KerasGraphModel``, which keeps Keras's layouts.
 
 Keras is channels-last (NHWC inputs, HWIO kernels); ivy_like's layers are PyTorch's
-(channels-first, OIHW). Kernels are transposed, and each channels-last layer is wrapped in
-``Permute`` layers that :func:`~._common.simplify` merges, so the converted model takes and
-returns exactly what the original does (Flatten sees the same element order). Imported only
-when a Keras conversion is asked for.
+(channels-first, OIHW). For a Sequential, kernels are transposed, and each channels-last layer
+is wrapped in ``Permute`` layers that :func:`~ivy_like.convert._specs.simplify` merges, so the
+converted model takes and returns exactly what the original does (Flatten sees the same
+element order). Imported only when a Keras conversion is asked for.
 """
 
 from __future__ import annotations
@@ -18,80 +19,34 @@ from typing import Any
 
 import keras
 import numpy as np
+from keras.src.models.functional import Functional
 
-from ..container._leaves import leaf_shape
-from ._common import (
+from ...container._leaves import leaf_shape
+from .._errors import unsupported
+from .._specs import (
     PARAMS,
     Spec,
     build_model,
     channels_first,
     channels_last,
     from_channels_last_layout,
-    load_params,
+    layer_kind,
     model_layers,
     read_specs,
     simplify,
-    target_backend,
     to_channels_last_layout,
-    to_numpy_exact,
-    unsupported,
 )
+from .._weights import check_structure, load_params, target_backend, to_numpy_exact
+from .._wrap import check_portable, keras_model
+from .functional import functional
+from .layers import At, gelu_tanh, lookup, one, supported
+from .trace import trace_model
 
-SUPPORTED_KERAS = (
-    "Dense",
-    "Conv1D",
-    "Conv2D",
-    "MaxPooling2D",
-    "AveragePooling2D",
-    "LayerNormalization",
-    "BatchNormalization",
-    "Embedding",
-    "Dropout",
-    "Activation",
-    "ReLU",
-    "Softmax",
-    "Flatten",
-    "Permute",
-    "ZeroPadding1D/2D (before a Conv)",
-)
+SUPPORTED_KERAS = supported(sequential=True)
 SUPPORTED = tuple(PARAMS)
 
 
 # -- Keras -> ivy_like -------------------------------------------------------------------------------
-def _activation(i: int, layer: Any, fn: Any) -> list[Spec]:
-    a = keras.activations
-    table = {
-        a.linear: [],
-        a.relu: [Spec("ReLU")],
-        a.gelu: [Spec("GELU", {"approximate": "none"})],  # Keras's default is the exact gelu
-        a.silu: [Spec("SiLU")],
-        a.sigmoid: [Spec("Sigmoid")],
-        a.tanh: [Spec("Tanh")],
-        a.softmax: [Spec("Softmax", {"axis": -1})],
-        a.log_softmax: [Spec("LogSoftmax", {"axis": -1})],
-    }
-    if fn is None:
-        return []
-    if fn is _gelu_tanh:  # what to_keras writes for GELU(approximate="tanh")
-        return [Spec("GELU", {"approximate": "tanh"})]
-    # to_keras writes a softmax over another axis as a partial with ``axis``.
-    if isinstance(fn, functools.partial) and fn.func in (a.softmax, a.log_softmax):
-        if not fn.args and set(fn.keywords) == {"axis"}:
-            kind = "Softmax" if fn.func is a.softmax else "LogSoftmax"
-            return [Spec(kind, {"axis": int(fn.keywords["axis"])})]
-    if fn not in table:
-        name = getattr(fn, "__name__", repr(fn))
-        raise unsupported(
-            "from_keras",
-            i,
-            layer,
-            SUPPORTED_KERAS,
-            f"activation {name!r}; supported: linear, relu, gelu, silu, sigmoid, tanh, "
-            "softmax, log_softmax",
-        )
-    return [Spec(s.kind, dict(s.config)) for s in table[fn]]
-
-
 def _rank(i: int, layer: Any) -> int:
     try:
         return len(layer.input.shape)
@@ -103,145 +58,15 @@ def _rank(i: int, layer: Any) -> int:
         ) from err
 
 
-def _channels_last_wrap(layer: Any, rank: int, specs: list[Spec]) -> list[Spec]:
-    """``specs`` (channels-first layers) wrapped so they take and give Keras's layout."""
-    if getattr(layer, "data_format", "channels_last") == "channels_first":
-        return specs
-    return [
-        Spec("Permute", {"dims": channels_first(rank)}),
-        *specs,
-        Spec("Permute", {"dims": channels_last(rank)}),
-    ]
-
-
-def _same_padding(i: int, layer: Any, kernel: Any, strides: Any, dilation: Any) -> tuple[int, ...]:
-    """Keras's "same" padding as the symmetric padding ivy_like's layers take, where it is."""
-    pads = []
-    for k, s, d in zip(kernel, strides, dilation):
-        total = (k - 1) * d
-        if s != 1 or total % 2:
-            raise unsupported(
-                "from_keras",
-                i,
-                layer,
-                SUPPORTED_KERAS,
-                "padding='same' with a stride or an even kernel pads asymmetrically",
-            )
-        pads.append(total // 2)
-    return tuple(pads)
-
-
-def _one(v: Sequence[int]) -> Any:
-    """An int for equal entries (the form ivy_like's layers take), the tuple otherwise."""
-    v = tuple(int(x) for x in v)
-    return v[0] if len(set(v)) == 1 else v
-
-
 def _keras_specs(i: int, layer: Any) -> list[Spec]:
-    L = keras.layers
+    """The ``ivy_like.nn`` layers of layer ``i`` of a Sequential, from the layer table."""
     fail = functools.partial(unsupported, "from_keras", i, layer, SUPPORTED_KERAS)
-    weights = [np.asarray(w) for w in layer.get_weights()]
-    if isinstance(layer, L.Dense):
-        kernel = weights[0]
-        w = {"weight": from_channels_last_layout("Linear", "weight", kernel)}
-        if layer.use_bias:
-            w["bias"] = weights[1]
-        config = {
-            "in_features": kernel.shape[0],
-            "out_features": kernel.shape[1],
-            "bias": bool(layer.use_bias),
-        }
-        return [Spec("Linear", config, w), *_activation(i, layer, layer.activation)]
-    if isinstance(layer, (L.Conv1D, L.Conv2D)) and type(layer) in (L.Conv1D, L.Conv2D):
-        kind = "Conv2d" if isinstance(layer, L.Conv2D) else "Conv1d"
-        kernel = weights[0]
-        if layer.padding == "valid":
-            padding: Any = 0
-        elif layer.padding == "same":
-            padding = _one(
-                _same_padding(i, layer, layer.kernel_size, layer.strides, layer.dilation_rate)
-            )
-        else:
-            raise fail(f"padding={layer.padding!r}")
-        w = {"weight": from_channels_last_layout(kind, "weight", kernel)}
-        if layer.use_bias:
-            w["bias"] = weights[1]
-        config = {
-            "in_channels": kernel.shape[-2] * layer.groups,
-            "out_channels": kernel.shape[-1],
-            "kernel_size": _one(layer.kernel_size),
-            "stride": _one(layer.strides),
-            "padding": padding,
-            "dilation": _one(layer.dilation_rate),
-            "groups": layer.groups,
-            "bias": bool(layer.use_bias),
-        }
-        rank = 4 if kind == "Conv2d" else 3
-        conv = _channels_last_wrap(layer, rank, [Spec(kind, config, w)])
-        return [*conv, *_activation(i, layer, layer.activation)]
-    if isinstance(layer, (L.MaxPooling2D, L.AveragePooling2D)):
-        if layer.padding != "valid":
-            raise fail(f"padding={layer.padding!r}; only 'valid'")
-        kind = "MaxPool2d" if isinstance(layer, L.MaxPooling2D) else "AvgPool2d"
-        config = {"kernel_size": _one(layer.pool_size), "stride": _one(layer.strides), "padding": 0}
-        return _channels_last_wrap(layer, 4, [Spec(kind, config)])
-    if isinstance(layer, L.BatchNormalization):
-        rank = _rank(i, layer)
-        axis = layer.axis if isinstance(layer.axis, int) else None
-        if axis is None or axis % rank not in (1, rank - 1):
-            raise fail(f"axis={layer.axis}; only the channel axis (1 or -1)")
-        mean, var = weights[-2:]
-        gamma = weights[0] if layer.scale else np.ones_like(mean)
-        beta = weights[int(layer.scale)] if layer.center else np.zeros_like(mean)
-        w = {"weight": gamma, "bias": beta, "running_mean": mean, "running_var": var}
-        spec = Spec("BatchNorm2d", {"num_features": mean.shape[0], "eps": layer.epsilon}, w)
-        if axis % rank == 1 or rank == 2:
-            return [spec]
-        return [
-            Spec("Permute", {"dims": channels_first(rank)}),
-            spec,
-            Spec("Permute", {"dims": channels_last(rank)}),
-        ]
-    if isinstance(layer, L.LayerNormalization):
-        rank = _rank(i, layer)
-        axes = [a % rank for a in (layer.axis if isinstance(layer.axis, list) else [layer.axis])]
-        if axes != [rank - 1] or getattr(layer, "rms_scaling", False):
-            raise fail(f"axis={layer.axis}; only the last axis, without rms_scaling")
-        size = int(layer.input.shape[-1])
-        dtype = weights[0].dtype if weights else np.float32
-        gamma = weights[0] if layer.scale else np.ones(size, dtype)
-        beta = weights[int(layer.scale)] if layer.center else np.zeros(size, dtype)
-        config = {"normalized_shape": size, "eps": layer.epsilon}
-        return [Spec("LayerNorm", config, {"weight": gamma, "bias": beta})]
-    if isinstance(layer, L.Embedding):
-        table = weights[0]
-        config = {"num_embeddings": table.shape[0], "embedding_dim": table.shape[1]}
-        return [Spec("Embedding", config, {"weight": table})]
-    if isinstance(layer, L.Dropout) and type(layer) is L.Dropout:
-        return [Spec("Dropout", {"p": float(layer.rate)})]
-    if type(layer) is L.Activation:
-        return _activation(i, layer, layer.activation)
-    if isinstance(layer, L.ReLU):
-        if layer.max_value is not None or layer.negative_slope or layer.threshold:
-            raise fail("max_value, negative_slope or threshold")
-        return [Spec("ReLU")]
-    if isinstance(layer, L.Softmax):
-        axis = layer.axis if isinstance(layer.axis, int) else None
-        if axis is None:
-            if len(layer.axis) != 1:
-                raise fail(f"axis={layer.axis}; only one axis")
-            axis = layer.axis[0]
-        return [Spec("Softmax", {"axis": int(axis)})]
-    if isinstance(layer, L.Flatten):
-        out = [Spec("Flatten", {"start_dim": 1})]
-        if layer.data_format == "channels_first":
-            rank = _rank(i, layer)
-            if rank > 2:  # Keras moves channels last before flattening
-                out.insert(0, Spec("Permute", {"dims": channels_last(rank)}))
-        return out
-    if isinstance(layer, L.Permute):
-        return [Spec("Permute", {"dims": (0, *layer.dims)})]
-    raise fail()
+    read = lookup(layer, sequential=True)
+    if read is None:
+        raise fail()
+    specs = read(layer, At(fail, functools.partial(_rank, i, layer), sequential=True)).specs
+    assert specs is not None  # a Sequential entry has its specs
+    return specs()
 
 
 def from_keras(model: Any, *example_args: Any, backend: Any = None) -> Any:
@@ -302,12 +127,8 @@ def from_keras(model: Any, *example_args: Any, backend: Any = None) -> Any:
     True
     """
     if _is_subclassed(model):
-        from ._keras_trace import trace_model
-
         return trace_model(model, example_args, backend)
     if not isinstance(model, keras.Sequential):
-        from ._keras_graph import functional
-
         return functional(model, backend)
     specs: list[Spec] = []
     layers = list(model.layers)
@@ -342,8 +163,6 @@ def from_keras(model: Any, *example_args: Any, backend: Any = None) -> Any:
 
 def _is_subclassed(model: Any) -> bool:
     """A model (or layer) with its own ``call``: neither Sequential nor functional."""
-    from keras.src.models.functional import Functional
-
     return isinstance(model, keras.layers.Layer) and not isinstance(
         model, (keras.Sequential, Functional)
     )
@@ -357,14 +176,10 @@ def _zero_padding(i: int, layer: Any) -> tuple[Any, str]:
         raise unsupported(
             "from_keras", i, layer, SUPPORTED_KERAS, "asymmetric or channels_first padding"
         )
-    return _one([a for a, _ in pairs]), "Conv2D" if two_d else "Conv1D"
+    return one([a for a, _ in pairs]), "Conv2D" if two_d else "Conv1D"
 
 
 # -- ivy_like -> Keras -------------------------------------------------------------------------------
-def _gelu_tanh(x: Any) -> Any:
-    return keras.activations.gelu(x, approximate=True)
-
-
 def _pads(p: Any, n: int) -> tuple[int, ...]:
     return tuple(p) if isinstance(p, (tuple, list)) else (int(p),) * n
 
@@ -423,7 +238,7 @@ def _keras_layer(i: int, spec: Spec, layer: Any) -> tuple[list[Any], Any]:
     if kind in ("ReLU", "SiLU", "Sigmoid", "Tanh"):
         return [L.Activation(kind.lower() if kind != "SiLU" else "silu")], None
     if kind == "GELU":
-        return [L.Activation("gelu" if c["approximate"] == "none" else _gelu_tanh)], None
+        return [L.Activation("gelu" if c["approximate"] == "none" else gelu_tanh)], None
     if kind == "Softmax":
         return [L.Softmax(axis=c["axis"])], None
     if kind == "LogSoftmax":
@@ -486,8 +301,6 @@ def to_keras(model: Any, params: Any = None, input_shape: Any = None) -> Any:
     True
     """
     if getattr(model, "layers", None) is None:  # no layers to translate: wrap apply
-        from ._wrap import check_portable, keras_model
-
         check_portable(model, "to_keras")
         return keras_model(model, params, "to_keras")
     layers = model_layers(model, "to_keras")
@@ -537,8 +350,6 @@ def to_keras(model: Any, params: Any = None, input_shape: Any = None) -> Any:
 # -- Keras weight lists <-> Container ----------------------------------------------------------------
 def _slots(model: Any, where: str) -> list[tuple[str, str, str]]:
     """(key chain, layer kind, parameter name) of every weight, in Keras's order."""
-    from ._common import layer_kind
-
     layers = model_layers(model, where)
     slots = []
     for i, layer in enumerate(layers):
@@ -608,8 +419,6 @@ def to_keras_weights(model: Any, params: Any = None) -> list[np.ndarray]:
     True
     """
     params = model.params if params is None else params
-    from ._common import check_structure
-
     check_structure(model.params, params, "to_keras_weights")
     return [
         to_channels_last_layout(kind, name, to_numpy_exact(params[kc], kc))

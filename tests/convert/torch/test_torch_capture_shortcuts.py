@@ -1,4 +1,4 @@
-"""The shortcuts a converted torch graph takes at capture (issue 22's speed): values that depend
+"""The shortcuts a converted torch graph takes at capture: values that depend
 on no input are folded into constants, attention with a constant mask skips the guard for
 queries that attend to nothing, and nodes that change nothing on the captured shapes give their
 input back. Each test checks the shortcut is taken (in ``model.code``) and that the outputs
@@ -17,7 +17,8 @@ import torch.nn.functional as F  # noqa: E402
 
 import ivy_like  # noqa: E402
 from ivy_like.container import Container  # noqa: E402
-from ivy_like.convert import _graph, from_torch  # noqa: E402
+from ivy_like.convert import from_torch  # noqa: E402
+from ivy_like.convert.torch import capture  # noqa: E402
 from ivy_like.testing import assert_close  # noqa: E402
 
 TOL = {"rtol": 1e-5, "atol": 1e-5}
@@ -88,7 +89,7 @@ def test_constants_over_the_size_limit_are_computed_per_call(monkeypatch):
     want = _torch_out(_BigConstant(), x).numpy()
     folded = from_torch(_BigConstant(), torch.ones(4, 4), backend="numpy")
     assert FOLDED in folded.code
-    monkeypatch.setattr(_graph, "FOLD_LIMIT", 8)
+    monkeypatch.setattr(capture, "FOLD_LIMIT", 8)
     model = from_torch(_BigConstant(), torch.ones(4, 4), backend="numpy")
     assert FOLDED not in model.code
     assert len(_calls(model.code, "aten_arange_default")) == 1

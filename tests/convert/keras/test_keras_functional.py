@@ -1,4 +1,4 @@
-"""from_keras on Keras 3 functional models (issue 22): residual connections, shared layers,
+"""from_keras on Keras 3 functional models: residual connections, shared layers,
 several inputs and outputs, on every backend, and gradients that match TensorFlow's."""
 
 import keras
@@ -11,7 +11,7 @@ from ivy_like.convert import UnsupportedOpError, from_keras, to_backend
 from ivy_like.testing import assert_close
 
 L = keras.layers
-TOL = {"rtol": 1e-4, "atol": 1e-4}  # the issue's bar: within 1e-4 of Keras in float32
+TOL = {"rtol": 1e-4, "atol": 1e-4}  # the bar: within 1e-4 of Keras in float32
 
 
 def _randomize_batch_norms(model: keras.Model) -> keras.Model:
@@ -257,9 +257,9 @@ def test_subclassed_model_is_refused():
 def test_docs_list_every_supported_layer():
     from pathlib import Path
 
-    from ivy_like.convert._keras_graph import SUPPORTED_FUNCTIONAL
+    from ivy_like.convert.keras.functional import SUPPORTED_FUNCTIONAL
 
-    docs = (Path(__file__).parents[2] / "docs" / "convert.md").read_text()
+    docs = (Path(__file__).parents[3] / "docs" / "convert.md").read_text()
     section = docs.split("## Keras functional models", 1)[1].split("\n## ", 1)[0]
     missing = [n for n in SUPPORTED_FUNCTIONAL if n != "InputLayer" and n not in section]
     assert not missing, f"docs/convert.md does not list {missing}"

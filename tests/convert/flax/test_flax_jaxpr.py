@@ -20,7 +20,7 @@ from flax import nnx  # noqa: E402
 
 import ivy_like  # noqa: E402
 from ivy_like.convert import UnsupportedOpError, from_flax, to_backend, to_flax  # noqa: E402
-from ivy_like.convert._jaxpr import JaxprModel  # noqa: E402
+from ivy_like.convert.flax.jaxpr_model import JaxprModel  # noqa: E402
 
 TOL = {"atol": 1e-4, "rtol": 1e-4}
 RNG = np.random.default_rng(0)
@@ -36,7 +36,7 @@ def _np(x):
 
 # -- the models ----------------------------------------------------------------------------------
 class SkipBlock(nnx.Module):
-    """Linear -> relu -> Linear, plus the input, then LayerNorm (issue 22's nnx model)."""
+    """Linear -> relu -> Linear, plus the input, then LayerNorm (an nnx model with a skip connection)."""
 
     def __init__(self, rngs):
         self.linear1 = nnx.Linear(6, 12, rngs=rngs)
@@ -424,14 +424,14 @@ def test_the_generated_code_names_the_primitives():
 
 
 def test_docs_list_every_supported_primitive():
-    from ivy_like.convert._jaxpr import supported_primitives_markdown
+    from ivy_like.convert.flax.primitives import supported_primitives_markdown
 
-    docs = (Path(__file__).parents[2] / "docs" / "convert.md").read_text()
+    docs = (Path(__file__).parents[3] / "docs" / "convert.md").read_text()
     block = re.search(r"<!-- jax-primitives -->\n(.*?)<!-- /jax-primitives -->", docs, re.S)
     assert block is not None, "docs/convert.md lost its generated list of jax primitives"
     assert block.group(1) == supported_primitives_markdown(), (
         "docs/convert.md is stale: regenerate the list with python -c 'from "
-        "ivy_like.convert._jaxpr import supported_primitives_markdown as m; print(m())'"
+        "ivy_like.convert.flax.primitives import supported_primitives_markdown as m; print(m())'"
     )
 
 

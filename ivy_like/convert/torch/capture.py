@@ -1,29 +1,25 @@
-"""Graph models: a PyTorch model captured by ``torch.export`` as a pure ivy_like function.
+"""Capturing a PyTorch model: ``torch.export`` to one generated ivy_like function.
 
 :func:`capture` exports the module (in eval mode), functionalizes it (and decomposes the ops
-the table of :mod:`._aten` lacks into ones it has) when needed, checks every node against that
-table, and generates one Python function for the whole graph: a line per node, calling the
-node's ivy_like function, with the ATen op and the module it came from in a comment. That
-source goes into ``linecache``, so a traceback through a converted model shows the node.
+the table of :mod:`~ivy_like.convert.torch.aten` lacks into ones it has) when needed, checks
+every node against that table, and generates one Python function for the whole graph: a line
+per node, calling the node's ivy_like function, with the ATen op and the module it came from
+in a comment. The source is compiled through ``core.codegen``, so a traceback through a
+converted model shows the node.
 
 The shapes are fixed at capture, which the function uses: what depends on no input and no
 parameter (GPT-2's causal mask and position ids) is computed once, then kept as constants;
 nodes that change nothing on those shapes (a view to the same shape, a cast to the same dtype)
 give their input back, reshapes and transposes get their static arguments, ``addmm`` runs as
 one ``linear`` (without the views around it), and attention with a constant mask and indexing
-with constant indices skip the work that only the values of the mask or indices decide.
-
-A :class:`GraphModel` holds that function, the weights as a Container keyed like the
-``state_dict`` (``"layer1/0/conv1/weight"``), the graph's other constants, and how to flatten
-the call's arguments and rebuild its outputs. ``apply(params, *args, **kwargs)`` is pure;
-``model(*args, **kwargs)`` runs on the backend of its inputs. Only :func:`capture` and
-:func:`to_torch_module` import torch; running a model does not.
+with constant indices skip the work that only the values of the mask or indices decide. The
+result is a :class:`~ivy_like.convert.torch.graph_model.GraphModel`. Only :func:`capture`
+imports torch (when called).
 """
 
 from __future__ import annotations
 
 import collections
-import linecache
 import math
 import operator
 import re
@@ -31,305 +27,17 @@ import warnings
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
 import ivy_like as il
 
-from ..container import Container
-from ..container._leaves import exact_numpy, from_exact_numpy
-from ..core.backend import activate, current_backend, deactivate, get_backend
-from ..nn.models import Model
-from . import _aten
-from ._aten import UnsupportedOpError
-from ._common import move
-
-# -- call structures: TreeSpecs turned into plain tuples at capture ------------------------------
-# ("leaf",) | ("none",) | ("tuple"|"list", kids) | ("dict", keys, kids)
-# | ("namedtuple", cls, kids) | ("mapping", keys, kids): a dict subclass such as transformers'
-# ModelOutput, given back as a Container (item and attribute access, a tree node everywhere).
-
-
-def _flatten(desc: tuple[Any, ...], value: Any, where: str, out: list[Any]) -> None:
-    kind = desc[0]
-    if kind == "leaf":
-        out.append(value)
-    elif kind == "none":
-        if value is not None:
-            raise TypeError(f"{where} was None when the model was captured, got {value!r}")
-    elif kind in ("tuple", "list", "namedtuple"):
-        kids = desc[-1]
-        if not isinstance(value, (tuple, list)) or len(value) != len(kids):
-            n = len(value) if isinstance(value, (tuple, list)) else type(value).__name__
-            raise TypeError(f"{where}: expected {len(kids)} items as captured, got {n}")
-        for i, (d, v) in enumerate(zip(kids, value)):
-            _flatten(d, v, f"{where}[{i}]", out)
-    else:  # dict, mapping
-        keys, kids = desc[1], desc[2]
-        if not isinstance(value, Mapping) or set(value) != set(keys):
-            have = sorted(value) if isinstance(value, Mapping) else type(value).__name__
-            raise TypeError(f"{where}: expected the keys {sorted(keys)} as captured, got {have}")
-        for k, d in zip(keys, kids):
-            _flatten(d, value[k], f"{where}[{k!r}]", out)
-
-
-def _rebuild(desc: tuple[Any, ...], leaves: Any, pos: list[int]) -> Any:
-    kind = desc[0]
-    if kind == "leaf":
-        pos[0] += 1
-        return leaves[pos[0] - 1]
-    if kind == "none":
-        return None
-    kids = [_rebuild(d, leaves, pos) for d in desc[-1]]
-    if kind == "tuple":
-        return tuple(kids)
-    if kind == "list":
-        return kids
-    if kind == "namedtuple":
-        return desc[1](*kids)
-    if kind == "dict":
-        return dict(zip(desc[1], kids))
-    return Container(dict(zip(desc[1], kids)))
-
-
-def _describe(spec: Any, where: str) -> tuple[Any, ...]:
-    """A torch ``TreeSpec`` as the plain tuples above (no torch needed to use them)."""
-    if spec.is_leaf():
-        return ("leaf",)
-    t = spec.type
-    kids = [_describe(c, where) for c in spec.children()]
-    if t is type(None):
-        return ("none",)
-    if t in (tuple, list):
-        return (t.__name__, kids)
-    if t in (dict, collections.OrderedDict):
-        return ("dict", list(spec.context), kids)
-    if isinstance(spec.context, type) and issubclass(spec.context, tuple):
-        return ("namedtuple", spec.context, kids)
-    if isinstance(t, type) and issubclass(t, Mapping) and isinstance(spec.context, list):
-        return ("mapping", list(spec.context), kids)
-    raise UnsupportedOpError(
-        f"from_torch: the model's {where} hold a {getattr(t, '__name__', t)}; supported: "
-        f"tensors, None, tuples, lists, namedtuples and dicts (transformers' ModelOutput)"
-    )
-
-
-def _constant(arr: Any, dtype: Any, backend: Any) -> Any:
-    """A graph constant on ``backend``: exact, except int64 where the backend has none (JAX
-    without x64), which becomes int32 as the backend's own integer arrays are."""
-    try:
-        return from_exact_numpy(arr, dtype, backend)
-    except TypeError:
-        if dtype.name != "int64":
-            raise
-        return from_exact_numpy(arr.astype(np.int32), il.int32, backend)
-
-
-def _concrete(backend: Any, x: Any) -> bool:
-    """Whether ``x`` is a value rather than a tracer of a function being compiled (JAX stages
-    even a NumPy constant into the trace under ``jit``; such an array cannot outlive it)."""
-    try:
-        backend.to_numpy(x)
-    except Exception:  # noqa: BLE001 - every framework names its tracer errors differently
-        return False
-    return True
-
-
-def _leaf_reader(parts: list[tuple[str, ...]]) -> Any:
-    """A function giving the leaves at ``parts`` (key paths) of a nested Container or dict,
-    in order: generated, so each shared prefix (``transformer/h/0``) is looked up once per
-    call, not once per leaf. It reads the Container it is given on every call (nothing is
-    kept between calls, so a new Container or a replaced leaf is always seen)."""
-    names: dict[tuple[str, ...], str] = {(): "params"}
-    lines = ["def read_leaves(params):"]
-    for path in parts:
-        for i in range(1, len(path)):
-            if path[:i] not in names:
-                names[path[:i]] = f"n{len(names)}"
-                lines.append(f"    {names[path[:i]]} = {names[path[: i - 1]]}[{path[i - 1]!r}]")
-    leaves = ", ".join(f"{names[path[:-1]]}[{path[-1]!r}]" for path in parts)
-    lines.append(f"    return [{leaves}]")
-    namespace: dict[str, Any] = {}
-    exec("\n".join(lines) + "\n", namespace)  # noqa: S102 - our own generated source
-    return namespace["read_leaves"]
-
-
-# -- the model -----------------------------------------------------------------------------------
-class CapturedWeights:
-    """What every captured model (:class:`GraphModel`, ``JaxprModel``) does with its weights
-    and constants: ``params`` moved to a backend once and reused while ``params`` is the same
-    Container, and the graph's constants made once per backend. The model sets ``params``,
-    ``_param_parts`` (the key chains split), ``_moved``, ``_constants`` (NumPy array,
-    ivy_like dtype pairs) and ``_constants_on``."""
-
-    params: Container
-    _param_parts: list[tuple[str, ...]]
-    _moved: tuple[Any, Any, Any] | None
-    _constants: list[tuple[Any, Any]]
-    _constants_on: dict[str, list[Any]]
-
-    def params_on(self, backend: Any) -> Any:
-        """``params`` on ``backend`` (moved once and cached while ``params`` is unchanged).
-
-        Read from one leaf rather than by flattening the Container on every call.
-        """
-        b = get_backend(backend)
-        params = self.params
-        if not self._param_parts:
-            return params
-        first = params
-        for k in self._param_parts[0]:
-            first = first[k]
-        if il.backend_of(first) is b:
-            return params
-        moved = self._moved
-        if moved is not None and moved[0] is params and moved[1] is b:
-            return moved[2]
-        converted = params.cont_to_backend(b)
-        self._moved = (params, b, converted)
-        return converted
-
-    def constants_on(self, backend: Any) -> list[Any]:
-        """The graph's constants on ``backend`` (made once per backend)."""
-        b = get_backend(backend)
-        hit = self._constants_on.get(b.name)
-        if hit is None:
-            hit = [_constant(arr, dtype, b) for arr, dtype in self._constants]
-            if hit and _concrete(b, hit[0]):  # made inside a trace (jit), they belong to it
-                self._constants_on[b.name] = hit
-        return hit
-
-
-class GraphModel(CapturedWeights, Model):
-    """A captured PyTorch model: ``params`` plus the pure function ``apply``.
-
-    ``params`` is a Container of the parameters and the buffers the graph reads, keyed like
-    the module's ``state_dict`` with ``/`` (``"layer1/0/conv1/weight"``); tied weights (GPT-2's
-    ``lm_head.weight`` is ``transformer.wte.weight``) are one leaf, under the first name.
-    ``apply(params, *args, **kwargs)`` takes the arguments the model was captured with (same
-    structure, same shapes) and is pure, so ``ivy_like.grad``, ``ivy_like.compile`` and the
-    other transforms work on it; ``model(*args, **kwargs)`` runs it on the backend of its
-    inputs (the parameters are moved there once). Outputs keep their structure; a dict
-    subclass such as transformers' ``ModelOutput`` comes back as a Container
-    (``out["logits"]``, ``out.logits``).
-
-    ``model.code`` is the generated function (one line per graph node) and ``model.aten_ops``
-    the ATen ops it uses. Build one with :func:`ivy_like.convert.from_torch`.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import torch
-    >>> from ivy_like.convert import from_torch
-    >>> class Net(torch.nn.Module):
-    ...     def __init__(self):
-    ...         super().__init__()
-    ...         self.fc = torch.nn.Linear(3, 2)
-    ...     def forward(self, x):
-    ...         return torch.relu(self.fc(x)) + x[:, :2]
-    >>> net = Net()
-    >>> model = from_torch(net, torch.ones(2, 3), backend="numpy")
-    >>> model.params.cont_all_key_chains()
-    ['fc/weight', 'fc/bias']
-    >>> x = np.arange(6, dtype=np.float32).reshape(2, 3)
-    >>> bool(np.allclose(model(x), net(torch.from_numpy(x)).detach().numpy(), atol=1e-6))
-    True
-    """
-
-    def __init__(
-        self,
-        function: Any,
-        code: str,
-        params: Container,
-        param_keys: list[str],
-        constants: list[tuple[Any, Any]],
-        inputs: tuple[Any, ...],
-        input_values: dict[int, Any],
-        input_shapes: dict[int, tuple[int, ...]],
-        outputs: tuple[Any, ...],
-        aliases: dict[str, list[str]],
-        aten_ops: list[str],
-        exported: Any = None,
-    ) -> None:
-        self._function = function
-        self.code = code
-        self.params = params
-        self._moved: tuple[Any, Any, Any] | None = None
-        self._param_parts = [tuple(kc.split("/")) for kc in param_keys]
-        self._read_leaves = _leaf_reader(self._param_parts)
-        self._constants = constants  # (NumPy array, ivy_like dtype) pairs, exact
-        self._constants_on: dict[str, list[Any]] = {}
-        self._inputs = inputs
-        self._input_values = input_values  # flat position -> the non-tensor value captured
-        # The graph is captured for these shapes (reshapes hold them as numbers): another
-        # shape is refused rather than computed wrongly.
-        self._input_shapes = list(input_shapes.items())
-        self._outputs = outputs
-        self.aliases = aliases  # key chain -> every state_dict name of that tensor
-        self.aten_ops = aten_ops
-        self._exported = exported
-
-    def _config(self) -> dict[str, Any]:
-        return {"aten_ops": self.aten_ops}
-
-    # Two captures are the same model only if they are the same object (the graphs and
-    # weights are not compared).
-    __eq__ = object.__eq__
-
-    # Layer sets __hash__ = None (it compares by config); a captured model hashes by identity
-    __hash__ = object.__hash__  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        n = len(self._param_parts)
-        return f"GraphModel({n} parameter arrays, {len(self.aten_ops)} ATen ops)"
-
-    def _flat_inputs(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
-        flat: list[Any] = []
-        _flatten(self._inputs, (args, kwargs), "inputs", flat)
-        for i, value in self._input_values.items():
-            if not (flat[i] is value or flat[i] == value):
-                raise TypeError(
-                    f"GraphModel: input {i} was {value!r} when the model was captured, got "
-                    f"{flat[i]!r}; capture it again for another value"
-                )
-        for i, shape in self._input_shapes:
-            got = getattr(flat[i], "shape", None)
-            if got is None or tuple(got) != shape:
-                raise ValueError(
-                    f"GraphModel: input {i} has shape {None if got is None else tuple(got)}; "
-                    f"the model was captured for shape {shape} (capture it again with an "
-                    f"example of the new shape)"
-                )
-        return flat
-
-    def _backend(self, flat: list[Any], params: Any) -> Any:
-        for x in flat:
-            if isinstance(x, np.ndarray):
-                return current_backend()  # NumPy follows the active backend, as every op
-            if hasattr(x, "shape") and not isinstance(x, (int, float, bool)):
-                return il.backend_of(x)
-        for leaf in Container(params).cont_flatten_key_chains().values():
-            return il.backend_of(leaf)
-        return current_backend()
-
-    def apply(self, params: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        """The model's function of ``params`` (a Container or nested dict keyed like
-        ``model.params``) and the inputs, on the backend of the inputs."""
-        flat = self._flat_inputs(args, kwargs)
-        return self._run(params, flat, self._backend(flat, params))
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        flat = self._flat_inputs(args, kwargs)
-        backend = self._backend(flat, self.params)
-        return self._run(self.params_on(backend), flat, backend)
-
-    def _run(self, params: Any, flat: list[Any], backend: Any) -> Any:
-        tokens = activate(backend)  # creation ops in the graph make arrays of this backend
-        try:
-            out = self._function(self._read_leaves(params), self.constants_on(backend), flat)
-        finally:
-            if tokens is not None:
-                deactivate(tokens)
-        return _rebuild(self._outputs, out, [0])
+from ...container import Container
+from ...container._leaves import exact_numpy
+from ...core.backend import activate, current_backend, deactivate, get_backend
+from .._captured import Generated, compile_generated, constant
+from .._casts import cast
+from .._errors import UnsupportedOpError
+from .._weights import move
+from . import aten as _aten
+from .graph_model import GraphModel, describe_tree
 
 
 # -- capture -----------------------------------------------------------------------------------
@@ -833,12 +541,11 @@ def _fold(
     same handlers as at run time, so the same values), as torch tensors."""
     code = "def fold(__C):\n" + "\n".join(lines) + "\n"
     code += f"    return [{', '.join(w.names[n] for n in frontier)}]\n"
-    namespace = dict(w.globals)
-    exec(compile(code, "<ivy_like graph: constants>", "exec"), namespace)  # noqa: S102
+    fold = compile_generated(code, "fold", w.globals, f"from_torch constants at {id(w):x}")
     torch_backend = get_backend("torch")
     tokens = activate(torch_backend)
     try:
-        values = namespace["fold"]([_constant(a, d, torch_backend) for a, d in constants])
+        values = fold([constant(a, d, torch_backend) for a, d in constants])
     finally:
         if tokens is not None:
             deactivate(tokens)
@@ -856,7 +563,7 @@ def capture(
     graph = ep.graph_module.graph
     target = current_backend() if backend is None else get_backend(backend)
     w = _Writer({n.name for n in graph.nodes})
-    w.globals["__cast"] = _aten.cast
+    w.globals["__cast"] = cast
 
     # Tied weights are one tensor under several state_dict names: one leaf, the first name.
     canonical: dict[int, str] = {}
@@ -993,25 +700,20 @@ def capture(
     w.lines.append(f"    return {w.literal(tuple(outs))}")
 
     code = "def graph(__P, __C, __U):\n" + "\n".join(w.lines) + "\n"
-    filename = f"<ivy_like graph: {type(module).__name__} at {id(w):x}>"
-    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
-    namespace = dict(w.globals)
-    exec(compile(code, filename, "exec"), namespace)  # noqa: S102 - our own generated source
+    where = f"from_torch {type(module).__name__} at {id(w):x}"
+    function = compile_generated(code, "graph", w.globals, where)
 
     call_spec = ep.module_call_graph[0].signature
-    inputs = _describe(call_spec.in_spec, "inputs")
-    outputs = _describe(call_spec.out_spec, "outputs")
+    inputs = describe_tree(call_spec.in_spec, "inputs")
+    outputs = describe_tree(call_spec.out_spec, "outputs")
     params = (
         Container.cont_unflatten({kc: move(t, target, kc) for kc, t in weights.items()})
         if weights
         else Container()
     )
     return GraphModel(
-        namespace["graph"],
-        code,
+        Generated(function, code, param_keys, constants, where),
         params,
-        param_keys,
-        constants,
         inputs,
         input_values,
         input_shapes,
@@ -1020,30 +722,3 @@ def capture(
         sorted(ops),
         ep,
     )
-
-
-def to_torch_module(model: GraphModel, params: Any = None) -> Any:
-    """A ``torch.nn.Module`` computing ``model``: the captured graph (``ExportedProgram.module``)
-    with the weights of ``params`` (default ``model.params``) as its own new parameters."""
-    import torch
-
-    from ..container._leaves import leaf_info
-
-    params = model.params if params is None else params
-    module = model._exported.module()
-    torch_backend = get_backend("torch")
-    for parts, kc in zip(model._param_parts, ("/".join(p) for p in model._param_parts)):
-        v = params
-        for k in parts:
-            v = v[k]
-        t = leaf_info(move(v, torch_backend, kc))[1].detach().clone()  # type: ignore[index]
-        new: Any = None
-        for name in model.aliases[kc]:  # tied names get the same new tensor: still tied
-            owner_path, _, attr = name.rpartition(".")
-            owner = module.get_submodule(owner_path) if owner_path else module
-            if isinstance(getattr(owner, attr), torch.nn.Parameter):
-                new = new if new is not None else torch.nn.Parameter(t)
-                setattr(owner, attr, new)
-            else:
-                owner.register_buffer(attr, t)
-    return module

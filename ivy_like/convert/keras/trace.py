@@ -4,7 +4,7 @@
 every layer call and every ``keras.ops`` call on a Keras tensor then records a node (its
 operation, its arguments, its outputs), which is Keras's own functional graph. The nodes are
 walked back from the outputs and evaluated with ivy_like ops: built-in layers with the
-translations of ``_keras_graph.py``, ``keras.ops`` operations with the table below, and any
+layer table of ``layers.py``, ``keras.ops`` operations with the table below, and any
 other layer (a custom layer, a nested subclassed, functional or Sequential model) by tracing
 its own ``call`` in turn. Imported only when such a conversion is asked for.
 """
@@ -18,15 +18,17 @@ from typing import Any
 import keras
 import numpy as np
 
-from ..container import Container
-from ..core.backend import current_backend, get_backend
-from ._common import move
-from ._keras_graph import SUPPORTED_FUNCTIONAL, KerasGraphModel, _layer_fn, _resolve
+import ivy_like as il
+
+from ...container import Container
+from ...core.backend import current_backend, get_backend
+from .._errors import UnsupportedOpError
+from .._weights import move
+from .functional import SUPPORTED_FUNCTIONAL, KerasGraphModel, layer_fn, resolve
 
 
 def _ops_table() -> dict[str, Callable[[Any], Callable[..., Any]]]:
     """Keras op class name -> (the op -> ``f(*args)`` with ivy_like ops)."""
-    import ivy_like as il
 
     def fixed(f: Callable[..., Any]) -> Callable[[Any], Callable[..., Any]]:
         return lambda op: f
@@ -198,8 +200,6 @@ def supported_ops() -> tuple[str, ...]:
 
 
 def _error(what: str, where: str, why: str = "") -> Exception:
-    from ._aten import UnsupportedOpError
-
     reason = f" ({why})" if why else ""
     return UnsupportedOpError(
         f"from_keras: {what} at {where!r} is not supported{reason}; supported keras.ops "
@@ -233,12 +233,12 @@ class TracedKerasModel(KerasGraphModel):
             values[("var", kc)] = params[kc]
         for fn, _where, weights, desc, outs in self._steps:
             p = {name: params[kc] for name, kc in weights}
-            out = fn(p, *_resolve(desc, values))
+            out = fn(p, *resolve(desc, values))
             if len(outs) == 1:
                 values[outs[0]] = out
             else:
                 values.update(zip(outs, out))
-        return _resolve(self._outputs, values)
+        return resolve(self._outputs, values)
 
     def __repr__(self) -> str:
         return f"TracedKerasModel({self.name!r}, {len(self._steps)} steps)"
@@ -373,7 +373,7 @@ class _Tracer:
                 len(node.arguments.keras_tensors[0].shape) if node.arguments.keras_tensors else None
             )
             try:
-                fn = _layer_fn(op, rank)
+                fn = layer_fn(op, rank)
             except TypeError as err:  # the layer's own message, plus where it sits
                 raise type(err)(f"{err} (at {here!r})") from err
             weights = tuple((w.name, self.variable(w)) for w in op.weights)
@@ -440,8 +440,6 @@ def _node_of(t: Any) -> Any:
 
 
 def _trace_error(layer: Any, where: str, err: Exception) -> Exception:
-    from ._aten import UnsupportedOpError
-
     name = f"{type(layer).__qualname__}.call (at {where!r})"
     if "KerasTensor" in str(err) or "symbolic" in str(err):
         return UnsupportedOpError(
@@ -471,8 +469,6 @@ def _example_spec(x: Any, i: int) -> Any:
 
 
 def _numpy(x: Any) -> Any:
-    import ivy_like as il
-
     return x if isinstance(x, np.ndarray) else np.asarray(il.to_numpy(x))
 
 

@@ -1,4 +1,4 @@
-"""to_keras and to_flax of graph models (issue 22): a model captured from PyTorch (or a Keras
+"""to_keras and to_flax of graph models: a model captured from PyTorch (or a Keras
 functional model) sent to Keras and Flax as a native module that owns its weights, computes
 the original's function and differentiates like the original."""
 

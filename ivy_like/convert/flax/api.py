@@ -1,9 +1,13 @@
-"""Flax (linen and nnx) <-> ivy_like: ``Sequential`` models and params dicts.
+"""Flax (linen and nnx) <-> ivy_like, the entry points: models both ways and params dicts.
+
+A linen ``Sequential`` converts layer by layer (below); any other module, given example
+inputs, is traced to a jaxpr (``jaxpr_trace.py``) and becomes a ``JaxprModel``.
 
 Flax is channels-last, like Keras: Dense kernels are ``(in, out)`` (ivy_like's Linear weight is
 ``(out, in)``), Conv kernels HWIO (ivy_like: OIHW) and images NHWC. Kernels are transposed and
-the channels-first layers wrapped in ``Permute`` layers that :func:`~._common.simplify` merges,
-so the converted model takes and returns what the Flax model does. BatchNorm statistics live in
+the channels-first layers wrapped in ``Permute`` layers that
+:func:`~ivy_like.convert._specs.simplify` merges, so the converted model takes and returns what
+the Flax model does. BatchNorm statistics live in
 linen's ``batch_stats`` collection (nnx: ``BatchStat`` variables). Imported only when a Flax
 conversion is asked for.
 """
@@ -20,25 +24,24 @@ import jax.numpy as jnp
 import numpy as np
 from flax import linen, nnx
 
-from ..core.backend import get_backend
-from ._common import (
+from ...core.backend import get_backend
+from .._errors import unsupported as _unsupported
+from .._specs import (
     Spec,
     build_model,
     channels_first,
     channels_last,
-    check_structure,
     flax_flatten,
     from_channels_last_layout,
     layer_kind,
-    load_params,
     model_layers,
-    move,
     simplify,
-    target_backend,
     to_channels_last_layout,
-    to_numpy_exact,
 )
-from ._common import unsupported as _unsupported
+from .._weights import check_structure, load_params, move, target_backend, to_numpy_exact
+from .._wrap import check_portable, flax_module
+from .jaxpr_model import JaxprModel
+from .jaxpr_trace import trace
 
 SUPPORTED_FLAX = (
     "Dense / nnx.Linear",
@@ -379,7 +382,8 @@ def from_flax(
     *example_args)``) for an nnx module: the module is traced with ``jax.make_jaxpr`` on the
     example inputs (linen: ``module.apply(variables, *args)``; nnx: a copy of the module in
     eval mode) and every equation of the jaxpr mapped to ivy_like ops. The result is a
-    :class:`~._jaxpr.JaxprModel`: ``model.params`` holds the variables the jaxpr reads, keyed
+    :class:`~ivy_like.convert.flax.jaxpr_model.JaxprModel`: ``model.params`` holds the
+    variables the jaxpr reads, keyed
     by their Flax paths (linen ``"params/Dense_0/kernel"``, ``"batch_stats/BatchNorm_0/mean"``;
     nnx ``"linear1/kernel"``) in Flax's layouts; ``model.apply(params, *args)`` is pure and
     ``model(*args)`` runs on the backend of its inputs. Calls take the example's shapes
@@ -437,8 +441,6 @@ def from_flax(
     if isinstance(params, linen.Module) or (
         isinstance(params, nnx.Module) and (module is not None or example_args)
     ):
-        from ._jaxpr import trace
-
         if isinstance(params, linen.Module):
             if module is None or not example_args:
                 raise TypeError(
@@ -642,9 +644,6 @@ def to_flax(model: Any, params: Any = None) -> tuple[Any, dict[str, Any]]:
     >>> bool(np.allclose(module.apply(variables, x), net(torch.ones(1, 3)).detach(), atol=1e-6))
     True
     """
-    from ._jaxpr import JaxprModel
-    from ._wrap import check_portable, flax_module
-
     check_portable(model, "to_flax")
     if isinstance(model, JaxprModel) and model.linen_module is not None:
         return model.linen_module, model.flax_variables(params)  # the traced module itself

@@ -1,10 +1,11 @@
-"""What every converter shares: layer specs, the ``Permute`` layer, building and reading models.
+"""Layer specs: what the Sequential converters of every framework build and read.
 
 A converter turns each native layer into one or more :class:`Spec` (an ``ivy_like.nn`` layer
 name, its constructor arguments, and its weights already in ivy_like's layout, which is
 PyTorch's). Channels-last layers are wrapped in ``Permute`` specs; :func:`simplify` then merges
 neighbouring permutations (moving them across elementwise layers), so a Keras CNN becomes one
-permutation at the input and one before ``Flatten``.
+permutation at the input and one before ``Flatten``. :func:`build_model` makes the
+``ivy_like.nn.Sequential`` of a list of specs and :func:`read_specs` reads one back.
 """
 
 from __future__ import annotations
@@ -13,19 +14,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..container import Container
-from ..container._leaves import (
-    exact_numpy,
-    from_exact_numpy,
-    leaf_dtype,
-    leaf_info,
-    leaf_shape,
-    leaf_to_backend,
-)
-from ..core.backend import Backend, current_backend, get_backend, kind_of
-from ..nn.layers import Layer
+import numpy as np
 
-# The ivy_like.nn layers the converters know, with their parameter names in framework order.
+import ivy_like as il
+
+from .. import nn
+from ..core.backend import current_backend, get_backend
+from ..nn.layers import Layer
+from ._errors import unsupported
+from ._weights import check_structure, load_params
+
 PARAMS: dict[str, tuple[str, ...]] = {
     "Linear": ("weight", "bias"),
     "Conv1d": ("weight", "bias"),
@@ -75,36 +73,6 @@ CONFIG["Conv2d"] = CONFIG["Conv1d"]
 ELEMENTWISE = frozenset({"ReLU", "GELU", "SiLU", "Sigmoid", "Tanh", "Dropout"})
 
 
-class UnsupportedLayerError(TypeError):
-    """A layer the converter cannot translate; the message names it and lists what is supported.
-
-    A subclass of ``TypeError``. Its message has the converter, the layer's index and class,
-    the reason when a setting (rather than the layer) is unsupported, and the supported layers.
-
-    Examples
-    --------
-    >>> import torch
-    >>> from ivy_like.convert import UnsupportedLayerError, from_torch
-    >>> try:
-    ...     from_torch(torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.PReLU()))
-    ... except UnsupportedLayerError as err:
-    ...     print(str(err)[:77])
-    from_torch: layer 1 (torch.nn.modules.activation.PReLU) is not supported; sup
-    """
-
-    __module__ = "ivy_like.convert"  # tracebacks name the public module, not this private one
-
-
-def unsupported(where: str, index: int, layer: Any, supported: Any, why: str = "") -> Exception:
-    """The error for layer ``index`` of a model: names the layer and lists the supported ones."""
-    name = f"{type(layer).__module__}.{type(layer).__qualname__}"
-    reason = f" ({why})" if why else ""
-    return UnsupportedLayerError(
-        f"{where}: layer {index} ({name}) is not supported{reason}; supported layers: "
-        f"{', '.join(supported)}"
-    )
-
-
 @dataclass
 class Spec:
     """One ``ivy_like.nn`` layer to build: its class name, arguments and weights (ivy layout)."""
@@ -136,9 +104,7 @@ class Permute(Layer):
         self.dims = dims
 
     def apply(self, params: Any, x: Any) -> Any:
-        from .. import permute_dims  # type: ignore[attr-defined]
-
-        return permute_dims(x, self.dims)
+        return il.permute_dims(x, self.dims)
 
 
 def flax_flatten(x: Any) -> Any:
@@ -162,8 +128,6 @@ def flax_flatten(x: Any) -> Any:
 def from_channels_last_layout(kind: str, name: str, w: Any) -> Any:
     """A Keras/Flax weight (Dense ``(in, out)``, Conv HWIO / ``(K, I, O)``) in ivy_like's layout
     (Linear ``(out, in)``, Conv OIHW / ``(O, I, K)``), as a C-contiguous NumPy array."""
-    import numpy as np
-
     if name == "weight" and kind == "Linear":
         w = w.T  # (in, out) -> (out, in)
     elif name == "weight" and kind == "Conv2d":
@@ -175,8 +139,6 @@ def from_channels_last_layout(kind: str, name: str, w: Any) -> Any:
 
 def to_channels_last_layout(kind: str, name: str, w: Any) -> Any:
     """The inverse of :func:`from_channels_last_layout`."""
-    import numpy as np
-
     if name == "weight" and kind == "Linear":
         w = w.T
     elif name == "weight" and kind == "Conv2d":
@@ -224,33 +186,16 @@ def simplify(specs: list[Spec]) -> list[Spec]:
 def make_layer(spec: Spec) -> Any:
     if spec.kind == "Permute":
         return Permute(spec.config["dims"])
-    from .. import nn
-
     return getattr(nn, spec.kind)(**spec.config)
 
 
 def build_model(specs: list[Spec], backend: Any, where: str) -> Any:
     """An ``ivy_like.nn.Sequential`` of ``specs`` with their weights as its parameters."""
-    from .. import nn
-
     target = current_backend() if backend is None else get_backend(backend)
     model = nn.Sequential([make_layer(s) for s in specs], backend=target)
     given = {f"{i}/{name}": value for i, s in enumerate(specs) for name, value in s.weights.items()}
     model.params = load_params(model.params, given, target, where)
     return model
-
-
-def target_backend(backend: Any, model: Any = None) -> Backend:
-    """``backend`` when given, else the backend of ``model``'s parameters, else the active one."""
-    if backend is not None:
-        return get_backend(backend)
-    params = getattr(model, "params", None)
-    if isinstance(params, Container) and params:
-        for leaf in params.cont_flatten_key_chains().values():
-            info = leaf_info(leaf)
-            if info is not None:
-                return info[0]
-    return current_backend()
 
 
 def model_layers(model: Any, where: str) -> list[Any]:
@@ -267,8 +212,6 @@ def layer_kind(layer: Any) -> str | None:
     """The converter name of an ``ivy_like.nn`` layer (or ``Permute``), else None."""
     if isinstance(layer, Permute):
         return "Permute"
-    from .. import nn
-
     name = type(layer).__name__
     cls = getattr(nn, name, None)
     return name if name in PARAMS and isinstance(cls, type) and isinstance(layer, cls) else None
@@ -292,89 +235,3 @@ def read_specs(model: Any, params: Any, where: str, supported: Any) -> list[Spec
             config["bias"] = "bias" in weights
         specs.append(Spec(kind, config, weights))
     return specs
-
-
-# -- moving arrays -------------------------------------------------------------------------------
-def move(x: Any, target: Backend, kc: str) -> Any:
-    """``x`` on ``target``: DLPack where it works (no copy on CPU), else an exact copy.
-
-    The Container's ``leaf_to_backend`` does the work; an import it lets through (TensorFlow
-    rejects non-contiguous DLPack strides with its own error type) falls back to the same exact
-    NumPy copy. A dtype the target lacks stays a ``TypeError``.
-    """
-    from ..core.array import _wrap
-
-    try:
-        return leaf_to_backend(x, target, kc)
-    except TypeError:
-        raise
-    except Exception:
-        info = leaf_info(x)
-        if info is None:
-            raise
-        arr, dtype = exact_numpy(info[0], info[1])
-        y = from_exact_numpy(arr, dtype, target)
-        return _wrap(y, target) if info[2] else y
-
-
-# -- checking and loading weights ------------------------------------------------------------------
-def _flat(tree: Any) -> dict[str, Any]:
-    if isinstance(tree, Container):
-        return dict(tree.cont_flatten_key_chains())
-    return dict(tree)
-
-
-def check_structure(expected: Any, given: Any, where: str) -> None:
-    """Raise ``ValueError`` naming the key chains when ``given`` lacks, adds or reshapes any."""
-    want, have = _flat(expected), _flat(given)
-    missing = [kc for kc in want if kc not in have]
-    extra = [kc for kc in have if kc not in want]
-    if missing:
-        raise ValueError(f"{where}: missing weights for key chain(s) {', '.join(missing)}")
-    if extra:
-        raise ValueError(
-            f"{where}: unexpected weights at key chain(s) {', '.join(extra)} (expected only "
-            f"{', '.join(want)})"
-        )
-    for kc, leaf in want.items():
-        shape = leaf_shape(have[kc], kc)
-        if shape is None:
-            raise TypeError(f"{where}: weight {kc!r} is a {type(have[kc]).__name__}, not an array")
-        if shape != leaf_shape(leaf, kc):
-            raise ValueError(
-                f"{where}: weight {kc!r} has shape {shape}, expected {leaf_shape(leaf, kc)}"
-            )
-
-
-def load_params(expected: Container, given: Mapping[str, Any], backend: Backend, where: str) -> Any:
-    """``given`` (key chain -> array of any framework) checked against ``expected`` and moved to
-    ``backend``, each leaf an ``ivy_like.Array`` or native array as the ``expected`` leaf is.
-    Dtypes are the given weights' own (a float64 model stays float64)."""
-    from ..core.array import _wrap
-
-    check_structure(expected, given, where)
-    flat = {}
-    for kc, leaf in _flat(expected).items():
-        value = move(given[kc], backend, kc)
-        info = leaf_info(value)
-        native = info[1] if info is not None else value
-        flat[kc] = _wrap(native, backend) if kind_of(type(leaf)) == "array" else native
-    out = Container.cont_unflatten(flat)
-    # Keep empty entries the model has (parameter-free layers with a key, if any).
-    for kc in expected:
-        if kc not in out:
-            out[kc] = expected[kc]
-    return out
-
-
-def to_numpy_exact(x: Any, kc: str) -> Any:
-    """A NumPy array with ``x``'s values and dtype (no copy where NumPy can share the buffer)."""
-    import numpy as np
-
-    info = leaf_info(x)
-    if info is None:
-        raise TypeError(f"weight {kc!r} is a {type(x).__name__}, not an array")
-    dtype = leaf_dtype(x, kc)  # not None: x is an array (info above)
-    if dtype is not None and dtype.name == "bfloat16":
-        raise TypeError(f"weight {kc!r} is bfloat16, which this framework cannot take")
-    return np.asarray(move(info[1], get_backend("numpy"), kc))

@@ -1,21 +1,15 @@
-"""Flax modules traced to a jaxpr and run by ivy_like: :func:`trace` and :class:`JaxprModel`.
+"""The table of jax primitives :func:`from_flax` maps a jaxpr with, and the primitives' handlers.
 
-:func:`trace` records what a Flax module computes with ``jax.make_jaxpr`` (linen:
-``module.apply(variables, *args)``; nnx: ``nnx.merge(graphdef, state)(*args)`` on a copy in
-eval mode), inlines the calls (``jit``, ``custom_jvp_call``, ``custom_vjp_call``, ``remat``,
-``closed_call``), folds what depends only on constants (``iota``, arithmetic on literals) with
-jax itself, and writes one Python function for the rest: a line per equation, calling the
-primitive's ivy_like function from :data:`PRIMITIVES`, with the primitive and the user code it
-came from in a comment. The source goes into ``linecache``, so tracebacks show the equation.
-
-The weights stay in Flax's layouts (Dense kernels ``(in, out)``, Conv kernels HWIO): the
-jaxpr reads them as they are. Only this module's :func:`trace` imports jax and Flax; the
-table and the list of supported primitives in ``docs/convert.md`` come without them.
+:data:`PRIMITIVES` maps a primitive's name (``"dot_general"``) to an ivy_like function, and
+:data:`STATIC` to the rule that turns the equation's parameters into that function's keyword
+arguments (or refuses the use), both registered by the :func:`primitive` decorator. Calls
+whose body is inlined (:data:`INLINE`) and primitives that pass their operands through
+(:data:`IDENTITY`) have no handler. No framework is imported: the table and the list of
+supported primitives in ``docs/convert.md`` come without jax.
 """
 
 from __future__ import annotations
 
-import linecache
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,12 +19,7 @@ import numpy as np
 
 import ivy_like as il
 
-from ..container import Container
-from ..core.backend import activate, current_backend, deactivate, get_backend
-from ..nn.models import Model
-from ._aten import UnsupportedOpError, cast
-from ._common import move
-from ._graph import CapturedWeights
+from .._casts import cast
 
 Handler = Callable[..., Any]
 
@@ -63,7 +52,6 @@ REASONS = {
     "random_wrap": "random numbers (dropout in training mode? trace with deterministic=True)",
     "threefry2x32": "random numbers (dropout in training mode? trace with deterministic=True)",
 }
-_FOLD_LIMIT = 1 << 16  # elements: larger constant results are computed at run time
 
 
 class Refused(Exception):
@@ -113,7 +101,7 @@ def supported_primitives() -> list[str]:
 
     Examples
     --------
-    >>> from ivy_like.convert._jaxpr import supported_primitives
+    >>> from ivy_like.convert.flax.primitives import supported_primitives
     >>> "conv_general_dilated" in supported_primitives()
     True
     """
@@ -139,7 +127,7 @@ def _is_int(e: Eqn) -> dict[str, Any]:
     return {"integer": np.issubdtype(np.dtype(e.ins[0].dtype), np.integer)}
 
 
-_BINARY: dict[str, Handler] = {  # annotated: see _aten._UNARY
+_BINARY: dict[str, Handler] = {  # annotated: see torch/aten/arithmetic.py
     "add": il.add,
     "sub": il.subtract,
     "mul": il.multiply,
@@ -199,7 +187,7 @@ def not_(x: Any, *, logical: bool) -> Any:
     return il.logical_not(x) if logical else il.bitwise_invert(x)
 
 
-_UNARY: dict[str, Handler] = {  # annotated: see _aten._UNARY
+_UNARY: dict[str, Handler] = {  # annotated: see torch/aten/arithmetic.py
     "neg": il.negative,
     "exp": il.exp,
     "log": il.log,
@@ -450,7 +438,7 @@ def _axes(e: Eqn) -> dict[str, Any]:
     return {"axis": tuple(int(a) for a in e.params["axes"])}
 
 
-_REDUCTIONS: dict[str, Handler] = {  # annotated: see _aten._UNARY
+_REDUCTIONS: dict[str, Handler] = {  # annotated: see torch/aten/arithmetic.py
     "reduce_sum": il.sum,
     "reduce_max": il.max,
     "reduce_min": il.min,
@@ -784,492 +772,3 @@ def gather(
         valid = il.logical_and(il.greater_equal(idx, 0), il.less(idx, size))
         out = il.where(il.reshape(valid, mask_shape), out, fill)
     return out if perm is None else il.permute_dims(out, perm)
-
-
-# -- the model -----------------------------------------------------------------------------------
-class JaxprModel(CapturedWeights, Model):
-    """A Flax module traced to a jaxpr: ``params`` plus the pure function ``apply``.
-
-    ``params`` is a Container of the variables the jaxpr reads, keyed by their Flax paths
-    joined with ``/`` and in Flax's own layouts: linen ``"params/Dense_0/kernel"``,
-    ``"batch_stats/BatchNorm_0/mean"``; nnx ``"linear1/kernel"`` (the state's paths).
-    ``apply(params, *args)`` takes arrays of the traced shapes (and the same static
-    arguments) and is pure, so ``ivy_like.grad``, ``ivy_like.compile`` and the other
-    transforms work on it; ``model(*args)`` runs it on the backend of its inputs (the
-    parameters move there once). Outputs keep the Flax module's structure.
-
-    ``model.code`` is the generated function (one line per equation) and
-    ``model.primitives`` the jax primitives it maps. Build one with
-    :func:`ivy_like.convert.from_flax` and example inputs.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from flax import nnx
-    >>> from ivy_like.convert import from_flax
-    >>> layer = nnx.Linear(3, 2, rngs=nnx.Rngs(0))
-    >>> x = np.ones((4, 3), np.float32)
-    >>> model = from_flax(layer, x, backend="numpy")
-    >>> model.params.cont_all_key_chains(), model.primitives
-    (['bias', 'kernel'], ['add', 'dot_general', 'reshape'])
-    >>> bool(np.allclose(model(x), layer(x), atol=1e-6))
-    True
-    """
-
-    def __init__(
-        self,
-        function: Any,
-        code: str,
-        params: Container,
-        param_keys: list[str],
-        constants: list[tuple[Any, Any]],
-        inputs: list[tuple[str, Any]],
-        out_tree: Any,
-        primitives: list[str],
-        name: str,
-        linen_module: Any = None,
-        buffers: frozenset[str] = frozenset(),
-    ) -> None:
-        self._function = function
-        # key chains of the variables that are not trained (BatchNorm statistics): to_keras
-        # and to_flax make them non-trainable weights
-        self.buffers = buffers
-        self.code = code
-        self.params = params
-        self._moved: tuple[Any, Any, Any] | None = None
-        self._param_parts = [tuple(kc.split("/")) for kc in param_keys]
-        self._constants = constants  # (NumPy array, ivy_like dtype) pairs, exact
-        self._constants_on: dict[str, list[Any]] = {}
-        self._inputs = inputs  # ("array", shape) or ("static", value), per positional argument
-        self._out_tree = out_tree  # jax's PyTreeDef of the outputs
-        self.primitives = primitives
-        self.name = name
-        self.linen_module = linen_module  # the traced linen module (None for nnx)
-
-    def _config(self) -> dict[str, Any]:
-        return {"name": self.name, "primitives": self.primitives}
-
-    def flax_variables(self, params: Any = None) -> dict[str, Any]:
-        """``params`` (default ``model.params``) as Flax variables: nested dicts of jax arrays
-        keyed by the Flax paths (for a linen module, ``{"params": ..., "batch_stats": ...}``)."""
-        from ._wrap import flat_params
-
-        jax_backend = get_backend("jax")
-        out: dict[str, Any] = {}
-        for kc, leaf in flat_params(self, params, "flax_variables").items():
-            *path, last = kc.split("/")
-            d = out
-            for k in path:
-                d = d.setdefault(k, {})
-            d[last] = move(leaf, jax_backend, kc)
-        return out
-
-    __eq__ = object.__eq__
-
-    # Layer sets __hash__ = None (it compares by config); a captured model hashes by identity
-    __hash__ = object.__hash__  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        n = len(self._param_parts)
-        return f"JaxprModel({self.name!r}, {n} parameter arrays, {len(self.primitives)} primitives)"
-
-    def _arrays(self, args: tuple[Any, ...]) -> list[Any]:
-        if len(args) != len(self._inputs):
-            raise TypeError(
-                f"{self.name}: the model was traced with {len(self._inputs)} arguments, got "
-                f"{len(args)}"
-            )
-        arrays = []
-        for i, ((kind, want), got) in enumerate(zip(self._inputs, args)):
-            if kind == "static":
-                if not (got is want or got == want):
-                    raise TypeError(
-                        f"{self.name}: argument {i} was {want!r} when the model was traced, got "
-                        f"{got!r}; trace it again for another value"
-                    )
-                continue
-            shape = getattr(got, "shape", None)
-            if shape is None or tuple(shape) != want:
-                raise ValueError(
-                    f"{self.name}: argument {i} has shape "
-                    f"{None if shape is None else tuple(shape)}; the model was traced for shape "
-                    f"{want} (trace it again with an example of the new shape)"
-                )
-            arrays.append(got)
-        return arrays
-
-    def _backend(self, arrays: list[Any], params: Any) -> Any:
-        for x in arrays:
-            if isinstance(x, np.ndarray):
-                return current_backend()  # NumPy follows the active backend, as every op
-            return il.backend_of(x)
-        for leaf in Container(params).cont_flatten_key_chains().values():
-            return il.backend_of(leaf)
-        return current_backend()
-
-    def apply(self, params: Any, *args: Any) -> Any:  # type: ignore[override]
-        """The model's function of ``params`` (a Container or nested dict keyed like
-        ``model.params``) and the inputs, on the backend of the inputs."""
-        arrays = self._arrays(args)
-        return self._run(params, arrays, self._backend(arrays, params))
-
-    def __call__(self, *args: Any) -> Any:  # type: ignore[override]
-        arrays = self._arrays(args)
-        backend = self._backend(arrays, self.params)
-        return self._run(self.params_on(backend), arrays, backend)
-
-    def _run(self, params: Any, arrays: list[Any], backend: Any) -> Any:
-        tokens = activate(backend)  # creation ops make arrays of this backend
-        try:
-            leaves = []
-            for parts in self._param_parts:
-                v = params
-                for k in parts:
-                    v = v[k]
-                leaves.append(v)
-            out = self._function(leaves, self.constants_on(backend), arrays)
-        finally:
-            if tokens is not None:
-                deactivate(tokens)
-        return self._out_tree.unflatten(out)
-
-
-# -- tracing and code generation -------------------------------------------------------------------
-class _Param:
-    """A variable of the module: loaded from ``__P`` when an equation first reads it."""
-
-    def __init__(self, key: str) -> None:
-        self.key = key
-
-
-class _Writer:
-    """The generated function's lines, its globals, and where each jaxpr variable lives: a
-    local name (str), a variable of the module (:class:`_Param`) or a value known at
-    conversion (a NumPy array)."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.lines: list[str] = []
-        self.reads: list[set[str]] = []  # the local names each line reads
-        self.targets: list[tuple[str, ...]] = []  # and those it assigns
-        self.globals: dict[str, Any] = {"__builtins__": __builtins__}
-        self.refs: dict[Any, str] = {}
-        self.params: list[str] = []  # key chains in the order of first use
-        self.param_names: dict[str, str] = {}
-        self.constants: list[tuple[Any, Any]] = []
-        self.const_ids: dict[int, str] = {}
-        self.keep: list[Any] = []  # the arrays whose ids key const_ids stay alive
-        self.used: set[str] = set()
-        self.count = 0
-
-    def fresh(self) -> str:
-        self.count += 1
-        return f"v{self.count}"
-
-    def ref(self, obj: Any, hint: str) -> str:
-        key = hint if isinstance(obj, float) else (hint, id(obj))  # a float's id is reused
-        hit = self.refs.get(key)
-        if hit is None:
-            hit = hint
-            while hit in self.globals:
-                hit += "_"
-            self.globals[hit] = obj
-            self.refs[key] = hit
-        return hit
-
-    def literal(self, v: Any) -> str:
-        if v is None or isinstance(v, (bool, int, str)):
-            return repr(v)
-        if isinstance(v, float):
-            if math.isfinite(v):
-                return repr(v)
-            return self.ref(v, "__nan" if v != v else "__inf" if v > 0 else "__minus_inf")
-        if isinstance(v, slice):
-            return f"slice({self.literal(v.start)}, {self.literal(v.stop)}, {self.literal(v.step)})"
-        if isinstance(v, list):
-            return "[" + ", ".join(self.literal(x) for x in v) + "]"
-        if isinstance(v, tuple):
-            return "(" + "".join(self.literal(x) + ", " for x in v) + ")"
-        if isinstance(v, il.Dtype):
-            return self.ref(v, v.name)
-        return self.ref(v, f"__k{len(self.globals)}")
-
-    def value(self, v: Any, scalar: bool, reads: set[str]) -> str:
-        """The expression for an operand: a local, a parameter, a constant or a number."""
-        if isinstance(v, str):
-            reads.add(v)
-            return v
-        if isinstance(v, _Param):
-            name = self.param_names.get(v.key)
-            if name is None:
-                name = f"p{len(self.params)}"
-                self.params.append(v.key)
-                self.param_names[v.key] = name
-            reads.add(name)
-            return name
-        arr = np.asarray(v)
-        if scalar and arr.ndim == 0 and arr.dtype.kind in "biuf":
-            return self.literal(arr.item())
-        hit = self.const_ids.get(id(v))
-        if hit is None:
-            hit = f"__C[{len(self.constants)}]"
-            self.constants.append((arr, il.as_dtype(arr.dtype.name)))
-            self.const_ids[id(v)] = hit
-            self.keep.append(v)
-        return hit
-
-    def emit(self, line: str, reads: set[str], targets: Sequence[str] = ()) -> None:
-        self.lines.append(line)
-        self.reads.append(reads)
-        self.targets.append(tuple(targets))
-
-    def prune(self) -> None:
-        """Drop the lines whose results nothing reads (jaxprs keep dead equations)."""
-        live: set[str] = set()
-        keep = []
-        for i in reversed(range(len(self.lines))):
-            targets = self.targets[i]
-            if not targets or live.intersection(targets):
-                keep.append(i)
-                live |= self.reads[i]
-        keep.reverse()
-        self.lines = [self.lines[i] for i in keep]
-        self.reads = [self.reads[i] for i in keep]
-        self.targets = [self.targets[i] for i in keep]
-
-
-def _source(eqn: Any) -> str:
-    """Where the equation comes from in the user's code (file:line (function)), if jax says."""
-    try:
-        from jax._src import source_info_util
-
-        where = str(source_info_util.summarize(eqn.source_info))
-    except Exception:  # noqa: BLE001 - jax's private helper may move: the location is optional
-        return ""
-    return where.rpartition("site-packages/")[2]
-
-
-def _sub_jaxpr(eqn: Any) -> tuple[Any, list[Any]]:
-    for key in ("jaxpr", "call_jaxpr", "fun_jaxpr"):
-        sub = eqn.params.get(key)
-        if sub is not None:
-            if hasattr(sub, "consts"):  # a ClosedJaxpr
-                return sub.jaxpr, list(sub.consts)
-            return sub, []
-    raise UnsupportedOpError(f"from_flax: {eqn.primitive.name} has no jaxpr to inline")
-
-
-def _unsupported(name: str, where: str, eqn: Any, why: str = "") -> UnsupportedOpError:
-    reason = why or REASONS.get(name, "")
-    first = str(eqn).splitlines()[0] if str(eqn) else name
-    source = _source(eqn)
-    return UnsupportedOpError(
-        f"from_flax: jax primitive {name} ({where}: `{first.strip()}`"
-        f"{f', at {source}' if source else ''}) is "
-        f"not supported{f' ({reason})' if reason else ''}; supported: "
-        f"{', '.join(supported_primitives())}"
-    )
-
-
-def _fold(eqn: Any, known: list[np.ndarray]) -> list[np.ndarray] | None:
-    """The equation's results computed by jax now, when they are small (None otherwise)."""
-    import jax.numpy as jnp
-
-    if eqn.effects:
-        return None
-    sizes = [math.prod(getattr(v.aval, "shape", ())) for v in eqn.outvars]
-    if sum(sizes) > _FOLD_LIMIT and eqn.primitive.name in PRIMITIVES:
-        return None
-    try:
-        out = eqn.primitive.bind(*[jnp.asarray(k) for k in known], **eqn.params)
-    except Exception:  # noqa: BLE001 - a primitive jax cannot evaluate eagerly is run later
-        return None
-    outs = out if eqn.primitive.multiple_results else [out]
-    return [np.asarray(o) for o in outs]
-
-
-def _walk(jaxpr: Any, env: dict[Any, Any], w: _Writer, where: str, used: set[str]) -> None:
-    """Write the lines of ``jaxpr``'s equations; ``env`` maps its variables to values."""
-    from jax.extend.core import Literal
-
-    def get(v: Any) -> Any:
-        if isinstance(v, Literal):
-            return np.asarray(v.val, dtype=v.aval.dtype)
-        return env[v]
-
-    for k, eqn in enumerate(jaxpr.eqns):
-        name = eqn.primitive.name
-        here = f"{where}equation {k}"
-        ins = [get(v) for v in eqn.invars]
-        if name in INLINE:
-            sub, consts = _sub_jaxpr(eqn)
-            inner = dict(zip(sub.constvars, [np.asarray(c) for c in consts]))
-            inner.update(zip(sub.invars, ins))
-            _walk(sub, inner, w, f"{here} ({name} {eqn.params.get('name', '')}) > ", used)
-            for outer, v in zip(eqn.outvars, sub.outvars):
-                env[outer] = inner[v] if not isinstance(v, Literal) else get(v)
-            continue
-        if name in IDENTITY:
-            env.update(zip(eqn.outvars, ins))
-            continue
-        if all(isinstance(x, np.ndarray) for x in ins):
-            folded = _fold(eqn, ins)
-            if folded is not None:
-                env.update(zip(eqn.outvars, folded))
-                continue
-        fn = PRIMITIVES.get(name)
-        if fn is None:
-            raise _unsupported(name, here, eqn)
-        known = [x if isinstance(x, np.ndarray) else None for x in ins]
-        info = Eqn(
-            dict(eqn.params), [v.aval for v in eqn.invars], [v.aval for v in eqn.outvars], known
-        )
-        try:
-            kwargs = STATIC[name](info) if name in STATIC else {}
-        except Refused as why:
-            raise _unsupported(name, here, eqn, str(why)) from None
-        used.add(name)
-        reads: set[str] = set()
-        scalar = name in SCALARS and any(not isinstance(x, np.ndarray) for x in ins)
-        args = [w.value(x, scalar, reads) for x in ins[: ARITY.get(name, len(ins))]]
-        args += [f"{key}={w.literal(v)}" for key, v in kwargs.items()]
-        outs = []
-        for v in eqn.outvars:
-            local = w.fresh()
-            env[v] = local
-            outs.append(local)
-        target = outs[0] if not eqn.primitive.multiple_results else ", ".join(outs) + ","
-        handler = w.ref(fn, f"jax_{name}")
-        source = _source(eqn)
-        comment = f"# {name}, {source}" if source else f"# {name}"
-        w.emit(f"    {target} = {handler}({', '.join(args)})  {comment}", reads, outs)
-
-
-def _deaths(w: _Writer) -> list[str]:
-    """The lines with ``del`` after each local's last read (but the ``return``), so
-    activations are freed as early as possible."""
-    last: dict[str, int] = {}
-    for i, reads in enumerate(w.reads[:-1]):
-        for r in reads:
-            last[r] = i
-    for r in w.reads[-1]:
-        last.pop(r, None)
-    dead: dict[int, list[str]] = {}
-    for r, i in last.items():
-        dead.setdefault(i, []).append(r)
-    out = []
-    for i, line in enumerate(w.lines):
-        out.append(line)
-        if i in dead:
-            out.append(f"    del {', '.join(sorted(dead[i]))}")
-    return out
-
-
-def _key(path: Any) -> str:
-    """A pytree path (``DictKey``, ``GetAttrKey``, ``SequenceKey`` entries) as a key chain;
-    nnx's trailing ``.value`` of a variable is left out."""
-    parts = []
-    for entry in path:
-        for attr in ("key", "idx", "name"):
-            if hasattr(entry, attr):
-                parts.append(str(getattr(entry, attr)))
-                break
-    if len(parts) > 1 and parts[-1] == "value" and type(path[-1]).__name__ == "GetAttrKey":
-        parts.pop()
-    return "/".join(parts)
-
-
-def _is_array(x: Any) -> bool:
-    return hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, (bool, int, float))
-
-
-def trace(module: Any, variables: Any, args: tuple[Any, ...], backend: Any) -> JaxprModel:
-    """Trace a linen module applied to ``variables`` (or an nnx module, ``variables=None``)
-    on the example ``args`` and build its :class:`JaxprModel`."""
-    import jax
-    from flax import nnx
-
-    name = type(module).__name__
-    if isinstance(module, nnx.Module):
-        graphdef, state = nnx.split(module)
-        tree = state
-
-        def call(tree: Any, *full: Any) -> Any:
-            m = nnx.merge(graphdef, tree)
-            m.eval()  # a copy in inference mode: dropout off, BatchNorm's running averages
-            return m(*full)
-    else:
-        tree = variables
-
-        def call(tree: Any, *full: Any) -> Any:
-            return module.apply(tree, *full)
-
-    flat, treedef = jax.tree_util.tree_flatten_with_path(tree)
-    keys = [_key(path) for path, _ in flat]
-    if isinstance(module, nnx.Module):  # nnx.Param variables are trained, the others not
-        params_only = jax.tree_util.tree_flatten_with_path(nnx.state(module, nnx.Param))[0]
-        trainable = {_key(path) for path, _ in params_only}
-    else:  # linen: the "params" collection is trained, batch_stats and the others not
-        trainable = {kc for kc in keys if kc.split("/", 1)[0] == "params"}
-    leaves = [leaf for _, leaf in flat]
-    traced = [i for i, a in enumerate(args) if _is_array(a)]
-
-    def fn(leaves: list[Any], *arrays: Any) -> Any:
-        full = list(args)
-        for i, a in zip(traced, arrays):
-            full[i] = a
-        return call(jax.tree_util.tree_unflatten(treedef, leaves), *full)
-
-    closed, shapes = jax.make_jaxpr(fn, return_shape=True)(leaves, *[args[i] for i in traced])
-    jaxpr = closed.jaxpr
-    w = _Writer(name)
-    env: dict[Any, Any] = dict(zip(jaxpr.constvars, [np.asarray(c) for c in closed.consts]))
-    n_leaves = len(leaves)
-    env.update((v, _Param(keys[i])) for i, v in enumerate(jaxpr.invars[:n_leaves]))
-    for j, v in enumerate(jaxpr.invars[n_leaves:]):
-        env[v] = f"x{j}"
-    used: set[str] = set()
-    _walk(jaxpr, env, w, "", used)
-
-    from jax.extend.core import Literal
-
-    reads: set[str] = set()
-    results = []
-    for v in jaxpr.outvars:
-        value = np.asarray(v.val, dtype=v.aval.dtype) if isinstance(v, Literal) else env[v]
-        results.append(w.value(value, False, reads))
-    w.emit(f"    return [{', '.join(results)}]", reads)
-    w.prune()
-    loads = [f"    x{j} = __U[{j}]" for j in range(len(traced))]
-    read = set().union(*w.reads)
-    param_keys = [kc for kc in w.params if w.param_names[kc] in read]  # dead code's are not
-    loads += [f"    {w.param_names[kc]} = __P[{i}]" for i, kc in enumerate(param_keys)]
-    body = loads + _deaths(w)
-    code = "def jaxpr(__P, __C, __U):\n" + "\n".join(body) + "\n"
-    filename = f"<ivy_like jaxpr: {name} at {id(w):x}>"
-    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
-    namespace = dict(w.globals)
-    exec(compile(code, filename, "exec"), namespace)  # noqa: S102 - our own generated source
-
-    inputs = [
-        ("array", tuple(int(d) for d in a.shape)) if i in traced else ("static", a)
-        for i, a in enumerate(args)
-    ]
-    target = current_backend() if backend is None else get_backend(backend)
-    by_key = dict(zip(keys, leaves))
-    weights = {kc: move(np.asarray(by_key[kc]), target, kc) for kc in sorted(param_keys)}
-    params = Container.cont_unflatten(weights) if weights else Container()
-    out_tree = jax.tree_util.tree_structure(shapes)
-    return JaxprModel(
-        namespace["jaxpr"],
-        code,
-        params,
-        param_keys,
-        w.constants,
-        inputs,
-        out_tree,
-        sorted(used),
-        name,
-        None if variables is None else module,
-        frozenset(kc for kc in param_keys if kc not in trainable),
-    )

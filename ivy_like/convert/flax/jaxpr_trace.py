@@ -1,0 +1,379 @@
+"""Tracing a Flax module to a jaxpr and writing it as one generated ivy_like function.
+
+:func:`trace` records what a Flax module computes with ``jax.make_jaxpr`` (linen:
+``module.apply(variables, *args)``; nnx: ``nnx.merge(graphdef, state)(*args)`` on a copy in
+eval mode), inlines the calls (``jit``, ``custom_jvp_call``, ``custom_vjp_call``, ``remat``,
+``closed_call``), folds what depends only on constants (``iota``, arithmetic on literals) with
+jax itself, and writes one Python function for the rest: a line per equation, calling the
+primitive's ivy_like function from the table in ``primitives.py``, with the primitive and the
+user code it came from in a comment. The source is compiled through ``core.codegen``, so
+tracebacks show the equation. The result is a ``JaxprModel`` (``jaxpr_model.py``). Only
+:func:`trace` imports jax and Flax (when called).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+import ivy_like as il
+
+from ...container import Container
+from ...core.backend import current_backend, get_backend
+from .._captured import Generated, compile_generated
+from .._errors import UnsupportedOpError
+from .._weights import move
+from .jaxpr_model import JaxprModel
+from .primitives import (
+    ARITY,
+    IDENTITY,
+    INLINE,
+    PRIMITIVES,
+    REASONS,
+    SCALARS,
+    STATIC,
+    Eqn,
+    Refused,
+    supported_primitives,
+)
+
+_FOLD_LIMIT = 1 << 16  # elements: larger constant results are computed at run time
+
+
+# -- tracing and code generation -------------------------------------------------------------------
+class _Param:
+    """A variable of the module: loaded from ``__P`` when an equation first reads it."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+class _Writer:
+    """The generated function's lines, its globals, and where each jaxpr variable lives: a
+    local name (str), a variable of the module (:class:`_Param`) or a value known at
+    conversion (a NumPy array)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.lines: list[str] = []
+        self.reads: list[set[str]] = []  # the local names each line reads
+        self.targets: list[tuple[str, ...]] = []  # and those it assigns
+        self.globals: dict[str, Any] = {"__builtins__": __builtins__}
+        self.refs: dict[Any, str] = {}
+        self.params: list[str] = []  # key chains in the order of first use
+        self.param_names: dict[str, str] = {}
+        self.constants: list[tuple[Any, Any]] = []
+        self.const_ids: dict[int, str] = {}
+        self.keep: list[Any] = []  # the arrays whose ids key const_ids stay alive
+        self.used: set[str] = set()
+        self.count = 0
+
+    def fresh(self) -> str:
+        self.count += 1
+        return f"v{self.count}"
+
+    def ref(self, obj: Any, hint: str) -> str:
+        key = hint if isinstance(obj, float) else (hint, id(obj))  # a float's id is reused
+        hit = self.refs.get(key)
+        if hit is None:
+            hit = hint
+            while hit in self.globals:
+                hit += "_"
+            self.globals[hit] = obj
+            self.refs[key] = hit
+        return hit
+
+    def literal(self, v: Any) -> str:
+        if v is None or isinstance(v, (bool, int, str)):
+            return repr(v)
+        if isinstance(v, float):
+            if math.isfinite(v):
+                return repr(v)
+            return self.ref(v, "__nan" if v != v else "__inf" if v > 0 else "__minus_inf")
+        if isinstance(v, slice):
+            return f"slice({self.literal(v.start)}, {self.literal(v.stop)}, {self.literal(v.step)})"
+        if isinstance(v, list):
+            return "[" + ", ".join(self.literal(x) for x in v) + "]"
+        if isinstance(v, tuple):
+            return "(" + "".join(self.literal(x) + ", " for x in v) + ")"
+        if isinstance(v, il.Dtype):
+            return self.ref(v, v.name)
+        return self.ref(v, f"__k{len(self.globals)}")
+
+    def value(self, v: Any, scalar: bool, reads: set[str]) -> str:
+        """The expression for an operand: a local, a parameter, a constant or a number."""
+        if isinstance(v, str):
+            reads.add(v)
+            return v
+        if isinstance(v, _Param):
+            name = self.param_names.get(v.key)
+            if name is None:
+                name = f"p{len(self.params)}"
+                self.params.append(v.key)
+                self.param_names[v.key] = name
+            reads.add(name)
+            return name
+        arr = np.asarray(v)
+        if scalar and arr.ndim == 0 and arr.dtype.kind in "biuf":
+            return self.literal(arr.item())
+        hit = self.const_ids.get(id(v))
+        if hit is None:
+            hit = f"__C[{len(self.constants)}]"
+            self.constants.append((arr, il.as_dtype(arr.dtype.name)))
+            self.const_ids[id(v)] = hit
+            self.keep.append(v)
+        return hit
+
+    def emit(self, line: str, reads: set[str], targets: Sequence[str] = ()) -> None:
+        self.lines.append(line)
+        self.reads.append(reads)
+        self.targets.append(tuple(targets))
+
+    def prune(self) -> None:
+        """Drop the lines whose results nothing reads (jaxprs keep dead equations)."""
+        live: set[str] = set()
+        keep = []
+        for i in reversed(range(len(self.lines))):
+            targets = self.targets[i]
+            if not targets or live.intersection(targets):
+                keep.append(i)
+                live |= self.reads[i]
+        keep.reverse()
+        self.lines = [self.lines[i] for i in keep]
+        self.reads = [self.reads[i] for i in keep]
+        self.targets = [self.targets[i] for i in keep]
+
+
+def _source(eqn: Any) -> str:
+    """Where the equation comes from in the user's code (file:line (function)), if jax says."""
+    try:
+        from jax._src import source_info_util
+
+        where = str(source_info_util.summarize(eqn.source_info))
+    except Exception:  # noqa: BLE001 - jax's private helper may move: the location is optional
+        return ""
+    return where.rpartition("site-packages/")[2]
+
+
+def _sub_jaxpr(eqn: Any) -> tuple[Any, list[Any]]:
+    for key in ("jaxpr", "call_jaxpr", "fun_jaxpr"):
+        sub = eqn.params.get(key)
+        if sub is not None:
+            if hasattr(sub, "consts"):  # a ClosedJaxpr
+                return sub.jaxpr, list(sub.consts)
+            return sub, []
+    raise UnsupportedOpError(f"from_flax: {eqn.primitive.name} has no jaxpr to inline")
+
+
+def _unsupported(name: str, where: str, eqn: Any, why: str = "") -> UnsupportedOpError:
+    reason = why or REASONS.get(name, "")
+    first = str(eqn).splitlines()[0] if str(eqn) else name
+    source = _source(eqn)
+    return UnsupportedOpError(
+        f"from_flax: jax primitive {name} ({where}: `{first.strip()}`"
+        f"{f', at {source}' if source else ''}) is "
+        f"not supported{f' ({reason})' if reason else ''}; supported: "
+        f"{', '.join(supported_primitives())}"
+    )
+
+
+def _fold(eqn: Any, known: list[np.ndarray]) -> list[np.ndarray] | None:
+    """The equation's results computed by jax now, when they are small (None otherwise)."""
+    import jax.numpy as jnp
+
+    if eqn.effects:
+        return None
+    sizes = [math.prod(getattr(v.aval, "shape", ())) for v in eqn.outvars]
+    if sum(sizes) > _FOLD_LIMIT and eqn.primitive.name in PRIMITIVES:
+        return None
+    try:
+        out = eqn.primitive.bind(*[jnp.asarray(k) for k in known], **eqn.params)
+    except Exception:  # noqa: BLE001 - a primitive jax cannot evaluate eagerly is run later
+        return None
+    outs = out if eqn.primitive.multiple_results else [out]
+    return [np.asarray(o) for o in outs]
+
+
+def _walk(jaxpr: Any, env: dict[Any, Any], w: _Writer, where: str, used: set[str]) -> None:
+    """Write the lines of ``jaxpr``'s equations; ``env`` maps its variables to values."""
+    from jax.extend.core import Literal
+
+    def get(v: Any) -> Any:
+        if isinstance(v, Literal):
+            return np.asarray(v.val, dtype=v.aval.dtype)
+        return env[v]
+
+    for k, eqn in enumerate(jaxpr.eqns):
+        name = eqn.primitive.name
+        here = f"{where}equation {k}"
+        ins = [get(v) for v in eqn.invars]
+        if name in INLINE:
+            sub, consts = _sub_jaxpr(eqn)
+            inner = dict(zip(sub.constvars, [np.asarray(c) for c in consts]))
+            inner.update(zip(sub.invars, ins))
+            _walk(sub, inner, w, f"{here} ({name} {eqn.params.get('name', '')}) > ", used)
+            for outer, v in zip(eqn.outvars, sub.outvars):
+                env[outer] = inner[v] if not isinstance(v, Literal) else get(v)
+            continue
+        if name in IDENTITY:
+            env.update(zip(eqn.outvars, ins))
+            continue
+        if all(isinstance(x, np.ndarray) for x in ins):
+            folded = _fold(eqn, ins)
+            if folded is not None:
+                env.update(zip(eqn.outvars, folded))
+                continue
+        fn = PRIMITIVES.get(name)
+        if fn is None:
+            raise _unsupported(name, here, eqn)
+        known = [x if isinstance(x, np.ndarray) else None for x in ins]
+        info = Eqn(
+            dict(eqn.params), [v.aval for v in eqn.invars], [v.aval for v in eqn.outvars], known
+        )
+        try:
+            kwargs = STATIC[name](info) if name in STATIC else {}
+        except Refused as why:
+            raise _unsupported(name, here, eqn, str(why)) from None
+        used.add(name)
+        reads: set[str] = set()
+        scalar = name in SCALARS and any(not isinstance(x, np.ndarray) for x in ins)
+        args = [w.value(x, scalar, reads) for x in ins[: ARITY.get(name, len(ins))]]
+        args += [f"{key}={w.literal(v)}" for key, v in kwargs.items()]
+        outs = []
+        for v in eqn.outvars:
+            local = w.fresh()
+            env[v] = local
+            outs.append(local)
+        target = outs[0] if not eqn.primitive.multiple_results else ", ".join(outs) + ","
+        handler = w.ref(fn, f"jax_{name}")
+        source = _source(eqn)
+        comment = f"# {name}, {source}" if source else f"# {name}"
+        w.emit(f"    {target} = {handler}({', '.join(args)})  {comment}", reads, outs)
+
+
+def _deaths(w: _Writer) -> list[str]:
+    """The lines with ``del`` after each local's last read (but the ``return``), so
+    activations are freed as early as possible."""
+    last: dict[str, int] = {}
+    for i, reads in enumerate(w.reads[:-1]):
+        for r in reads:
+            last[r] = i
+    for r in w.reads[-1]:
+        last.pop(r, None)
+    dead: dict[int, list[str]] = {}
+    for r, i in last.items():
+        dead.setdefault(i, []).append(r)
+    out = []
+    for i, line in enumerate(w.lines):
+        out.append(line)
+        if i in dead:
+            out.append(f"    del {', '.join(sorted(dead[i]))}")
+    return out
+
+
+def _key(path: Any) -> str:
+    """A pytree path (``DictKey``, ``GetAttrKey``, ``SequenceKey`` entries) as a key chain;
+    nnx's trailing ``.value`` of a variable is left out."""
+    parts = []
+    for entry in path:
+        for attr in ("key", "idx", "name"):
+            if hasattr(entry, attr):
+                parts.append(str(getattr(entry, attr)))
+                break
+    if len(parts) > 1 and parts[-1] == "value" and type(path[-1]).__name__ == "GetAttrKey":
+        parts.pop()
+    return "/".join(parts)
+
+
+def _is_array(x: Any) -> bool:
+    return hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, (bool, int, float))
+
+
+def trace(module: Any, variables: Any, args: tuple[Any, ...], backend: Any) -> JaxprModel:
+    """Trace a linen module applied to ``variables`` (or an nnx module, ``variables=None``)
+    on the example ``args`` and build its :class:`JaxprModel`."""
+    import jax
+    from flax import nnx
+
+    name = type(module).__name__
+    if isinstance(module, nnx.Module):
+        graphdef, state = nnx.split(module)
+        tree = state
+
+        def call(tree: Any, *full: Any) -> Any:
+            m = nnx.merge(graphdef, tree)
+            m.eval()  # a copy in inference mode: dropout off, BatchNorm's running averages
+            return m(*full)
+    else:
+        tree = variables
+
+        def call(tree: Any, *full: Any) -> Any:
+            return module.apply(tree, *full)
+
+    flat, treedef = jax.tree_util.tree_flatten_with_path(tree)
+    keys = [_key(path) for path, _ in flat]
+    if isinstance(module, nnx.Module):  # nnx.Param variables are trained, the others not
+        params_only = jax.tree_util.tree_flatten_with_path(nnx.state(module, nnx.Param))[0]
+        trainable = {_key(path) for path, _ in params_only}
+    else:  # linen: the "params" collection is trained, batch_stats and the others not
+        trainable = {kc for kc in keys if kc.split("/", 1)[0] == "params"}
+    leaves = [leaf for _, leaf in flat]
+    traced = [i for i, a in enumerate(args) if _is_array(a)]
+
+    def fn(leaves: list[Any], *arrays: Any) -> Any:
+        full = list(args)
+        for i, a in zip(traced, arrays):
+            full[i] = a
+        return call(jax.tree_util.tree_unflatten(treedef, leaves), *full)
+
+    closed, shapes = jax.make_jaxpr(fn, return_shape=True)(leaves, *[args[i] for i in traced])
+    jaxpr = closed.jaxpr
+    w = _Writer(name)
+    env: dict[Any, Any] = dict(zip(jaxpr.constvars, [np.asarray(c) for c in closed.consts]))
+    n_leaves = len(leaves)
+    env.update((v, _Param(keys[i])) for i, v in enumerate(jaxpr.invars[:n_leaves]))
+    for j, v in enumerate(jaxpr.invars[n_leaves:]):
+        env[v] = f"x{j}"
+    used: set[str] = set()
+    _walk(jaxpr, env, w, "", used)
+
+    from jax.extend.core import Literal
+
+    reads: set[str] = set()
+    results = []
+    for v in jaxpr.outvars:
+        value = np.asarray(v.val, dtype=v.aval.dtype) if isinstance(v, Literal) else env[v]
+        results.append(w.value(value, False, reads))
+    w.emit(f"    return [{', '.join(results)}]", reads)
+    w.prune()
+    loads = [f"    x{j} = __U[{j}]" for j in range(len(traced))]
+    read = set().union(*w.reads)
+    param_keys = [kc for kc in w.params if w.param_names[kc] in read]  # dead code's are not
+    loads += [f"    {w.param_names[kc]} = __P[{i}]" for i, kc in enumerate(param_keys)]
+    body = loads + _deaths(w)
+    code = "def jaxpr(__P, __C, __U):\n" + "\n".join(body) + "\n"
+    where = f"from_flax {name} at {id(w):x}"
+    function = compile_generated(code, "jaxpr", w.globals, where)
+
+    inputs = [
+        ("array", tuple(int(d) for d in a.shape)) if i in traced else ("static", a)
+        for i, a in enumerate(args)
+    ]
+    target = current_backend() if backend is None else get_backend(backend)
+    by_key = dict(zip(keys, leaves))
+    weights = {kc: move(np.asarray(by_key[kc]), target, kc) for kc in sorted(param_keys)}
+    params = Container.cont_unflatten(weights) if weights else Container()
+    out_tree = jax.tree_util.tree_structure(shapes)
+    return JaxprModel(
+        Generated(function, code, param_keys, w.constants, where),
+        params,
+        inputs,
+        out_tree,
+        sorted(used),
+        name,
+        None if variables is None else module,
+        frozenset(kc for kc in param_keys if kc not in trainable),
+    )

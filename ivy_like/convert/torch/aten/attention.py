@@ -1,0 +1,151 @@
+"""ATen ops -> ivy_like: attention, dropout and recurrent layers
+(``scaled_dot_product_attention``, ``lstm``).
+
+Registered in the table of :mod:`.registry` by the ``@aten`` decorator.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ivy_like as il
+
+from .registry import _native, _ndim, aten
+
+
+# -- attention, dropout, recurrent layers ------------------------------------------------------
+def _check_attention(
+    q: Any,
+    k: Any,
+    v: Any,
+    attn_mask: Any = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    *,
+    scale: Any = None,
+    enable_gqa: bool = False,
+) -> str | None:
+    if dropout_p:
+        return f"dropout_p={dropout_p} (attention dropout in training mode)"
+    return None
+
+
+def _shared_heads(q: Any, k: Any, v: Any, enable_gqa: bool) -> tuple[Any, Any]:
+    """``k`` and ``v`` with their heads repeated to ``q``'s (grouped-query attention)."""
+    if enable_gqa and q.shape[-3] != k.shape[-3]:
+        groups = q.shape[-3] // k.shape[-3]
+        k = il.repeat(k, groups, axis=_ndim(k) - 3)
+        v = il.repeat(v, groups, axis=_ndim(v) - 3)
+    return k, v
+
+
+def attention_rows_attend(
+    q: Any,
+    k: Any,
+    v: Any,
+    attn_mask: Any = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    *,
+    scale: Any = None,
+    enable_gqa: bool = False,
+) -> Any:
+    """:func:`scaled_dot_product_attention` for a boolean mask that the converter saw, at
+    capture, let every query attend to some key (a constant mask, as GPT-2's causal one): no
+    row to guard, so the mask goes to ivy_like's attention as it is."""
+    k, v = _shared_heads(q, k, v, enable_gqa)
+    return il.nn.scaled_dot_product_attention(q, k, v, attn_mask, is_causal, scale)
+
+
+@aten("scaled_dot_product_attention.default", check=_check_attention)
+def scaled_dot_product_attention(
+    q: Any,
+    k: Any,
+    v: Any,
+    attn_mask: Any = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    *,
+    scale: Any = None,
+    enable_gqa: bool = False,
+) -> Any:
+    k, v = _shared_heads(q, k, v, enable_gqa)
+    if attn_mask is None or "bool" not in str(attn_mask.dtype):
+        return il.nn.scaled_dot_product_attention(q, k, v, attn_mask, is_causal, scale)
+    # A query that may attend to no key gives zeros in torch (its safe softmax), not NaN: such
+    # rows attend everywhere here (finite values and gradients) and are zeroed after.
+    scores = (*q.shape[:-1], k.shape[-2])
+    mask = il.broadcast_to(attn_mask, tuple(int(s) for s in scores))
+    if is_causal:
+        causal = _native(il.tril(il.ones((scores[-2], scores[-1]), dtype=il.bool)))
+        mask, is_causal = il.logical_and(mask, causal), False
+    some = il.any(mask, axis=-1, keepdims=True)
+    out = il.nn.scaled_dot_product_attention(
+        q, k, v, il.logical_or(mask, il.logical_not(some)), False, scale
+    )
+    return il.where(some, out, il.zeros_like(out))
+
+
+def _check_dropout(x: Any, p: float, train: Any) -> str | None:
+    if train and p:
+        return "dropout in training mode; capture the module in eval mode"
+    return None
+
+
+@aten(
+    "dropout.default",
+    "feature_dropout.default",
+    "alpha_dropout.default",
+    "feature_alpha_dropout.default",
+    check=_check_dropout,
+)
+def dropout(x: Any, p: float, train: Any) -> Any:
+    return x
+
+
+@aten("native_dropout.default", check=_check_dropout)
+def native_dropout(x: Any, p: float, train: Any) -> tuple[Any, Any]:
+    return x, il.ones_like(x, dtype=il.bool)
+
+
+def _check_lstm(
+    x: Any,
+    hx: Any,
+    params: Any,
+    has_biases: bool,
+    num_layers: int,
+    dropout: float,
+    train: bool,
+    bidirectional: bool,
+    batch_first: bool,
+) -> str | None:
+    if train and dropout and num_layers > 1:
+        return "dropout between layers in training mode; capture the module in eval mode"
+    per = (4 if has_biases else 2) * (2 if bidirectional else 1) * num_layers
+    if len(params) != per:
+        return "proj_size (projected LSTM) is not implemented yet"
+    return None
+
+
+@aten("lstm.input", check=_check_lstm)
+def lstm(
+    x: Any,
+    hx: Any,
+    params: Any,
+    has_biases: bool,
+    num_layers: int,
+    dropout: float,
+    train: bool,
+    bidirectional: bool,
+    batch_first: bool,
+) -> Any:
+    return il.nn.lstm(
+        x,
+        list(params),
+        hx[0],
+        hx[1],
+        num_layers=num_layers,
+        bias=has_biases,
+        batch_first=batch_first,
+        bidirectional=bidirectional,
+    )

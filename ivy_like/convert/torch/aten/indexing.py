@@ -1,0 +1,209 @@
+"""ATen ops -> ivy_like: indexing, gathers and scatters
+(``embedding``, ``index``, ``index_put``...).
+
+Registered in the table of :mod:`.registry` by the ``@aten`` decorator.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+import ivy_like as il
+
+from .registry import CHECKS, TensorMeta, _axis, _native, _ndim, aten
+
+
+# -- indexing ------------------------------------------------------------------------------------
+@aten("embedding.default")
+def embedding(
+    weight: Any,
+    indices: Any,
+    padding_idx: int = -1,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Any:
+    rows = il.nn.embedding(indices, weight)
+    if padding_idx < 0:
+        return rows
+    # torch gives the padding row no gradient (its value still comes out)
+    pad_rows = il.expand_dims(il.equal(indices, padding_idx), axis=-1)
+    return il.where(pad_rows, il.stop_gradient(rows), rows)
+
+
+def _check_embedding(weight: Any, indices: Any, padding_idx: int = -1, *rest: Any) -> str | None:
+    return "scale_grad_by_freq=True" if rest and rest[0] else None
+
+
+CHECKS["aten.embedding.default"] = _check_embedding
+
+
+@aten("index_select.default")
+def index_select(x: Any, dim: int, index: Any) -> Any:
+    return il.take(x, index, axis=_axis(dim, _ndim(x)))
+
+
+@aten("gather.default")
+def gather(x: Any, dim: int, index: Any, *, sparse_grad: bool = False) -> Any:
+    n = _ndim(x)
+    d = _axis(dim, n)
+    # torch.gather lets index be smaller than x on the other axes: x is cut to it first
+    cut = tuple(slice(None) if a == d else slice(0, index.shape[a]) for a in range(n))
+    return il.take_along_axis(x[cut], index, axis=d)
+
+
+def _check_index(x: Any, indices: Any) -> str | None:
+    used = [i for i, t in enumerate(indices) if t is not None]
+    if not used:
+        return None
+    if any(isinstance(t, TensorMeta) and t.dtype == "bool" for t in indices if t is not None):
+        return "a boolean mask index (its output shape depends on the data)"
+    if used != list(range(used[0], used[-1] + 1)):
+        return "index tensors separated by full slices (x[i, :, j])"
+    return None
+
+
+def _indexed_rows(x: Any, indices: Any) -> tuple[Any, Any, tuple[int, ...], tuple[int, ...]]:
+    """``x`` with its indexed axes (consecutive) moved first and flattened into rows, the row
+    of every index (the index arrays broadcast), their shape and the shape of the rest."""
+    used = [i for i, t in enumerate(indices) if t is not None]
+    first, k = used[0], len(used)
+    dims = tuple(x.shape)[first : first + k]
+    arrays = il.broadcast_arrays(*[indices[i] for i in used]) if k > 1 else [indices[first]]
+    flat = None
+    for arr, size in zip(arrays, dims):
+        arr = il.where(il.less(arr, 0), il.add(arr, size), arr)  # negative indices count back
+        flat = arr if flat is None else il.add(il.multiply(flat, size), arr)
+    picked = tuple(int(s) for s in arrays[0].shape)
+    rows, rest = _rows(x, first, k)
+    return rows, il.reshape(flat, (-1,)), picked, rest
+
+
+def _rows(x: Any, first: int, k: int) -> tuple[Any, tuple[int, ...]]:
+    """``x`` with its ``k`` axes from ``first`` moved first and flattened into rows, and the
+    shape of the other axes."""
+    shape = tuple(x.shape)
+    rest = shape[:first] + shape[first + k :]
+    if first:
+        order = (
+            tuple(range(first, first + k))
+            + tuple(range(first))
+            + tuple(range(first + k, len(shape)))
+        )
+        x = il.permute_dims(x, order)
+    return il.reshape(x, (-1, *rest)), rest
+
+
+def _block_back(first: int, p: int, ndim: int) -> tuple[int, ...]:
+    """The axes order putting an indexed block of ``p`` axes, first in an array of ``ndim``,
+    back where the indexed axes were (torch's rule for consecutive index arrays)."""
+    return tuple(range(p, p + first)) + tuple(range(p)) + tuple(range(p + first, ndim))
+
+
+@aten("index.Tensor", check=_check_index)
+def index(x: Any, indices: Any) -> Any:
+    """``x[i0, i1, ...]`` with integer index arrays on consecutive axes (None: a full slice):
+    one ``take`` on the flattened indexed axes, so it runs on every backend."""
+    rows, flat, picked, rest = _indexed_rows(x, indices)
+    out = il.reshape(il.take(rows, flat, axis=0), (*picked, *rest))
+    first = next(i for i, t in enumerate(indices) if t is not None)
+    return out if first == 0 else il.permute_dims(out, _block_back(first, len(picked), _ndim(out)))
+
+
+def index_rows(x: Any, flat: Any, first: int, k: int, picked: tuple[int, ...]) -> Any:
+    """:func:`index` with index arrays known at capture: ``flat`` is their row numbers in the
+    ``k`` indexed axes from ``first`` flattened (broadcast, non-negative, one axis), ``picked``
+    their broadcast shape; the converter works them out once instead of on every call."""
+    rows, rest = _rows(x, first, k)
+    out = il.reshape(il.take(rows, flat, axis=0), (*picked, *rest))
+    return out if first == 0 else il.permute_dims(out, _block_back(first, len(picked), _ndim(out)))
+
+
+def _check_index_put(x: Any, indices: Any, values: Any, accumulate: bool = False) -> str | None:
+    masks = [t for t in indices if isinstance(t, TensorMeta) and t.dtype == "bool"]
+    if masks:
+        numel = math.prod(values.shape) if isinstance(values, TensorMeta) else 1
+        if len(indices) != 1 or accumulate or numel != 1:
+            return "a boolean mask index beside others, or with several values (data-dependent)"
+        return None
+    return _check_index(x, indices)
+
+
+@aten("index_put.default", check=_check_index_put, promote=(0, 2))
+def index_put(x: Any, indices: Any, values: Any, accumulate: bool = False) -> Any:
+    """A functionalized ``x[i0, i1, ...] = values`` (``+=`` with ``accumulate``): the values
+    scattered into the rows of :func:`_indexed_rows`, then put back in ``x``'s layout.
+    Repeated indices add up with ``accumulate``; without it torch leaves them undefined."""
+    if indices[0] is not None and "bool" in str(indices[0].dtype):  # x[mask] = v, one value
+        mask = il.reshape(indices[0], (*indices[0].shape, *(1,) * (_ndim(x) - _ndim(indices[0]))))
+        filled = il.astype(il.broadcast_to(il.reshape(values, ()), tuple(x.shape)), x.dtype)
+        return il.where(mask, filled, x)
+    rows, flat, picked, rest = _indexed_rows(x, indices)
+    first = next(i for i, t in enumerate(indices) if t is not None)
+    block = (*picked, *rest)
+    if first:  # values come in x[indices]'s layout: move the indexed block first
+        shape = tuple(x.shape)
+        k = len([t for t in indices if t is not None])
+        target = (*shape[:first], *picked, *shape[first + k :])
+        values = il.broadcast_to(values, target)
+        p, n = len(picked), len(target)
+        values = il.permute_dims(
+            values,
+            tuple(range(first, first + p)) + tuple(range(first)) + tuple(range(first + p, n)),
+        )
+    values = il.reshape(il.broadcast_to(il.astype(values, x.dtype), block), (-1, *rest))
+    added = il.scatter_add(il.zeros_like(rows), flat, values)
+    if accumulate:
+        rows = il.add(rows, added)
+    else:
+        hit = il.scatter_add(
+            _native(il.zeros(rows.shape[:1], dtype=il.int32)),
+            flat,
+            il.ones_like(flat, dtype=il.int32),
+        )
+        hit = il.reshape(il.greater(hit, 0), (-1, *(1,) * len(rest)))
+        rows = il.where(hit, added, rows)
+    shape = tuple(x.shape)
+    k = len([t for t in indices if t is not None])
+    moved_shape = (*shape[first : first + k], *shape[:first], *shape[first + k :])
+    out = il.reshape(rows, moved_shape)
+    return out if first == 0 else il.permute_dims(out, _block_back(first, k, len(shape)))
+
+
+def _scatter_rows(x: Any, dim: int, index: Any, src: Any, assign: bool) -> Any:
+    """torch's ``scatter``/``scatter_add``: ``out[..., index[p], ...] = src[p]`` (``+=``) for
+    every position ``p`` of ``index``, as one ``scatter_add`` into ``x`` flattened."""
+    shape = tuple(int(s) for s in x.shape)
+    d = _axis(dim, len(shape))
+    ishape = tuple(int(s) for s in index.shape)
+    strides = [int(np.prod(shape[a + 1 :])) for a in range(len(shape))]
+    coords = np.indices(ishape)
+    base = sum(coords[a] * strides[a] for a in range(len(shape)) if a != d).astype(np.int32)
+    i = il.where(il.less(index, 0), il.add(index, shape[d]), index)
+    flat = il.reshape(il.add(_native(il.asarray(base)), il.multiply(i, strides[d])), (-1,))
+    if isinstance(src, (int, float, bool)):
+        src = il.full_like(x, src)
+    cut = tuple(slice(0, n) for n in ishape)  # src may be larger than index: its corner
+    values = il.reshape(il.astype(src[cut], x.dtype), (-1,))
+    rows = il.reshape(x, (-1,))
+    added = il.scatter_add(il.zeros_like(rows), flat, values)
+    if assign:
+        hit = il.scatter_add(
+            _native(il.zeros(rows.shape, dtype=il.int32)), flat, il.ones_like(flat, dtype=il.int32)
+        )
+        rows = il.where(il.greater(hit, 0), added, rows)
+    else:
+        rows = il.add(rows, added)
+    return il.reshape(rows, shape)
+
+
+@aten("scatter.src", "scatter.value")
+def scatter(x: Any, dim: int, index: Any, src: Any) -> Any:
+    return _scatter_rows(x, dim, index, src, assign=True)
+
+
+@aten("scatter_add.default")
+def scatter_add(x: Any, dim: int, index: Any, src: Any) -> Any:
+    return _scatter_rows(x, dim, index, src, assign=False)

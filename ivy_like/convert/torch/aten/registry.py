@@ -1,0 +1,148 @@
+"""The table of ATen ops :func:`from_torch` maps a captured graph with, and how to register one.
+
+:data:`ATEN` maps an op's full name (``"aten.add.Tensor"``) to one small function (per op or per
+group of overloads with one meaning), registered by the :func:`aten` decorator in the family
+modules beside this one (``arithmetic.py``, ``shapes.py``, ``convolution.py``...). Each takes
+the node's arguments as ATen gives them (arrays in place of the graph's tensors, Python numbers
+and lists as they are, an ``ivy_like`` dtype in place of a ``torch.dtype``) and computes the
+node's value with ivy_like ops, so a converted graph runs, differentiates and compiles on every
+backend. No module of the table imports a framework: the table, and the list of supported ops
+in ``docs/convert.md``, come without torch.
+
+Next to the table:
+
+* :data:`CHECKS`: a test run once, when the graph is converted, on the node's arguments (a
+  :class:`TensorMeta` for each tensor): it returns why a use of an op is not supported
+  (``ceil_mode=True``, dropout in training mode...), never letting such a node compute
+  something else.
+* :data:`PROMOTE`: elementwise ops whose tensor arguments must share a dtype first (PyTorch
+  promotes ``int64 * float32`` to ``float32``; the array API leaves mixed kinds undefined).
+  The converter inserts the casts, from the dtypes recorded in the graph.
+* :data:`CREATION`: ops that make an array; the converter passes the dtype the graph recorded.
+* :data:`OUTPUTS`: ops returning a tuple of which only some entries are computed (the others
+  are ``None``: ``max_pool2d_with_indices`` gives no indices); using another entry is an
+  :class:`UnsupportedOpError` at conversion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import ivy_like as il
+
+Handler = Callable[..., Any]
+
+ATEN: dict[str, Handler] = {}
+CHECKS: dict[str, Callable[..., str | None]] = {}
+PROMOTE: dict[str, tuple[int, ...]] = {}
+CREATION: set[str] = set()
+OUTPUTS: dict[str, tuple[int, ...]] = {}
+# Why some well-known ops have no entry: said in the error instead of a bare "not supported".
+REASONS = {
+    "aten.item.default": "it reads a tensor's value into Python (data-dependent control flow)",
+    "aten._local_scalar_dense.default": "it reads a tensor's value into Python (data-dependent)",
+    "aten.nonzero.default": "its output shape depends on the data",
+    "aten.masked_select.default": "its output shape depends on the data",
+    "aten.unique.default": "its output shape depends on the data",
+    "aten.sym_size.int": "the graph was captured with dynamic shapes; capture with static ones",
+}
+
+
+@dataclass(frozen=True)
+class TensorMeta:
+    """What a check sees of a tensor argument: its shape and dtype name (``"float32"``)."""
+
+    shape: tuple[int, ...]
+    dtype: str
+
+
+def aten(
+    *names: str,
+    check: Callable[..., str | None] | None = None,
+    promote: tuple[int, ...] | None = None,
+    creation: bool = False,
+    outputs: tuple[int, ...] | None = None,
+) -> Callable[[Handler], Handler]:
+    """Register the decorated function for the ATen ops ``names`` (``"add.Tensor"``).
+
+    ``promote``: positions of the arguments cast to a common dtype (lists included);
+    ``creation``: the op makes an array and gets the graph's ``dtype=``; ``outputs``: the
+    entries of a tuple result that are computed; ``check``: see :data:`CHECKS`.
+    """
+
+    def register(fn: Handler) -> Handler:
+        for name in names:
+            key = f"aten.{name}"
+            ATEN[key] = fn
+            if check is not None:
+                CHECKS[key] = check
+            if promote is not None:
+                PROMOTE[key] = promote
+            if creation:
+                CREATION.add(key)
+            if outputs is not None:
+                OUTPUTS[key] = outputs
+        return fn
+
+    return register
+
+
+def supported_ops() -> list[str]:
+    """The ATen ops :func:`ivy_like.convert.from_torch` maps, sorted.
+
+    Examples
+    --------
+    >>> from ivy_like.convert.torch.aten import supported_ops
+    >>> "aten.scaled_dot_product_attention.default" in supported_ops()
+    True
+    """
+    return sorted(ATEN)
+
+
+def supported_ops_markdown() -> str:
+    """The markdown table of the supported ATen ops in ``docs/convert.md`` (generated here,
+    checked by the tests): one row per op with its overloads."""
+    overloads: dict[str, list[str]] = {}
+    for key in sorted(ATEN):
+        name, _, overload = key.removeprefix("aten.").rpartition(".")
+        overloads.setdefault(name, []).append(overload)
+    rows = ["| ATen op | overloads |", "|---|---|"]
+    for name in sorted(overloads, key=lambda n: n.strip("_")):
+        rows.append(f"| `{name}` | {', '.join(f'`{o}`' for o in overloads[name])} |")
+    return "\n".join(rows) + "\n"
+
+
+# -- helpers -------------------------------------------------------------------------------------
+# the positions of a binary op's two arguments (both promoted to a common dtype)
+_ALL = (0, 1)
+
+
+def _native(x: Any) -> Any:
+    return il.to_native(x)  # creation functions give an Array; the graph carries natives
+
+
+def _ndim(x: Any) -> int:
+    return len(x.shape)
+
+
+def _axis(d: int, ndim: int) -> int:
+    return d + ndim if d < 0 else d
+
+
+def _is_float(x: Any) -> bool:
+    return "float" in str(x.dtype)
+
+
+def _shape_of(size: Any) -> tuple[int, ...]:
+    return tuple(int(s) for s in size)
+
+
+def _dims(dim: Any, ndim: int) -> tuple[int, ...] | None:
+    """ATen's ``dim`` argument: None or ``[]`` is every axis (as in ``sum(x, [])``)."""
+    if dim is None:
+        return None
+    if isinstance(dim, int):
+        return (dim,)
+    return tuple(dim) if len(dim) else None

@@ -1,0 +1,216 @@
+"""A captured PyTorch model as a portable one: :class:`GraphModel`, and the way back to torch.
+
+:func:`~ivy_like.convert.torch.capture.capture` writes the generated function; this module
+holds the model around it (the inputs' and outputs' structures as plain tuples, so running a
+model needs no torch) and :func:`to_torch_module`, which gives the captured graph back to
+PyTorch with new weights. Only :func:`to_torch_module` imports torch.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Mapping
+from typing import Any
+
+from ...container import Container
+from ...container._leaves import leaf_info
+from ...core.backend import get_backend
+from .._captured import CapturedModel, Generated
+from .._errors import UnsupportedOpError
+from .._weights import move
+
+# -- call structures: TreeSpecs turned into plain tuples at capture ------------------------------
+# ("leaf",) | ("none",) | ("tuple"|"list", kids) | ("dict", keys, kids)
+# | ("namedtuple", cls, kids) | ("mapping", keys, kids): a dict subclass such as transformers'
+# ModelOutput, given back as a Container (item and attribute access, a tree node everywhere).
+
+
+def _flatten(desc: tuple[Any, ...], value: Any, where: str, out: list[Any]) -> None:
+    kind = desc[0]
+    if kind == "leaf":
+        out.append(value)
+    elif kind == "none":
+        if value is not None:
+            raise TypeError(f"{where} was None when the model was captured, got {value!r}")
+    elif kind in ("tuple", "list", "namedtuple"):
+        kids = desc[-1]
+        if not isinstance(value, (tuple, list)) or len(value) != len(kids):
+            n = len(value) if isinstance(value, (tuple, list)) else type(value).__name__
+            raise TypeError(f"{where}: expected {len(kids)} items as captured, got {n}")
+        for i, (d, v) in enumerate(zip(kids, value)):
+            _flatten(d, v, f"{where}[{i}]", out)
+    else:  # dict, mapping
+        keys, kids = desc[1], desc[2]
+        if not isinstance(value, Mapping) or set(value) != set(keys):
+            have = sorted(value) if isinstance(value, Mapping) else type(value).__name__
+            raise TypeError(f"{where}: expected the keys {sorted(keys)} as captured, got {have}")
+        for k, d in zip(keys, kids):
+            _flatten(d, value[k], f"{where}[{k!r}]", out)
+
+
+def _rebuild(desc: tuple[Any, ...], leaves: Any, pos: list[int]) -> Any:
+    kind = desc[0]
+    if kind == "leaf":
+        pos[0] += 1
+        return leaves[pos[0] - 1]
+    if kind == "none":
+        return None
+    kids = [_rebuild(d, leaves, pos) for d in desc[-1]]
+    if kind == "tuple":
+        return tuple(kids)
+    if kind == "list":
+        return kids
+    if kind == "namedtuple":
+        return desc[1](*kids)
+    if kind == "dict":
+        return dict(zip(desc[1], kids))
+    return Container(dict(zip(desc[1], kids)))
+
+
+def describe_tree(spec: Any, where: str) -> tuple[Any, ...]:
+    """A torch ``TreeSpec`` as the plain tuples above (no torch needed to use them)."""
+    if spec.is_leaf():
+        return ("leaf",)
+    t = spec.type
+    kids = [describe_tree(c, where) for c in spec.children()]
+    if t is type(None):
+        return ("none",)
+    if t in (tuple, list):
+        return (t.__name__, kids)
+    if t in (dict, collections.OrderedDict):
+        return ("dict", list(spec.context), kids)
+    if isinstance(spec.context, type) and issubclass(spec.context, tuple):
+        return ("namedtuple", spec.context, kids)
+    if isinstance(t, type) and issubclass(t, Mapping) and isinstance(spec.context, list):
+        return ("mapping", list(spec.context), kids)
+    raise UnsupportedOpError(
+        f"from_torch: the model's {where} hold a {getattr(t, '__name__', t)}; supported: "
+        f"tensors, None, tuples, lists, namedtuples and dicts (transformers' ModelOutput)"
+    )
+
+
+class GraphModel(CapturedModel):
+    """A captured PyTorch model: ``params`` plus the pure function ``apply``.
+
+    ``params`` is a Container of the parameters and the buffers the graph reads, keyed like
+    the module's ``state_dict`` with ``/`` (``"layer1/0/conv1/weight"``); tied weights (GPT-2's
+    ``lm_head.weight`` is ``transformer.wte.weight``) are one leaf, under the first name.
+    ``apply(params, *args, **kwargs)`` takes the arguments the model was captured with (same
+    structure, same shapes) and is pure, so ``ivy_like.grad``, ``ivy_like.compile`` and the
+    other transforms work on it; ``model(*args, **kwargs)`` runs it on the backend of its
+    inputs (the parameters are moved there once). Outputs keep their structure; a dict
+    subclass such as transformers' ``ModelOutput`` comes back as a Container
+    (``out["logits"]``, ``out.logits``).
+
+    ``model.code`` is the generated function (one line per graph node) and ``model.aten_ops``
+    the ATen ops it uses. Build one with :func:`ivy_like.convert.from_torch`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import torch
+    >>> from ivy_like.convert import from_torch
+    >>> class Net(torch.nn.Module):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.fc = torch.nn.Linear(3, 2)
+    ...     def forward(self, x):
+    ...         return torch.relu(self.fc(x)) + x[:, :2]
+    >>> net = Net()
+    >>> model = from_torch(net, torch.ones(2, 3), backend="numpy")
+    >>> model.params.cont_all_key_chains()
+    ['fc/weight', 'fc/bias']
+    >>> x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    >>> bool(np.allclose(model(x), net(torch.from_numpy(x)).detach().numpy(), atol=1e-6))
+    True
+    """
+
+    def __init__(
+        self,
+        generated: Generated,
+        params: Container,
+        inputs: tuple[Any, ...],
+        input_values: dict[int, Any],
+        input_shapes: dict[int, tuple[int, ...]],
+        outputs: tuple[Any, ...],
+        aliases: dict[str, list[str]],
+        aten_ops: list[str],
+        exported: Any = None,
+    ) -> None:
+        self._capture(generated, params)
+        self._inputs = inputs
+        self._input_values = input_values  # flat position -> the non-tensor value captured
+        # The graph is captured for these shapes (reshapes hold them as numbers): another
+        # shape is refused rather than computed wrongly.
+        self._input_shapes = list(input_shapes.items())
+        self._outputs_desc = outputs
+        self.aliases = aliases  # key chain -> every state_dict name of that tensor
+        self.aten_ops = aten_ops
+        self._exported = exported
+
+    def _config(self) -> dict[str, Any]:
+        return {"aten_ops": self.aten_ops}
+
+    @property
+    def buffers(self) -> frozenset[str] | None:
+        """The key chains of the module's buffers (not trained), from ``torch.export``'s
+        signature; None when the model was built without the exported program."""
+        if self._exported is None:
+            return None
+        torch_buffers = set(self._exported.graph_signature.buffers)
+        return frozenset(
+            kc
+            for kc in self.params.cont_flatten_key_chains()
+            if self.aliases.get(kc, [kc])[0] in torch_buffers
+        )
+
+    def __repr__(self) -> str:
+        n = len(self._param_parts)
+        return f"GraphModel({n} parameter arrays, {len(self.aten_ops)} ATen ops)"
+
+    def _flat_inputs(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+        flat: list[Any] = []
+        _flatten(self._inputs, (args, kwargs), "inputs", flat)
+        for i, value in self._input_values.items():
+            if not (flat[i] is value or flat[i] == value):
+                raise TypeError(
+                    f"GraphModel: input {i} was {value!r} when the model was captured, got "
+                    f"{flat[i]!r}; capture it again for another value"
+                )
+        for i, shape in self._input_shapes:
+            got = getattr(flat[i], "shape", None)
+            if got is None or tuple(got) != shape:
+                raise ValueError(
+                    f"GraphModel: input {i} has shape {None if got is None else tuple(got)}; "
+                    f"the model was captured for shape {shape} (capture it again with an "
+                    f"example of the new shape)"
+                )
+        return flat
+
+    def _outputs(self, flat: Any) -> Any:
+        return _rebuild(self._outputs_desc, flat, [0])
+
+
+def to_torch_module(model: GraphModel, params: Any = None) -> Any:
+    """A ``torch.nn.Module`` computing ``model``: the captured graph (``ExportedProgram.module``)
+    with the weights of ``params`` (default ``model.params``) as its own new parameters."""
+    import torch
+
+    params = model.params if params is None else params
+    module = model._exported.module()
+    torch_backend = get_backend("torch")
+    for parts, kc in zip(model._param_parts, ("/".join(p) for p in model._param_parts)):
+        v = params
+        for k in parts:
+            v = v[k]
+        t = leaf_info(move(v, torch_backend, kc))[1].detach().clone()  # type: ignore[index]
+        new: Any = None
+        for name in model.aliases[kc]:  # tied names get the same new tensor: still tied
+            owner_path, _, attr = name.rpartition(".")
+            owner = module.get_submodule(owner_path) if owner_path else module
+            if isinstance(getattr(owner, attr), torch.nn.Parameter):
+                new = new if new is not None else torch.nn.Parameter(t)
+                setattr(owner, attr, new)
+            else:
+                owner.register_buffer(attr, t)
+    return module
