@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 import ivy_like as il
-from ivy_like.ops.nn_layers import linear_resize_matrix, nearest_resize_indices
+from ivy_like.ops.nn.resize import linear_resize_matrix, nearest_resize_indices
 
 Handler = Callable[..., Any]
 
