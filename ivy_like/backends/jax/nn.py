@@ -13,6 +13,8 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from ivy_like.ops.nn import sizes as _sizes
+
 from .._common import nn as _nn
 
 nn_relu = jax.nn.relu
@@ -86,7 +88,7 @@ def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last:
     spatial = x.shape[1:-1] if last else x.shape[2:]
     kernel = weight.shape[:-2] if last else weight.shape[2:]
     stride, padding, dilation = given
-    strides, pads, dils = _nn.conv_geometry(spatial, kernel, stride, padding, dilation)
+    strides, pads, dils = _sizes.conv_geometry(spatial, kernel, stride, padding, dilation)
     y = lax.conv_general_dilated(
         x,
         weight,
@@ -107,7 +109,7 @@ nn_conv2d = _nn.conv_for(_conv, 2)
 
 
 def _window(x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str) -> Any:
-    kernel, strides, pads, last = _nn.pool_geometry(x.shape, kernel_size, stride, padding, fmt)
+    kernel, strides, pads, last = _sizes.pool_geometry(x.shape, kernel_size, stride, padding, fmt)
     if last:
         return (1, *kernel, 1), (1, *strides, 1), ((0, 0), *((p, p) for p in pads), (0, 0)), kernel
     return (1, 1, *kernel), (1, 1, *strides), ((0, 0), (0, 0), *((p, p) for p in pads)), kernel

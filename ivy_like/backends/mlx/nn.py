@@ -17,6 +17,8 @@ from typing import Any
 
 import mlx.core as mx
 
+from ivy_like.ops.nn import sizes as _sizes
+
 from .._common import nn as _nn
 from . import _INEXACT
 from .statistical import mean as _mean
@@ -61,7 +63,7 @@ def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last:
         x = mx.transpose(x, _TO_LAST[n])
         weight = mx.transpose(weight, _W_FROM_OI[n])
     stride, padding, dilation = given
-    strides, pads, dils = _nn.conv_geometry(
+    strides, pads, dils = _sizes.conv_geometry(
         tuple(x.shape[1:-1]), tuple(weight.shape[1:-1]), stride, padding, dilation
     )
     lo, hi = [p[0] for p in pads], [p[1] for p in pads]
@@ -116,7 +118,7 @@ def _windows(x: Any, kernel: Any, strides: Any, pads: Any, last: bool, fill: flo
 def nn_max_pool2d(
     x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
 ) -> Any:
-    kernel, strides, pads, last = _nn.pool_geometry(
+    kernel, strides, pads, last = _sizes.pool_geometry(
         x.shape, kernel_size, stride, padding, data_format
     )
     if x.dtype not in _REAL_FLOATS:  # integer and bool padding: what the composite's fill gives
@@ -128,7 +130,7 @@ def nn_max_pool2d(
 def nn_avg_pool2d(
     x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
 ) -> Any:
-    kernel, strides, pads, last = _nn.pool_geometry(
+    kernel, strides, pads, last = _sizes.pool_geometry(
         x.shape, kernel_size, stride, padding, data_format
     )
     if x.dtype not in _REAL_FLOATS:  # the composite's mean raises its TypeError

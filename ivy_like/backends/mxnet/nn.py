@@ -17,6 +17,8 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
+from ivy_like.ops.nn import sizes as _sizes
+
 from .._common import nn as _nn
 from . import numpy_shapes
 from ._helpers import _cast, _operands
@@ -57,7 +59,7 @@ def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last:
         x = nd.transpose(x, axes=(0, n + 1) + tuple(range(1, n + 1)))
         weight = nd.transpose(weight, axes=_TO_OI[n])
     stride, padding, dilation = given
-    strides, pads, dils = _nn.conv_geometry(
+    strides, pads, dils = _sizes.conv_geometry(
         tuple(x.shape[2:]), tuple(weight.shape[2:]), stride, padding, dilation
     )
     sym = tuple(min(lo, hi) for lo, hi in pads)

@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from ivy_like.ops.nn import sizes as _sizes
+
 from .._common import nn as _nn
 
 # channels-last weight (spatial..., I, O) -> channels-first (O, I, spatial...)
@@ -29,7 +31,7 @@ def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last:
         x = np.moveaxis(x, -1, 1)
         weight = weight.transpose(_TO_OI[n])
     stride, padding, dilation = given
-    strides, pads, dils = _nn.conv_geometry(
+    strides, pads, dils = _sizes.conv_geometry(
         x.shape[2:], weight.shape[2:], stride, padding, dilation
     )
     x = np.pad(x, [(0, 0), (0, 0), *pads])

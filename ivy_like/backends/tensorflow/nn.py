@@ -15,6 +15,8 @@ from typing import Any
 
 import tensorflow as tf
 
+from ivy_like.ops.nn import sizes as _sizes
+
 from .._common import nn as _nn
 
 nn_relu = tf.nn.relu
@@ -64,7 +66,7 @@ def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last:
         x = tf.transpose(x, _TO_LAST[n])
         weight = tf.transpose(weight, _W_TO_LAST[n])
     stride, padding, dilation = given
-    strides, pads, dils = _nn.conv_geometry(
+    strides, pads, dils = _sizes.conv_geometry(
         tuple(x.shape[1:-1]), tuple(weight.shape[:-2]), stride, padding, dilation
     )
     if any(lo or hi for lo, hi in pads):
@@ -92,7 +94,7 @@ nn_conv2d = _nn.conv_for(_conv, 2)
 
 
 def _pool(x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str, fill: float) -> Any:
-    kernel, strides, pads, last = _nn.pool_geometry(x.shape, kernel_size, stride, padding, fmt)
+    kernel, strides, pads, last = _sizes.pool_geometry(x.shape, kernel_size, stride, padding, fmt)
     if not last:
         x = tf.transpose(x, (0, 2, 3, 1))
     if any(pads):

@@ -18,6 +18,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
+from ivy_like.ops.nn import sizes as _sizes
 from ivy_like.ops.nn.losses import label_error, probability_error
 
 from .._common import nn as _nn
@@ -57,7 +58,7 @@ def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last:
         x = x.permute(_FIRST[n])
         weight = weight.permute(_W_FIRST[n])
     stride, padding, dilation = given
-    strides, pads, dils = _nn.conv_geometry(
+    strides, pads, dils = _sizes.conv_geometry(
         tuple(x.shape[2:]), tuple(weight.shape[2:]), stride, padding, dilation
     )
     if all(lo == hi for lo, hi in pads):
@@ -75,7 +76,7 @@ nn_conv2d = _nn.conv_for(_conv, 2)
 
 
 def _pool(fn: Any, x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str) -> Any:
-    kernel, strides, pads, last = _nn.pool_geometry(x.shape, kernel_size, stride, padding, fmt)
+    kernel, strides, pads, last = _sizes.pool_geometry(x.shape, kernel_size, stride, padding, fmt)
     if last:
         x = x.permute(0, 3, 1, 2)
     y = fn(x, kernel, strides, pads)
@@ -382,7 +383,7 @@ nn_hardswish = F.hardswish
 
 
 def nn_adaptive_avg_pool2d(x: Any, output_size: Any) -> Any:
-    return F.adaptive_avg_pool2d(x, _nn.adaptive_output_size(x.shape, output_size))
+    return F.adaptive_avg_pool2d(x, _sizes.adaptive_output_size(x.shape, output_size))
 
 
 def nn_hardtanh(x: Any, min_val: float = -1.0, max_val: float = 1.0) -> Any:
@@ -436,7 +437,7 @@ def nn_group_norm(
 
 
 def nn_adaptive_max_pool2d(x: Any, output_size: Any) -> Any:
-    return F.adaptive_max_pool2d(x, _nn.adaptive_output_size(x.shape, output_size))
+    return F.adaptive_max_pool2d(x, _sizes.adaptive_output_size(x.shape, output_size))
 
 
 def nn_conv_transpose2d(
@@ -449,7 +450,7 @@ def nn_conv_transpose2d(
     groups: int = 1,
     dilation: Any = 1,
 ) -> Any:
-    s, p, op_, d = (_nn.pair(v) for v in (stride, padding, output_padding, dilation))
+    s, p, op_, d = (_sizes.pair(v) for v in (stride, padding, output_padding, dilation))
     # mixed dtypes: torch's error, as nn.conv2d (which the composite runs) gives on torch
     return F.conv_transpose2d(x, weight, bias, s, p, op_, groups, d)
 
@@ -463,7 +464,7 @@ def nn_interpolate(
 ) -> Any:
     if not x.dtype.is_floating_point:  # torch resizes floats only; the composite any dtype
         return _composite("nn.interpolate")(x, size, scale_factor, mode, align_corners)
-    plan = _nn.interpolate_plan(x.shape, size, scale_factor)
+    plan = _sizes.interpolate_plan(x.shape, size, scale_factor)
     sizes = [n_out for _, n_out, _ in plan]
     # the scale factors that set the sizes map positions back, as the composite does
     scales = None if size is not None else [scale for _, _, scale in plan]

@@ -2,7 +2,8 @@
 ``nn_<op>``, in each backend's ``nn.py``). Its files are one family split by what each op is,
 as MLX splits ``nn/layers/``: ``activations``, ``linear`` (dense layers and embeddings),
 ``convolution`` (convolution and pooling), ``normalization``, ``dropout``, ``attention``,
-``recurrent``, ``resize``, ``distance`` and ``losses``.
+``recurrent``, ``resize``, ``distance`` and ``losses``; ``sizes`` holds no op but the sizes
+and pads the composites and the backends' kernels compute alike.
 
 Ops whose declaration has a body are *composites* written with ivy_like ops: they run on every
 backend that does not define ``nn_<op>`` and are differentiable wherever the ops they use are.
@@ -23,4 +24,5 @@ from . import (  # noqa: F401
     normalization,
     recurrent,
     resize,
+    sizes,
 )

@@ -18,9 +18,9 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...backends._common.nn import adaptive_output_size, conv_geometry, pair, pool_geometry
 from ...core.registry import op
 from ._helpers import NN, check_ints, dims, int_shape, is_int_value, optional_dims
+from .sizes import adaptive_output_size, conv_geometry, pair, pool_geometry
 
 
 def _conv_check(n: int) -> Callable[..., None]:

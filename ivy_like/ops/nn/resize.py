@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from ...backends._common.nn import interpolate_plan
 from ...core.registry import op
 from ._helpers import NN, dims
+from .sizes import interpolate_plan
 
 _INTERPOLATE_MODES = ("nearest", "nearest-exact", "bilinear")
 
