@@ -1,4 +1,4 @@
-"""MLX's own ``nn.max_pool2d``/``nn.avg_pool2d`` kernels (issue 23: the composite's window
+"""MLX's own ``nn.max_pool2d``/``nn.avg_pool2d`` kernels (the composite's window
 stack built from MLX ops, a reshape for non-overlapping windows) must be the composites bit
 for bit: values, gradients (a max's tie shares its gradient), NaN and infinities, dtypes and
 errors."""
@@ -32,8 +32,11 @@ GEOMETRIES = [
 
 
 def _composite(op, *args):
+    """The composite as a backend without the kernel runs it: the op's check, then its body."""
+    spec = OPS[f"nn.{op}"]
     with ivy_like.use_backend("mlx"):
-        return OPS[f"nn.{op}"].declaration(*args)
+        spec.check(*args)
+        return spec.declaration(*args)
 
 
 def _kernel(op, *args):

@@ -239,7 +239,7 @@ CASES = {
         ValueError,
         r"cross_entropy: reduction must be 'mean', 'sum' or 'none', got 'avg'",
     ),
-    # A label outside the classes matched none and gave a loss of 0 (issue 25).
+    # A label outside the classes is an error, not a row that matches no class (loss 0).
     "cross_entropy_label_too_large": (
         lambda: nn.cross_entropy(ones(4, 3), idx(0, 1, 3, 7)),
         ValueError,

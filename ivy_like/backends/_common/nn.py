@@ -60,16 +60,8 @@ def conv_for(conv: Kernel, n: int) -> Kernel:
     backend's signature short). The arguments are checked before it runs (``check=`` of the
     declarations in ``ivy_like/ops/nn/convolution.py``)."""
 
-    def nn_conv(
-        x: Any,
-        weight: Any,
-        bias: Any = None,
-        stride: Any = 1,
-        padding: Any = 0,
-        dilation: Any = 1,
-        groups: int = 1,
-        data_format: str = ("NCW", "NCHW")[n - 1],
-    ) -> Any:
+    # The op's parameters, all of them given: the check before it has the declaration's defaults.
+    def nn_conv(x, weight, bias, stride, padding, dilation, groups, data_format) -> Any:
         last = data_format in CHANNELS_LAST
         return conv(n, x, weight, bias, (stride, padding, dilation), groups, last)
 
