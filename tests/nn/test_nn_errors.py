@@ -3,10 +3,14 @@ and the offending argument (never a framework's internal message)."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import ivy_like
+from ivy_like.core.registry import OPS
 
 nn = ivy_like.nn
 
@@ -335,6 +339,28 @@ CASES = {
         r"interpolate: scale_factor 0.25 gives an empty output",
     ),
 }
+
+
+def test_nn_kernels_import_no_check_from_the_declarations():
+    """The checks run before the kernels (``check=`` of each declaration): a backend's nn
+    kernels call none, and read nothing private from ``ivy_like/ops/``."""
+    package = Path(ivy_like.__file__).parent
+    files = [*package.glob("backends/*/nn.py"), package / "backends/_common/nn.py"]
+    imported = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ivy_like.ops"):
+                imported += [(path.parent.name, node.module, a.name) for a in node.names]
+    assert imported, "the kernels share the declarations' sizes (ops/nn/sizes.py)"
+    for backend_name, module, name in imported:
+        assert not any(part.startswith("_") for part in (*module.split("."), name)), (
+            backend_name,
+            module,
+            name,
+        )
+        assert "check" not in name and module != "ivy_like.ops.nn._helpers", (backend_name, name)
+    checked = [spec.name for spec in OPS.values() if spec.family == "nn" and spec.check]
+    assert {"conv2d", "gelu", "linear", "max_pool2d", "nll_loss", "lstm"} <= set(checked)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

@@ -6,7 +6,8 @@ and ``(spatial..., I, O)`` weights are transposed around it; asymmetric ``"same"
 added with zero blocks, since ``Convolution`` pads symmetrically). ``gelu`` is
 ``x * (1 + erf(x / sqrt 2)) / 2`` with ``mx.nd.erf``: ``mx.nd.LeakyReLU(act_type="gelu")``
 computes float64 input to float32 accuracy only (measured 4e-7 off on MXNet 1.9.1). The tanh
-approximation is composed from ivy_like ops. float16 is computed in float32 and cast back.
+approximation is ``_common/nn.py``'s ``tanh_gelu`` over this backend's ``tanh``. float16 is
+computed in float32 and cast back.
 """
 
 from __future__ import annotations
