@@ -1,7 +1,8 @@
 """torch backend: ivy_like.nn ops, mostly ``torch.nn.functional``, and ``torch.lstm`` /
 ``torch.lstm_cell`` / ``torch.gru_cell`` (the fused kernels ``torch.nn.LSTM`` and ``GRUCell``
 run). They compute what the composite declarations in ``ivy_like/ops/nn/`` compute, with the
-same gradients; each op's arguments are checked before its kernel runs, as on every backend.
+same gradients. The arguments are checked before a kernel runs (the ops' ``check=``), or, for
+the kernels that hand the cases they do not take to the composite, by the composite.
 
 Layouts: torch convolves NCHW inputs with OIHW weights; channels-last ``data_format`` is
 permuted in and out. Asymmetric padding (``"same"`` with an even kernel, explicit pairs) goes

@@ -10,7 +10,8 @@ backend that does not define ``nn_<op>`` and are differentiable wherever the ops
 The backends define natives where a framework kernel matters for speed (``softmax``,
 ``linear`` on torch, the pooling windows) or is needed at all (``conv1d``/``conv2d``, the exact
 ``gelu``). An op's argument checks are declared with it (``check=``) and run before the kernel
-or the composite, so a bad argument is the same error on every backend.
+or the composite, so a bad argument is the same error on every backend; the few ops whose
+fast kernels hand every argument they do not take back to the composite check in its body.
 """
 
 from . import (  # noqa: F401

@@ -7,8 +7,8 @@ OIHW weights (``data_format="NHWC"``: NHWC inputs, HWIO weights, Keras/TF's layo
 axis; ``"valid"`` is no padding; ``"same"`` pads so that the output has ``ceil(size/stride)``
 positions, the extra row going to the end (TF's and JAX's rule; PyTorch's for stride 1).
 Each op's checks run before any kernel, so the error for a bad argument is the same on every
-backend; the geometry the kernels then compute (strides, pads) is
-``ivy_like/backends/_common/nn.py``'s, which the composites here use too.
+backend; the geometry the composites here and the kernels then compute (strides, pads) is
+``sizes.py``'s.
 """
 
 from __future__ import annotations

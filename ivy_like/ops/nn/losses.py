@@ -5,7 +5,9 @@
 Arguments that torch takes positionally only after its deprecated ``size_average``/``reduce``
 are keyword-only here, so that every call that is valid here means the same in torch. The
 argument checks are declared with each op (``check=``) and run before any kernel, so a bad
-argument is the same error on every backend. The arithmetic is ivy_like functions rather
+argument is the same error on every backend; ``cross_entropy`` and ``mse_loss`` check in their
+bodies instead, since their fast kernels (torch's) hand every argument they do not take, bad
+ones included, to the composite, and so pay nothing for the checks. The arithmetic is ivy_like functions rather
 than operators on the native arrays: MXNet's own operators fail on 0-d arrays (the loss of a
 1-D ``nll_loss`` input, any loss of 0-d inputs).
 """

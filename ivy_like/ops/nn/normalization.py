@@ -1,5 +1,7 @@
 """Normalization in the nn family: ``layer_norm``, ``batch_norm`` (at inference, from running
 statistics) and ``group_norm``, each scaled by ``weight`` and shifted by ``bias``.
+``layer_norm`` and ``batch_norm`` check in their bodies: their fast kernels (torch's) hand
+every argument they do not take, bad ones included, to the composite.
 """
 
 from __future__ import annotations
