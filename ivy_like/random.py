@@ -62,6 +62,7 @@ import numpy as np
 from .core import backend as _backend
 from .core import dtypes as _dtypes
 from .core.array import Array
+from .ops.nn import dropout as _dropout
 
 __all__ = ["bernoulli", "key", "normal", "permutation", "randint", "split", "uniform"]
 
@@ -686,3 +687,6 @@ class _Tables(dict):  # type: ignore[type-arg]
 
 
 _NATIVE = _Tables()
+
+# nn.dropout draws its masks here (its declaration sits below this module, so it cannot import it)
+_dropout.RANDOM.update(seeded=bernoulli, keyed=_keyed_bernoulli, is_key=_is_key_array)

@@ -1508,115 +1508,6 @@ class Container(dict):
         prune_unapplied: bool = ...,
         map_sequences: bool = ...,
     ) -> Container: ...
-    def linear(
-        self,
-        weight: Any,
-        bias: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    def embedding(
-        self,
-        weight: Any,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    def conv1d(
-        self,
-        weight: Any,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    def conv2d(
-        self,
-        weight: Any,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    def max_pool2d(
-        self,
-        kernel_size: Any,
-        stride: Any = ...,
-        padding: Any = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    def avg_pool2d(
-        self,
-        kernel_size: Any,
-        stride: Any = ...,
-        padding: Any = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    def layer_norm(
-        self,
-        normalized_shape: Any,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    def batch_norm(
-        self,
-        running_mean: Any,
-        running_var: Any,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        axis: int = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    def dropout(
-        self,
-        p: float = ...,
-        key: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
     def relu(
         self,
         *,
@@ -1668,6 +1559,40 @@ class Container(dict):
         prune_unapplied: bool = ...,
         map_sequences: bool = ...,
     ) -> Container: ...
+    def hardtanh(
+        self,
+        min_val: float = ...,
+        max_val: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def relu6(
+        self,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def hardsigmoid(
+        self,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def hardswish(
+        self,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
     def scaled_dot_product_attention(
         self,
         key: Any,
@@ -1675,6 +1600,93 @@ class Container(dict):
         attn_mask: Any = ...,
         is_causal: bool = ...,
         scale: float | None = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def conv1d(
+        self,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def conv2d(
+        self,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def conv_transpose2d(
+        self,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def max_pool2d(
+        self,
+        kernel_size: Any,
+        stride: Any = ...,
+        padding: Any = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def avg_pool2d(
+        self,
+        kernel_size: Any,
+        stride: Any = ...,
+        padding: Any = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def adaptive_avg_pool2d(
+        self,
+        output_size: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def adaptive_max_pool2d(
+        self,
+        output_size: Any,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -1781,43 +1793,67 @@ class Container(dict):
         prune_unapplied: bool = ...,
         map_sequences: bool = ...,
     ) -> Container: ...
-    def adaptive_avg_pool2d(
+    def dropout(
         self,
-        output_size: Any,
+        p: float = ...,
+        key: Any = ...,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
         prune_unapplied: bool = ...,
         map_sequences: bool = ...,
     ) -> Container: ...
-    def hardtanh(
+    def linear(
         self,
-        min_val: float = ...,
-        max_val: float = ...,
+        weight: Any,
+        bias: Any = ...,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
         prune_unapplied: bool = ...,
         map_sequences: bool = ...,
     ) -> Container: ...
-    def relu6(
+    def embedding(
         self,
+        weight: Any,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
         prune_unapplied: bool = ...,
         map_sequences: bool = ...,
     ) -> Container: ...
-    def hardsigmoid(
+    def layer_norm(
         self,
+        normalized_shape: Any,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
         prune_unapplied: bool = ...,
         map_sequences: bool = ...,
     ) -> Container: ...
-    def hardswish(
+    def batch_norm(
         self,
+        running_mean: Any,
+        running_var: Any,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        axis: int = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    def group_norm(
+        self,
+        num_groups: int,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -1860,42 +1896,6 @@ class Container(dict):
         w_hh: Any,
         b_ih: Any = ...,
         b_hh: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    def group_norm(
-        self,
-        num_groups: int,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    def adaptive_max_pool2d(
-        self,
-        output_size: Any,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    def conv_transpose2d(
-        self,
-        weight: Any,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        output_padding: Any = ...,
-        groups: int = ...,
-        dilation: Any = ...,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -8761,913 +8761,6 @@ class Container(dict):
     ) -> _T: ...
     @overload
     @staticmethod
-    def static_linear(
-        x: Container,
-        weight: Any,
-        bias: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_linear(
-        x: Any,
-        weight: Container,
-        bias: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_linear(
-        x: Any,
-        weight: Any,
-        bias: Container,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_linear(
-        x: Array,
-        weight: Any,
-        bias: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_linear(
-        x: Any,
-        weight: Array,
-        bias: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_linear(
-        x: Any,
-        weight: Any,
-        bias: Array,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_linear(
-        x: _Plain,
-        weight: _Plain,
-        bias: _Plain | None = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Any: ...
-    @overload
-    @staticmethod
-    def static_linear(
-        x: _Plain,
-        weight: _T,
-        bias: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_linear(
-        x: _T,
-        weight: Any,
-        bias: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_embedding(
-        indices: Container,
-        weight: Any,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_embedding(
-        indices: Any,
-        weight: Container,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_embedding(
-        indices: Array,
-        weight: Any,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_embedding(
-        indices: Any,
-        weight: Array,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_embedding(
-        indices: _Plain,
-        weight: _Plain,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Any: ...
-    @overload
-    @staticmethod
-    def static_embedding(
-        indices: _Plain,
-        weight: _T,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_embedding(
-        indices: _T,
-        weight: Any,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_conv1d(
-        x: Container,
-        weight: Any,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_conv1d(
-        x: Any,
-        weight: Container,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_conv1d(
-        x: Any,
-        weight: Any,
-        bias: Container,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_conv1d(
-        x: Array,
-        weight: Any,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_conv1d(
-        x: Any,
-        weight: Array,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_conv1d(
-        x: Any,
-        weight: Any,
-        bias: Array,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_conv1d(
-        x: _Plain,
-        weight: _Plain,
-        bias: _Plain | None = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Any: ...
-    @overload
-    @staticmethod
-    def static_conv1d(
-        x: _Plain,
-        weight: _T,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_conv1d(
-        x: _T,
-        weight: Any,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_conv2d(
-        x: Container,
-        weight: Any,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_conv2d(
-        x: Any,
-        weight: Container,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_conv2d(
-        x: Any,
-        weight: Any,
-        bias: Container,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_conv2d(
-        x: Array,
-        weight: Any,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_conv2d(
-        x: Any,
-        weight: Array,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_conv2d(
-        x: Any,
-        weight: Any,
-        bias: Array,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_conv2d(
-        x: _Plain,
-        weight: _Plain,
-        bias: _Plain | None = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Any: ...
-    @overload
-    @staticmethod
-    def static_conv2d(
-        x: _Plain,
-        weight: _T,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_conv2d(
-        x: _T,
-        weight: Any,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_max_pool2d(
-        x: _Plain,
-        kernel_size: Any,
-        stride: Any = ...,
-        padding: Any = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Any: ...
-    @overload
-    @staticmethod
-    def static_max_pool2d(
-        x: _T,
-        kernel_size: Any,
-        stride: Any = ...,
-        padding: Any = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_avg_pool2d(
-        x: _Plain,
-        kernel_size: Any,
-        stride: Any = ...,
-        padding: Any = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Any: ...
-    @overload
-    @staticmethod
-    def static_avg_pool2d(
-        x: _T,
-        kernel_size: Any,
-        stride: Any = ...,
-        padding: Any = ...,
-        data_format: str = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_layer_norm(
-        x: Container,
-        normalized_shape: Any,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_layer_norm(
-        x: Any,
-        normalized_shape: Any,
-        weight: Container,
-        bias: Any = ...,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_layer_norm(
-        x: Any,
-        normalized_shape: Any,
-        weight: Any,
-        bias: Container,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_layer_norm(
-        x: Array,
-        normalized_shape: Any,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_layer_norm(
-        x: Any,
-        normalized_shape: Any,
-        weight: Array,
-        bias: Any = ...,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_layer_norm(
-        x: Any,
-        normalized_shape: Any,
-        weight: Any,
-        bias: Array,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_layer_norm(
-        x: _Plain,
-        normalized_shape: Any,
-        weight: _Plain | None = ...,
-        bias: _Plain | None = ...,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Any: ...
-    @overload
-    @staticmethod
-    def static_layer_norm(
-        x: _T,
-        normalized_shape: Any,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_batch_norm(
-        x: Container,
-        running_mean: Any,
-        running_var: Any,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        axis: int = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_batch_norm(
-        x: Any,
-        running_mean: Container,
-        running_var: Any,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        axis: int = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_batch_norm(
-        x: Any,
-        running_mean: Any,
-        running_var: Container,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        axis: int = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_batch_norm(
-        x: Any,
-        running_mean: Any,
-        running_var: Any,
-        weight: Container,
-        bias: Any = ...,
-        eps: float = ...,
-        axis: int = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_batch_norm(
-        x: Any,
-        running_mean: Any,
-        running_var: Any,
-        weight: Any,
-        bias: Container,
-        eps: float = ...,
-        axis: int = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_batch_norm(
-        x: Array,
-        running_mean: Any,
-        running_var: Any,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        axis: int = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_batch_norm(
-        x: Any,
-        running_mean: Array,
-        running_var: Any,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        axis: int = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_batch_norm(
-        x: Any,
-        running_mean: Any,
-        running_var: Array,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        axis: int = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_batch_norm(
-        x: Any,
-        running_mean: Any,
-        running_var: Any,
-        weight: Array,
-        bias: Any = ...,
-        eps: float = ...,
-        axis: int = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_batch_norm(
-        x: Any,
-        running_mean: Any,
-        running_var: Any,
-        weight: Any,
-        bias: Array,
-        eps: float = ...,
-        axis: int = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_batch_norm(
-        x: _Plain,
-        running_mean: _Plain,
-        running_var: _Plain,
-        weight: _Plain | None = ...,
-        bias: _Plain | None = ...,
-        eps: float = ...,
-        axis: int = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Any: ...
-    @overload
-    @staticmethod
-    def static_batch_norm(
-        x: _Plain,
-        running_mean: _Plain,
-        running_var: _T,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        axis: int = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_batch_norm(
-        x: _Plain,
-        running_mean: _T,
-        running_var: Any,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        axis: int = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_batch_norm(
-        x: _T,
-        running_mean: Any,
-        running_var: Any,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        axis: int = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_dropout(
-        x: _Plain,
-        p: float = ...,
-        key: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Any: ...
-    @overload
-    @staticmethod
-    def static_dropout(
-        x: _T,
-        p: float = ...,
-        key: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
     def static_relu(
         x: _Plain,
         *,
@@ -9786,6 +8879,90 @@ class Container(dict):
     def static_log_softmax(
         x: _T,
         axis: int = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_hardtanh(
+        x: _Plain,
+        min_val: float = ...,
+        max_val: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_hardtanh(
+        x: _T,
+        min_val: float = ...,
+        max_val: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_relu6(
+        x: _Plain,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_relu6(
+        x: _T,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_hardsigmoid(
+        x: _Plain,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_hardsigmoid(
+        x: _T,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_hardswish(
+        x: _Plain,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_hardswish(
+        x: _T,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -9966,6 +9143,565 @@ class Container(dict):
         attn_mask: Any = ...,
         is_causal: bool = ...,
         scale: float | None = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_conv1d(
+        x: Container,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_conv1d(
+        x: Any,
+        weight: Container,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_conv1d(
+        x: Any,
+        weight: Any,
+        bias: Container,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_conv1d(
+        x: Array,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_conv1d(
+        x: Any,
+        weight: Array,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_conv1d(
+        x: Any,
+        weight: Any,
+        bias: Array,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_conv1d(
+        x: _Plain,
+        weight: _Plain,
+        bias: _Plain | None = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_conv1d(
+        x: _Plain,
+        weight: _T,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_conv1d(
+        x: _T,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_conv2d(
+        x: Container,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_conv2d(
+        x: Any,
+        weight: Container,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_conv2d(
+        x: Any,
+        weight: Any,
+        bias: Container,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_conv2d(
+        x: Array,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_conv2d(
+        x: Any,
+        weight: Array,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_conv2d(
+        x: Any,
+        weight: Any,
+        bias: Array,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_conv2d(
+        x: _Plain,
+        weight: _Plain,
+        bias: _Plain | None = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_conv2d(
+        x: _Plain,
+        weight: _T,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_conv2d(
+        x: _T,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: Container,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: Any,
+        weight: Container,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: Any,
+        weight: Any,
+        bias: Container,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: Array,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: Any,
+        weight: Array,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: Any,
+        weight: Any,
+        bias: Array,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: _Plain,
+        weight: _Plain,
+        bias: _Plain | None = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: _Plain,
+        weight: _T,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_conv_transpose2d(
+        x: _T,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_max_pool2d(
+        x: _Plain,
+        kernel_size: Any,
+        stride: Any = ...,
+        padding: Any = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_max_pool2d(
+        x: _T,
+        kernel_size: Any,
+        stride: Any = ...,
+        padding: Any = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_avg_pool2d(
+        x: _Plain,
+        kernel_size: Any,
+        stride: Any = ...,
+        padding: Any = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_avg_pool2d(
+        x: _T,
+        kernel_size: Any,
+        stride: Any = ...,
+        padding: Any = ...,
+        data_format: str = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_adaptive_avg_pool2d(
+        x: _Plain,
+        output_size: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_adaptive_avg_pool2d(
+        x: _T,
+        output_size: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_adaptive_max_pool2d(
+        x: _Plain,
+        output_size: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_adaptive_max_pool2d(
+        x: _T,
+        output_size: Any,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -10938,9 +10674,10 @@ class Container(dict):
     ) -> _T: ...
     @overload
     @staticmethod
-    def static_adaptive_avg_pool2d(
+    def static_dropout(
         x: _Plain,
-        output_size: Any,
+        p: float = ...,
+        key: Any = ...,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -10949,9 +10686,10 @@ class Container(dict):
     ) -> Any: ...
     @overload
     @staticmethod
-    def static_adaptive_avg_pool2d(
+    def static_dropout(
         x: _T,
-        output_size: Any,
+        p: float = ...,
+        key: Any = ...,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -10960,10 +10698,82 @@ class Container(dict):
     ) -> _T: ...
     @overload
     @staticmethod
-    def static_hardtanh(
+    def static_linear(
+        x: Container,
+        weight: Any,
+        bias: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_linear(
+        x: Any,
+        weight: Container,
+        bias: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_linear(
+        x: Any,
+        weight: Any,
+        bias: Container,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_linear(
+        x: Array,
+        weight: Any,
+        bias: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_linear(
+        x: Any,
+        weight: Array,
+        bias: Any = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_linear(
+        x: Any,
+        weight: Any,
+        bias: Array,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_linear(
         x: _Plain,
-        min_val: float = ...,
-        max_val: float = ...,
+        weight: _Plain,
+        bias: _Plain | None = ...,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -10972,10 +10782,10 @@ class Container(dict):
     ) -> Any: ...
     @overload
     @staticmethod
-    def static_hardtanh(
-        x: _T,
-        min_val: float = ...,
-        max_val: float = ...,
+    def static_linear(
+        x: _Plain,
+        weight: _T,
+        bias: Any = ...,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -10984,18 +10794,10 @@ class Container(dict):
     ) -> _T: ...
     @overload
     @staticmethod
-    def static_relu6(
-        x: _Plain,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Any: ...
-    @overload
-    @staticmethod
-    def static_relu6(
+    def static_linear(
         x: _T,
+        weight: Any,
+        bias: Any = ...,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -11004,8 +10806,53 @@ class Container(dict):
     ) -> _T: ...
     @overload
     @staticmethod
-    def static_hardsigmoid(
-        x: _Plain,
+    def static_embedding(
+        indices: Container,
+        weight: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_embedding(
+        indices: Any,
+        weight: Container,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_embedding(
+        indices: Array,
+        weight: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_embedding(
+        indices: Any,
+        weight: Array,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_embedding(
+        indices: _Plain,
+        weight: _Plain,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -11014,8 +10861,9 @@ class Container(dict):
     ) -> Any: ...
     @overload
     @staticmethod
-    def static_hardsigmoid(
-        x: _T,
+    def static_embedding(
+        indices: _Plain,
+        weight: _T,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -11024,8 +10872,107 @@ class Container(dict):
     ) -> _T: ...
     @overload
     @staticmethod
-    def static_hardswish(
+    def static_embedding(
+        indices: _T,
+        weight: Any,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_layer_norm(
+        x: Container,
+        normalized_shape: Any,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_layer_norm(
+        x: Any,
+        normalized_shape: Any,
+        weight: Container,
+        bias: Any = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_layer_norm(
+        x: Any,
+        normalized_shape: Any,
+        weight: Any,
+        bias: Container,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_layer_norm(
+        x: Array,
+        normalized_shape: Any,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_layer_norm(
+        x: Any,
+        normalized_shape: Any,
+        weight: Array,
+        bias: Any = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_layer_norm(
+        x: Any,
+        normalized_shape: Any,
+        weight: Any,
+        bias: Array,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_layer_norm(
         x: _Plain,
+        normalized_shape: Any,
+        weight: _Plain | None = ...,
+        bias: _Plain | None = ...,
+        eps: float = ...,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -11034,8 +10981,348 @@ class Container(dict):
     ) -> Any: ...
     @overload
     @staticmethod
-    def static_hardswish(
+    def static_layer_norm(
         x: _T,
+        normalized_shape: Any,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_batch_norm(
+        x: Container,
+        running_mean: Any,
+        running_var: Any,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        axis: int = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_batch_norm(
+        x: Any,
+        running_mean: Container,
+        running_var: Any,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        axis: int = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_batch_norm(
+        x: Any,
+        running_mean: Any,
+        running_var: Container,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        axis: int = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_batch_norm(
+        x: Any,
+        running_mean: Any,
+        running_var: Any,
+        weight: Container,
+        bias: Any = ...,
+        eps: float = ...,
+        axis: int = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_batch_norm(
+        x: Any,
+        running_mean: Any,
+        running_var: Any,
+        weight: Any,
+        bias: Container,
+        eps: float = ...,
+        axis: int = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_batch_norm(
+        x: Array,
+        running_mean: Any,
+        running_var: Any,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        axis: int = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_batch_norm(
+        x: Any,
+        running_mean: Array,
+        running_var: Any,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        axis: int = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_batch_norm(
+        x: Any,
+        running_mean: Any,
+        running_var: Array,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        axis: int = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_batch_norm(
+        x: Any,
+        running_mean: Any,
+        running_var: Any,
+        weight: Array,
+        bias: Any = ...,
+        eps: float = ...,
+        axis: int = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_batch_norm(
+        x: Any,
+        running_mean: Any,
+        running_var: Any,
+        weight: Any,
+        bias: Array,
+        eps: float = ...,
+        axis: int = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_batch_norm(
+        x: _Plain,
+        running_mean: _Plain,
+        running_var: _Plain,
+        weight: _Plain | None = ...,
+        bias: _Plain | None = ...,
+        eps: float = ...,
+        axis: int = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_batch_norm(
+        x: _Plain,
+        running_mean: _Plain,
+        running_var: _T,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        axis: int = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_batch_norm(
+        x: _Plain,
+        running_mean: _T,
+        running_var: Any,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        axis: int = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_batch_norm(
+        x: _T,
+        running_mean: Any,
+        running_var: Any,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        axis: int = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_group_norm(
+        x: Container,
+        num_groups: int,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_group_norm(
+        x: Any,
+        num_groups: int,
+        weight: Container,
+        bias: Any = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_group_norm(
+        x: Any,
+        num_groups: int,
+        weight: Any,
+        bias: Container,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_group_norm(
+        x: Array,
+        num_groups: int,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_group_norm(
+        x: Any,
+        num_groups: int,
+        weight: Array,
+        bias: Any = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_group_norm(
+        x: Any,
+        num_groups: int,
+        weight: Any,
+        bias: Array,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_group_norm(
+        x: _Plain,
+        num_groups: int,
+        weight: _Plain | None = ...,
+        bias: _Plain | None = ...,
+        eps: float = ...,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_group_norm(
+        x: _T,
+        num_groups: int,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -11679,293 +11966,6 @@ class Container(dict):
         w_hh: Any,
         b_ih: Any = ...,
         b_hh: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_group_norm(
-        x: Container,
-        num_groups: int,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_group_norm(
-        x: Any,
-        num_groups: int,
-        weight: Container,
-        bias: Any = ...,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_group_norm(
-        x: Any,
-        num_groups: int,
-        weight: Any,
-        bias: Container,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_group_norm(
-        x: Array,
-        num_groups: int,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_group_norm(
-        x: Any,
-        num_groups: int,
-        weight: Array,
-        bias: Any = ...,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_group_norm(
-        x: Any,
-        num_groups: int,
-        weight: Any,
-        bias: Array,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_group_norm(
-        x: _Plain,
-        num_groups: int,
-        weight: _Plain | None = ...,
-        bias: _Plain | None = ...,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Any: ...
-    @overload
-    @staticmethod
-    def static_group_norm(
-        x: _T,
-        num_groups: int,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_adaptive_max_pool2d(
-        x: _Plain,
-        output_size: Any,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Any: ...
-    @overload
-    @staticmethod
-    def static_adaptive_max_pool2d(
-        x: _T,
-        output_size: Any,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_conv_transpose2d(
-        x: Container,
-        weight: Any,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        output_padding: Any = ...,
-        groups: int = ...,
-        dilation: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_conv_transpose2d(
-        x: Any,
-        weight: Container,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        output_padding: Any = ...,
-        groups: int = ...,
-        dilation: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_conv_transpose2d(
-        x: Any,
-        weight: Any,
-        bias: Container,
-        stride: Any = ...,
-        padding: Any = ...,
-        output_padding: Any = ...,
-        groups: int = ...,
-        dilation: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Container: ...
-    @overload
-    @staticmethod
-    def static_conv_transpose2d(
-        x: Array,
-        weight: Any,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        output_padding: Any = ...,
-        groups: int = ...,
-        dilation: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_conv_transpose2d(
-        x: Any,
-        weight: Array,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        output_padding: Any = ...,
-        groups: int = ...,
-        dilation: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_conv_transpose2d(
-        x: Any,
-        weight: Any,
-        bias: Array,
-        stride: Any = ...,
-        padding: Any = ...,
-        output_padding: Any = ...,
-        groups: int = ...,
-        dilation: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Array: ...
-    @overload
-    @staticmethod
-    def static_conv_transpose2d(
-        x: _Plain,
-        weight: _Plain,
-        bias: _Plain | None = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        output_padding: Any = ...,
-        groups: int = ...,
-        dilation: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> Any: ...
-    @overload
-    @staticmethod
-    def static_conv_transpose2d(
-        x: _Plain,
-        weight: _T,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        output_padding: Any = ...,
-        groups: int = ...,
-        dilation: Any = ...,
-        *,
-        key_chains: Any = ...,
-        to_apply: bool = ...,
-        prune_unapplied: bool = ...,
-        map_sequences: bool = ...,
-    ) -> _T: ...
-    @overload
-    @staticmethod
-    def static_conv_transpose2d(
-        x: _T,
-        weight: Any,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        output_padding: Any = ...,
-        groups: int = ...,
-        dilation: Any = ...,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,

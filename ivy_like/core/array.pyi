@@ -395,157 +395,16 @@ class Array:
     def segment_max(self, segment_ids: Container, num_segments: Any) -> Container: ...
     @overload
     def segment_max(self, segment_ids: Any, num_segments: Any) -> Array: ...
-    @overload
-    def linear(self, weight: Container, bias: Any = ...) -> Container: ...
-    @overload
-    def linear(self, weight: Any, bias: Container) -> Container: ...
-    @overload
-    def linear(self, weight: Any, bias: Any = ...) -> Array: ...
-    @overload
-    def embedding(self, weight: Container) -> Container: ...
-    @overload
-    def embedding(self, weight: Any) -> Array: ...
-    @overload
-    def conv1d(
-        self,
-        weight: Container,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-    ) -> Container: ...
-    @overload
-    def conv1d(
-        self,
-        weight: Any,
-        bias: Container,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-    ) -> Container: ...
-    @overload
-    def conv1d(
-        self,
-        weight: Any,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-    ) -> Array: ...
-    @overload
-    def conv2d(
-        self,
-        weight: Container,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-    ) -> Container: ...
-    @overload
-    def conv2d(
-        self,
-        weight: Any,
-        bias: Container,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-    ) -> Container: ...
-    @overload
-    def conv2d(
-        self,
-        weight: Any,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        dilation: Any = ...,
-        groups: int = ...,
-        data_format: str = ...,
-    ) -> Array: ...
-    def max_pool2d(
-        self, kernel_size: Any, stride: Any = ..., padding: Any = ..., data_format: str = ...
-    ) -> Array: ...
-    def avg_pool2d(
-        self, kernel_size: Any, stride: Any = ..., padding: Any = ..., data_format: str = ...
-    ) -> Array: ...
-    @overload
-    def layer_norm(
-        self, normalized_shape: Any, weight: Container, bias: Any = ..., eps: float = ...
-    ) -> Container: ...
-    @overload
-    def layer_norm(
-        self, normalized_shape: Any, weight: Any, bias: Container, eps: float = ...
-    ) -> Container: ...
-    @overload
-    def layer_norm(
-        self, normalized_shape: Any, weight: Any = ..., bias: Any = ..., eps: float = ...
-    ) -> Array: ...
-    @overload
-    def batch_norm(
-        self,
-        running_mean: Container,
-        running_var: Any,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        axis: int = ...,
-    ) -> Container: ...
-    @overload
-    def batch_norm(
-        self,
-        running_mean: Any,
-        running_var: Container,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        axis: int = ...,
-    ) -> Container: ...
-    @overload
-    def batch_norm(
-        self,
-        running_mean: Any,
-        running_var: Any,
-        weight: Container,
-        bias: Any = ...,
-        eps: float = ...,
-        axis: int = ...,
-    ) -> Container: ...
-    @overload
-    def batch_norm(
-        self,
-        running_mean: Any,
-        running_var: Any,
-        weight: Any,
-        bias: Container,
-        eps: float = ...,
-        axis: int = ...,
-    ) -> Container: ...
-    @overload
-    def batch_norm(
-        self,
-        running_mean: Any,
-        running_var: Any,
-        weight: Any = ...,
-        bias: Any = ...,
-        eps: float = ...,
-        axis: int = ...,
-    ) -> Array: ...
-    def dropout(self, p: float = ..., key: Any = ...) -> Array: ...
     def relu(self) -> Array: ...
     def gelu(self, approximate: str = ...) -> Array: ...
     def sigmoid(self) -> Array: ...
     def silu(self) -> Array: ...
     def softmax(self, axis: int = ...) -> Array: ...
     def log_softmax(self, axis: int = ...) -> Array: ...
+    def hardtanh(self, min_val: float = ..., max_val: float = ...) -> Array: ...
+    def relu6(self) -> Array: ...
+    def hardsigmoid(self) -> Array: ...
+    def hardswish(self) -> Array: ...
     @overload
     def scaled_dot_product_attention(
         self,
@@ -582,6 +441,113 @@ class Array:
         is_causal: bool = ...,
         scale: float | None = ...,
     ) -> Array: ...
+    @overload
+    def conv1d(
+        self,
+        weight: Container,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+    ) -> Container: ...
+    @overload
+    def conv1d(
+        self,
+        weight: Any,
+        bias: Container,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+    ) -> Container: ...
+    @overload
+    def conv1d(
+        self,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+    ) -> Array: ...
+    @overload
+    def conv2d(
+        self,
+        weight: Container,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+    ) -> Container: ...
+    @overload
+    def conv2d(
+        self,
+        weight: Any,
+        bias: Container,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+    ) -> Container: ...
+    @overload
+    def conv2d(
+        self,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        dilation: Any = ...,
+        groups: int = ...,
+        data_format: str = ...,
+    ) -> Array: ...
+    @overload
+    def conv_transpose2d(
+        self,
+        weight: Container,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+    ) -> Container: ...
+    @overload
+    def conv_transpose2d(
+        self,
+        weight: Any,
+        bias: Container,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+    ) -> Container: ...
+    @overload
+    def conv_transpose2d(
+        self,
+        weight: Any,
+        bias: Any = ...,
+        stride: Any = ...,
+        padding: Any = ...,
+        output_padding: Any = ...,
+        groups: int = ...,
+        dilation: Any = ...,
+    ) -> Array: ...
+    def max_pool2d(
+        self, kernel_size: Any, stride: Any = ..., padding: Any = ..., data_format: str = ...
+    ) -> Array: ...
+    def avg_pool2d(
+        self, kernel_size: Any, stride: Any = ..., padding: Any = ..., data_format: str = ...
+    ) -> Array: ...
+    def adaptive_avg_pool2d(self, output_size: Any) -> Array: ...
+    def adaptive_max_pool2d(self, output_size: Any) -> Array: ...
     @overload
     def cross_entropy(self, labels: Container, reduction: str = ...) -> Container: ...
     @overload
@@ -658,11 +624,91 @@ class Array:
     def cosine_similarity(self, x2: Container, dim: int = ..., eps: float = ...) -> Container: ...
     @overload
     def cosine_similarity(self, x2: Any, dim: int = ..., eps: float = ...) -> Array: ...
-    def adaptive_avg_pool2d(self, output_size: Any) -> Array: ...
-    def hardtanh(self, min_val: float = ..., max_val: float = ...) -> Array: ...
-    def relu6(self) -> Array: ...
-    def hardsigmoid(self) -> Array: ...
-    def hardswish(self) -> Array: ...
+    def dropout(self, p: float = ..., key: Any = ...) -> Array: ...
+    @overload
+    def linear(self, weight: Container, bias: Any = ...) -> Container: ...
+    @overload
+    def linear(self, weight: Any, bias: Container) -> Container: ...
+    @overload
+    def linear(self, weight: Any, bias: Any = ...) -> Array: ...
+    @overload
+    def embedding(self, weight: Container) -> Container: ...
+    @overload
+    def embedding(self, weight: Any) -> Array: ...
+    @overload
+    def layer_norm(
+        self, normalized_shape: Any, weight: Container, bias: Any = ..., eps: float = ...
+    ) -> Container: ...
+    @overload
+    def layer_norm(
+        self, normalized_shape: Any, weight: Any, bias: Container, eps: float = ...
+    ) -> Container: ...
+    @overload
+    def layer_norm(
+        self, normalized_shape: Any, weight: Any = ..., bias: Any = ..., eps: float = ...
+    ) -> Array: ...
+    @overload
+    def batch_norm(
+        self,
+        running_mean: Container,
+        running_var: Any,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        axis: int = ...,
+    ) -> Container: ...
+    @overload
+    def batch_norm(
+        self,
+        running_mean: Any,
+        running_var: Container,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        axis: int = ...,
+    ) -> Container: ...
+    @overload
+    def batch_norm(
+        self,
+        running_mean: Any,
+        running_var: Any,
+        weight: Container,
+        bias: Any = ...,
+        eps: float = ...,
+        axis: int = ...,
+    ) -> Container: ...
+    @overload
+    def batch_norm(
+        self,
+        running_mean: Any,
+        running_var: Any,
+        weight: Any,
+        bias: Container,
+        eps: float = ...,
+        axis: int = ...,
+    ) -> Container: ...
+    @overload
+    def batch_norm(
+        self,
+        running_mean: Any,
+        running_var: Any,
+        weight: Any = ...,
+        bias: Any = ...,
+        eps: float = ...,
+        axis: int = ...,
+    ) -> Array: ...
+    @overload
+    def group_norm(
+        self, num_groups: int, weight: Container, bias: Any = ..., eps: float = ...
+    ) -> Container: ...
+    @overload
+    def group_norm(
+        self, num_groups: int, weight: Any, bias: Container, eps: float = ...
+    ) -> Container: ...
+    @overload
+    def group_norm(
+        self, num_groups: int, weight: Any = ..., bias: Any = ..., eps: float = ...
+    ) -> Array: ...
     @overload
     def lstm_cell(
         self, h: Container, c: Any, w_ih: Any, w_hh: Any, b_ih: Any = ..., b_hh: Any = ...
@@ -744,52 +790,6 @@ class Array:
     def gru_cell(self, h: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Container) -> Container: ...
     @overload
     def gru_cell(self, h: Any, w_ih: Any, w_hh: Any, b_ih: Any = ..., b_hh: Any = ...) -> Array: ...
-    @overload
-    def group_norm(
-        self, num_groups: int, weight: Container, bias: Any = ..., eps: float = ...
-    ) -> Container: ...
-    @overload
-    def group_norm(
-        self, num_groups: int, weight: Any, bias: Container, eps: float = ...
-    ) -> Container: ...
-    @overload
-    def group_norm(
-        self, num_groups: int, weight: Any = ..., bias: Any = ..., eps: float = ...
-    ) -> Array: ...
-    def adaptive_max_pool2d(self, output_size: Any) -> Array: ...
-    @overload
-    def conv_transpose2d(
-        self,
-        weight: Container,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        output_padding: Any = ...,
-        groups: int = ...,
-        dilation: Any = ...,
-    ) -> Container: ...
-    @overload
-    def conv_transpose2d(
-        self,
-        weight: Any,
-        bias: Container,
-        stride: Any = ...,
-        padding: Any = ...,
-        output_padding: Any = ...,
-        groups: int = ...,
-        dilation: Any = ...,
-    ) -> Container: ...
-    @overload
-    def conv_transpose2d(
-        self,
-        weight: Any,
-        bias: Any = ...,
-        stride: Any = ...,
-        padding: Any = ...,
-        output_padding: Any = ...,
-        groups: int = ...,
-        dilation: Any = ...,
-    ) -> Array: ...
     def interpolate(
         self, size: Any = ..., scale_factor: Any = ..., mode: str = ..., align_corners: Any = ...
     ) -> Array: ...

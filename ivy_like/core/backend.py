@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import dtypes as _dtypes
 from . import tracing as _tracing
+from .codegen import checked_kernel
 from .registry import OPS
 
 __all__ = [
@@ -146,7 +147,10 @@ class Backend:
         self.__dict__.setdefault("native_device", _same_device)
         # The native kernels: each op is read from its family's file only.
         self.kernels: dict[str, Any] = _collect_kernels(module, files, specs)
-        self.__dict__.update(self.kernels)
+        for spec in specs:
+            kernel = self.kernels.get(spec.backend_name)
+            if kernel is not None:
+                self.__dict__[spec.backend_name] = self._checked(spec, kernel)
         self.complete(specs)
         self._dtype_to_native: dict[_dtypes.Dtype, Any] = dict(module.DTYPES)
         self._native_to_dtype: dict[Any, _dtypes.Dtype] = {v: k for k, v in module.DTYPES.items()}
@@ -197,9 +201,13 @@ class Backend:
                 continue
             reason = self.unsupported.get(name)
             if reason is None and spec.composite:
-                self.__dict__[name] = _composite(spec, self)
+                self.__dict__[name] = self._checked(spec, _composite(spec, self))
             else:
                 self.__dict__[name] = _not_supported(spec.name, self.name, reason)
+
+    def _checked(self, spec: Any, kernel: Any) -> Any:
+        """``kernel`` itself, or preceded by the op's declared argument check."""
+        return kernel if spec.check is None else checked_kernel(spec, kernel, self.name)
 
     def composite(self, key: str) -> Any:
         """Op ``key``'s composite declaration (registry key: ``"nn.cross_entropy"``), run with

@@ -420,6 +420,28 @@ def compile_source(
     return namespace[name]
 
 
+def checked_kernel(spec: OpSpec, kernel: Callable[..., Any], backend: str) -> Callable[..., Any]:
+    """The op's kernel preceded by its declared ``check`` (see ``OpSpec.check``): a function
+    with the kernel's parameters (the op's, without ``out``) that calls ``check`` with them and
+    then ``kernel``. Written as source like the public function, so a traceback through it
+    shows both lines (``<ivy_like generated: numpy.top_k>``)."""
+    params = tuple(p for p in spec.params if p.name != "out")
+    call = _backend_call(spec)
+    source = (
+        f"def {spec.backend_name}({_signature_source(params)}):\n"
+        f"    _check({call})\n"
+        f"    return _kernel({call})\n"
+    )
+    ns: dict[str, Any] = {"_check": spec.check, "_kernel": kernel}
+    fn = compile_source(source, spec.backend_name, ns, f"{backend}.{spec.backend_name}")
+    decl = spec.declaration
+    fn.__defaults__ = decl.__defaults__
+    kwdefaults = {k: v for k, v in (decl.__kwdefaults__ or {}).items() if k != "out"}
+    fn.__kwdefaults__ = kwdefaults or None
+    fn.__wrapped__ = kernel  # type: ignore[attr-defined]
+    return fn
+
+
 def public_name(spec: OpSpec) -> str:
     """``ivy_like.add``, ``ivy_like.linalg.inv``: where the function variant is published."""
     return ".".join(filter(None, ("ivy_like", spec.namespaces[0], spec.name)))

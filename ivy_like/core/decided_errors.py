@@ -63,7 +63,7 @@ Shape = tuple[Any, ...]
 Rule = Callable[[OpSpec, dict[str, Any]], None]
 
 
-def _shape(value: Any) -> Shape | None:
+def shape_of(value: Any) -> Shape | None:
     """The shape of an array argument as a tuple (None entries: unknown in a TF graph); ``()``
     for Python scalars; None where it cannot be read (an unknown rank)."""
     if type(value) in _SCALARS:
@@ -94,13 +94,13 @@ def _broadcast_shape(spec: OpSpec, named: list[tuple[str, Shape]]) -> Shape:
 
 
 def broadcasting(spec: OpSpec, args: dict[str, Any]) -> None:
-    named = [(n, _shape(args[n])) for n in spec.arrays if args.get(n) is not None]
+    named = [(n, shape_of(args[n])) for n in spec.arrays if args.get(n) is not None]
     known = [(n, s) for n, s in named if s is not None]
     _broadcast_shape(spec, known)
 
 
 def matmul_shapes(spec: OpSpec, args: dict[str, Any]) -> None:
-    s1, s2 = _shape(args["x1"]), _shape(args["x2"])
+    s1, s2 = shape_of(args["x1"]), shape_of(args["x2"])
     if s1 is None or s2 is None:
         return
     for name, shape in (("x1", s1), ("x2", s2)):
@@ -121,7 +121,7 @@ def reshape_size(spec: OpSpec, args: dict[str, Any]) -> None:
     error = shape_error(spec.name, args["shape"], minus_one=True, sizes=False)
     if error is not None:
         raise error
-    shape, new = _shape(args["x"]), _sizes(args["shape"], scalar=False)
+    shape, new = shape_of(args["x"]), _sizes(args["shape"], scalar=False)
     if shape is None or None in shape or new is None:
         return
     size, known = math.prod(shape), math.prod(d for d in new if d != -1)
@@ -132,7 +132,7 @@ def reshape_size(spec: OpSpec, args: dict[str, Any]) -> None:
 def joined_shapes(spec: OpSpec, args: dict[str, Any]) -> None:
     """concat: equal ranks, equal sizes off the axis; stack: equal shapes."""
     arrays = args["arrays"]
-    read = [_shape(a) for a in arrays] if isinstance(arrays, (list, tuple)) else []
+    read = [shape_of(a) for a in arrays] if isinstance(arrays, (list, tuple)) else []
     shapes = [s for s in read if s is not None]
     if not shapes or len(shapes) != len(read):
         return  # nothing to join, or a shape that cannot be read
@@ -167,7 +167,7 @@ def joined_shapes(spec: OpSpec, args: dict[str, Any]) -> None:
 
 
 def permute_axes(spec: OpSpec, args: dict[str, Any]) -> None:
-    shape, axes = _shape(args["x"]), args["axes"]
+    shape, axes = shape_of(args["x"]), args["axes"]
     if shape is None or not isinstance(axes, (list, tuple)):
         return
     axes = tuple(axes)
@@ -177,7 +177,7 @@ def permute_axes(spec: OpSpec, args: dict[str, Any]) -> None:
 
 
 def tensordot_axes(spec: OpSpec, args: dict[str, Any]) -> None:
-    s1, s2, axes = _shape(args["x1"]), _shape(args["x2"]), args["axes"]
+    s1, s2, axes = shape_of(args["x1"]), shape_of(args["x2"]), args["axes"]
     if s1 is None or s2 is None:
         return
     if isinstance(axes, int):
@@ -198,8 +198,8 @@ def tensordot_axes(spec: OpSpec, args: dict[str, Any]) -> None:
 
 
 def repeat_counts(spec: OpSpec, args: dict[str, Any]) -> None:
-    shape, repeats, axis = _shape(args["x"]), args["repeats"], args["axis"]
-    counts = _shape(repeats) if not isinstance(repeats, int) else ()
+    shape, repeats, axis = shape_of(args["x"]), args["repeats"], args["axis"]
+    counts = shape_of(repeats) if not isinstance(repeats, int) else ()
     if shape is None or counts is None or None in shape:
         return
     if axis is None:
@@ -212,7 +212,7 @@ def repeat_counts(spec: OpSpec, args: dict[str, Any]) -> None:
 
 
 def axis_in_range(spec: OpSpec, args: dict[str, Any]) -> None:
-    shape = _shape(args["x"])
+    shape = shape_of(args["x"])
     if shape is not None and args.get("axis") is not None:
         _axes(args["axis"], len(shape), spec.name)
 
@@ -226,7 +226,7 @@ _INT64_MAX = 2**63 - 1
 _NUMBERS = "numbers (bool, int, float, complex) or arrays of them"
 
 
-def _decided(error: Exception) -> Exception:
+def decided(error: Exception) -> Exception:
     error._ivy_like_decided = True  # type: ignore[attr-defined]
     return error
 
@@ -340,7 +340,7 @@ def data_error(
     try:
         _scan(value, name, where, _int_range(dtype, int_bits))
     except _Refused as refused:
-        return _decided(refused.error)
+        return decided(refused.error)
     except Exception:  # noqa: BLE001 - an element that cannot be read (too deep, a property
         return None  # that raises): the framework's error stands
     return None
@@ -432,10 +432,10 @@ def shape_error(
     if entries is None:
         got = "None" if shape is None else f"a {type(shape).__name__}"
         got += "" if shape is None or len(repr(shape)) > 40 else f" ({shape!r})"
-        return _decided(TypeError(f"{where}: {name} must be {wanted}, got {got}"))
+        return decided(TypeError(f"{where}: {name} must be {wanted}, got {got}"))
     for d in entries:
         if type(d) is not int:
-            return _decided(
+            return decided(
                 TypeError(
                     f"{where}: {name} must be {wanted}, got {shape!r} (an entry of type "
                     f"{type(d).__name__})"
@@ -443,24 +443,24 @@ def shape_error(
             )
     if minus_one:
         if entries.count(-1) > 1 or any(d < -1 for d in entries):
-            return _decided(
+            return decided(
                 ValueError(
                     f"{where}: {name} may hold one -1 and no other negative size, got {shape!r}"
                 )
             )
     elif any(d < 0 for d in entries):
         what = "be negative" if scalar else "hold a negative size"
-        return _decided(ValueError(f"{where}: {name} must not {what}, got {shape!r}"))
+        return decided(ValueError(f"{where}: {name} must not {what}, got {shape!r}"))
     for d in entries:
         if d > _INT64_MAX:
-            return _decided(
+            return decided(
                 OverflowError(f"{where}: {name} {shape!r} holds a size beyond int64 ({d})")
             )
     if not sizes:
         return None
     shown = shown or f"{name} {shape!r}"
     if math.prod(d for d in entries if d) * itemsize > _INT64_MAX:
-        return _decided(
+        return decided(
             OverflowError(
                 f"{where}: {shown} of {itemsize}-byte elements needs more bytes than int64 "
                 f"can count"
@@ -468,7 +468,7 @@ def shape_error(
         )
     needed = math.prod(entries) * itemsize
     if needed > memory_limit():
-        return _decided(
+        return decided(
             MemoryError(
                 f"{where}: {shown} of {itemsize}-byte elements needs {_bytes(needed)}, more "
                 f"than this machine's memory ({_bytes(memory_limit())})"
@@ -521,7 +521,7 @@ def like_shape(spec: OpSpec, args: dict[str, Any]) -> None:
     """``zeros_like`` and friends: ``x``'s shape must fit (``x`` may be a broadcast view that
     holds one element), then ``full_like``'s fill value must be a number."""
     x, dtype = args["x"], args.get("dtype")
-    shape = _shape(x)
+    shape = shape_of(x)
     if shape is not None and None not in shape:
         itemsize = _itemsize(dtype if dtype is not None else getattr(x, "dtype", None))
         error = shape_error(spec.name, shape, itemsize, name="x's shape")
@@ -595,7 +595,7 @@ def index_error(where: str, key: Any) -> Exception | None:
         if type(k) is slice:
             for bound in (k.start, k.stop, k.step):
                 if bound is not None and not hasattr(bound, "__index__"):
-                    return _decided(
+                    return decided(
                         TypeError(
                             f"{where}: slice bounds must be integers or None, got {k!r} (a "
                             f"{type(bound).__name__})"
@@ -608,7 +608,7 @@ def index_error(where: str, key: Any) -> Exception | None:
         if dtype is not None and getattr(k, "shape", None) is not None:  # an array or scalar
             found = _dtypes._lookup(dtype)
             if found is None or found.kind not in "biu":
-                return _decided(
+                return decided(
                     IndexError(
                         f"{where}: index arrays must be integer or boolean, got {dtype}; "
                         f"{_VALID_INDICES}"
@@ -618,7 +618,7 @@ def index_error(where: str, key: Any) -> Exception | None:
         if isinstance(k, (list, tuple)):
             bad = _non_integer(k)
             if bad is not None:
-                return _decided(
+                return decided(
                     IndexError(
                         f"{where}: an index list must hold integers or booleans, got a "
                         f"{type(bad).__name__} ({bad!r}); {_VALID_INDICES}"
@@ -627,7 +627,7 @@ def index_error(where: str, key: Any) -> Exception | None:
             continue
         if hasattr(k, "__index__"):
             continue
-        return _decided(
+        return decided(
             IndexError(f"{where}: index {k!r} is a {type(k).__name__}; {_VALID_INDICES}")
         )
     return None
@@ -658,7 +658,7 @@ def setitem_error(backend: Any, data: Any, key: Any, value: Any) -> Exception | 
         return error
     try:
         target = tuple(int(d) for d in backend.shape(backend.getitem(data, key)))
-        given = _shape(value) if hasattr(value, "shape") else _scan(value, "value", "", None)
+        given = shape_of(value) if hasattr(value, "shape") else _scan(value, "value", "", None)
     except Exception:  # noqa: BLE001 - the selection or the value cannot be read: theirs stands
         return None
     if given is None or None in given:
@@ -671,7 +671,7 @@ def setitem_error(backend: Any, data: Any, key: Any, value: Any) -> Exception | 
     )
     if fits:
         return None
-    return _decided(
+    return decided(
         ValueError(
             f"__setitem__: value of shape {tuple(given)} does not broadcast to the selection "
             f"x[{_key_text(key)}] of shape {target}"
@@ -690,8 +690,8 @@ def _key_text(key: Any) -> str:
             parts.append(f"{start}:{stop}{step}")
         elif k is Ellipsis:
             parts.append("...")
-        elif _shape(k):
-            parts.append(f"<array of shape {_shape(k)}>")
+        elif shape_of(k):
+            parts.append(f"<array of shape {shape_of(k)}>")
         else:
             parts.append(repr(k))
     return ", ".join(parts)
@@ -802,17 +802,17 @@ def translate(spec: OpSpec, values: tuple[Any, ...], error: Exception) -> None:
 # are fine; the rules raise it after a backend failed, and the kernels of a framework that would
 # accept the bad input silently (NumPy slicing past ``k``, a float ``num_classes`` to
 # ``arange``, a bool index read as a mask) call it themselves. Every error names the argument.
-def _int_error(where: str, name: str, value: Any, minimum: int = 0) -> Exception | None:
+def int_error(where: str, name: str, value: Any, minimum: int = 0) -> Exception | None:
     """``value`` must be an int (or an integer scalar with ``__index__``; not a bool) of at
     least ``minimum``."""
     if type(value) is bool or not hasattr(value, "__index__"):
-        return _decided(TypeError(f"{where}: {name} must be an int, got {type(value).__name__}"))
+        return decided(TypeError(f"{where}: {name} must be an int, got {type(value).__name__}"))
     if operator.index(value) < minimum:
-        return _decided(ValueError(f"{where}: {name} must be at least {minimum}, got {value}"))
+        return decided(ValueError(f"{where}: {name} must be at least {minimum}, got {value}"))
     return None
 
 
-def _integer_array_error(where: str, name: str, value: Any) -> Exception | None:
+def integer_array_error(where: str, name: str, value: Any) -> Exception | None:
     """``value`` must be an integer array (or a Python int); bool and float arrays are not."""
     if type(value) is int:
         return None
@@ -820,23 +820,23 @@ def _integer_array_error(where: str, name: str, value: Any) -> Exception | None:
     if dtype is not None and dtype.kind in "iu":
         return None
     got = dtype.name if dtype is not None else type(value).__name__
-    return _decided(TypeError(f"{where}: {name} must be an integer array, got {got}"))
+    return decided(TypeError(f"{where}: {name} must be an integer array, got {got}"))
 
 
-def _kind_error(where: str, name: str, value: Any, kinds: str) -> Exception | None:
+def kind_error(where: str, name: str, value: Any, kinds: str) -> Exception | None:
     """``value``'s dtype must be of ``kinds`` (a category of the standard, as for the ops'
     ``dtype_category``); Python scalars and values without a dtype are not checked here."""
     dtype = _dtypes._lookup(getattr(value, "dtype", None))
     if dtype is None or dtype.kind in kinds:
         return None
-    return _decided(
+    return decided(
         TypeError(f"{where}: {name} must have {_CATEGORY_NAMES[kinds]} dtype, got {dtype}")
     )
 
 
-def _leading_axis_error(where: str, name: str, shape: Shape | None, what: str) -> Exception | None:
+def leading_axis_error(where: str, name: str, shape: Shape | None, what: str) -> Exception | None:
     if shape == ():
-        return _decided(
+        return decided(
             ValueError(
                 f"{where}: {name} must have at least one dimension ({what}), got a 0-d array"
             )
@@ -849,7 +849,7 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def _einsum_fault(subscripts: str, what: str) -> Exception:
-    return _decided(ValueError(f"einsum: subscripts {subscripts!r}: {what}"))
+    return decided(ValueError(f"einsum: subscripts {subscripts!r}: {what}"))
 
 
 def _einsum_term(subscripts: str, term: str, where: str) -> tuple[str, str, bool]:
@@ -876,7 +876,7 @@ def einsum_labels(
     NumPy). Raises the decided ``TypeError``/``ValueError`` for subscripts that are not a str,
     that NumPy refuses, or that do not fit the shapes (None: a shape that cannot be read)."""
     if not isinstance(subscripts, str):
-        raise _decided(
+        raise decided(
             TypeError(
                 f"einsum: subscripts must be a str such as 'ij,jk->ik', got "
                 f"{type(subscripts).__name__}"
@@ -888,7 +888,7 @@ def einsum_labels(
     inputs, arrow, output = text.partition("->")
     terms = inputs.split(",")
     if len(terms) != len(shapes):
-        raise _decided(
+        raise decided(
             ValueError(
                 f"einsum: subscripts {subscripts!r} name {len(terms)} operand(s), got "
                 f"{len(shapes)} operands"
@@ -902,7 +902,7 @@ def einsum_labels(
         n = len(head) + len(tail)
         ndim = n if shape is None else len(shape)
         if ndim < n or (ndim > n and not dots):
-            raise _decided(
+            raise decided(
                 ValueError(
                     f"einsum: the term {terms[i]!r} of subscripts {subscripts!r} has {n} "
                     f"label(s) but operands[{i}] has {ndim} dimension(s)"
@@ -922,7 +922,7 @@ def einsum_labels(
         own: dict[str, Any] = {}
         for label, size in zip(term, shape):
             if label in own and size != own[label] and None not in (size, own[label]):
-                raise _decided(
+                raise decided(
                     ValueError(
                         f"einsum: label {label!r} repeats in operands[{i}] with sizes "
                         f"{own[label]} and {size} (a repeated label takes a diagonal)"
@@ -933,7 +933,7 @@ def einsum_labels(
                 continue
             known = sizes.get(label, 1)
             if known != 1 and known != size:
-                raise _decided(
+                raise decided(
                     ValueError(
                         f"einsum: label {label!r} has size {known} in operands[{seen[label]}] "
                         f"and {size} in operands[{i}]"
@@ -976,7 +976,7 @@ def einsum_checked(
 
 
 def einsum_operands(spec: OpSpec, args: dict[str, Any]) -> None:
-    einsum_labels(args["subscripts"], [_shape(o) for o in args["operands"]])
+    einsum_labels(args["subscripts"], [shape_of(o) for o in args["operands"]])
 
 
 # pad -------------------------------------------------------------------------------------------
@@ -984,28 +984,26 @@ PAD_MODES = ("constant", "reflect", "edge")
 
 
 def pad_mode_error(mode: Any) -> Exception:
-    return _decided(ValueError(f"pad: mode must be 'constant', 'reflect' or 'edge', got {mode!r}"))
+    return decided(ValueError(f"pad: mode must be 'constant', 'reflect' or 'edge', got {mode!r}"))
 
 
 def _pad_entry(pad_width: Any, value: Any, ndim: int) -> int:
     if isinstance(value, (list, tuple)):
         raise _pad_shape_error(pad_width, ndim)
     if type(value) is bool or not hasattr(value, "__index__"):
-        raise _decided(
+        raise decided(
             TypeError(
                 f"pad: pad_width must hold integers, got {value!r} (a {type(value).__name__})"
             )
         )
     value = operator.index(value)
     if value < 0:
-        raise _decided(
-            ValueError(f"pad: pad_width must not hold negative sizes, got {pad_width!r}")
-        )
+        raise decided(ValueError(f"pad: pad_width must not hold negative sizes, got {pad_width!r}"))
     return value
 
 
 def _pad_shape_error(pad_width: Any, ndim: int) -> Exception:
-    return _decided(
+    return decided(
         ValueError(
             f"pad: pad_width {pad_width!r} does not fit x's {ndim} dimension(s); give an int, "
             f"(before, after), or one (before, after) pair per axis"
@@ -1047,7 +1045,7 @@ def pad_error(x: Any, pad_width: Any, mode: Any, constant_values: Any) -> Except
     """The decided error for ``pad``'s arguments, or None."""
     if type(mode) is not str or mode not in PAD_MODES:
         return pad_mode_error(mode)
-    shape = _shape(x)
+    shape = shape_of(x)
     if shape is None:
         return None
     try:
@@ -1057,14 +1055,14 @@ def pad_error(x: Any, pad_width: Any, mode: Any, constant_values: Any) -> Except
     if mode != "constant":
         for axis, (size, pair) in enumerate(zip(shape, pairs)):
             if size == 0 and pair != (0, 0):
-                return _decided(
+                return decided(
                     ValueError(
                         f"pad: mode={mode!r} cannot extend x's empty axis {axis} (only "
                         f"'constant' can)"
                     )
                 )
-    elif type(constant_values) not in _SCALARS and _shape(constant_values) != ():
-        return _decided(
+    elif type(constant_values) not in _SCALARS and shape_of(constant_values) != ():
+        return decided(
             TypeError(
                 f"pad: constant_values must be a number, got {type(constant_values).__name__}"
             )
@@ -1080,7 +1078,7 @@ def pad_args(spec: OpSpec, args: dict[str, Any]) -> None:
 
 # one_hot, top_k, scatter_add, segment_sum / segment_max -----------------------------------------
 def one_hot_error(indices: Any, num_classes: Any) -> Exception | None:
-    return _integer_array_error("one_hot", "indices", indices) or _int_error(
+    return integer_array_error("one_hot", "indices", indices) or int_error(
         "one_hot", "num_classes", num_classes
     )
 
@@ -1091,40 +1089,19 @@ def one_hot_args(spec: OpSpec, args: dict[str, Any]) -> None:
         raise error
 
 
-def top_k_error(shape: Shape | None, k: Any) -> Exception | None:
-    """``k`` must be an int in ``[0, n]``, ``n`` the size of the last axis of ``x``."""
-    error = _int_error("top_k", "k", k) or _leading_axis_error(
-        "top_k", "x", shape, "top_k works along the last axis"
-    )
-    if error is not None or shape is None:
-        return error
-    n = shape[-1]
-    if n is not None and operator.index(k) > n:
-        return _decided(
-            ValueError(f"top_k: k must be at most {n}, the size of x's last axis, got {k}")
-        )
-    return None
-
-
-def top_k_args(spec: OpSpec, args: dict[str, Any]) -> None:
-    error = top_k_error(_shape(args["x"]), args["k"])
-    if error is not None:
-        raise error
-
-
 def scatter_add_error(x: Any, indices: Any, updates: Any) -> Exception | None:
     """``x`` numeric and at least 1-D, integer ``indices``, numeric ``updates`` broadcasting to
     the rows they select: ``indices.shape + x.shape[1:]``."""
-    shape = _shape(x)
+    shape = shape_of(x)
     error = (
-        _leading_axis_error("scatter_add", "x", shape, "indices select along axis 0")
-        or _kind_error("scatter_add", "x", x, NUMERIC)
-        or _integer_array_error("scatter_add", "indices", indices)
-        or _kind_error("scatter_add", "updates", updates, NUMERIC)
+        leading_axis_error("scatter_add", "x", shape, "indices select along axis 0")
+        or kind_error("scatter_add", "x", x, NUMERIC)
+        or integer_array_error("scatter_add", "indices", indices)
+        or kind_error("scatter_add", "updates", updates, NUMERIC)
     )
     if error is not None:
         return error
-    rows, given = _shape(indices), _shape(updates)
+    rows, given = shape_of(indices), shape_of(updates)
     if shape is None or rows is None or given is None:
         return None
     target = rows + shape[1:]
@@ -1133,7 +1110,7 @@ def scatter_add_error(x: Any, indices: Any, updates: Any) -> Exception | None:
     )
     if fits:
         return None
-    return _decided(
+    return decided(
         ValueError(
             f"scatter_add: updates of shape {given} do not broadcast to {target}, the shape of "
             f"the rows they add to (indices' shape {rows}, then x's shape after axis 0)"
@@ -1150,20 +1127,20 @@ def scatter_add_args(spec: OpSpec, args: dict[str, Any]) -> None:
 def segment_error(where: str, data: Any, segment_ids: Any, num_segments: Any) -> Exception | None:
     """``num_segments`` an int >= 0, ``data`` at least 1-D and numeric (real for
     ``segment_max``), ``segment_ids`` an integer array of one id per row of ``data``."""
-    shape = _shape(data)
+    shape = shape_of(data)
     error = (
-        _int_error(where, "num_segments", num_segments)
-        or _leading_axis_error(where, "data", shape, "segment_ids label its rows")
-        or _kind_error(where, "data", data, REAL if where == "segment_max" else NUMERIC)
-        or _integer_array_error(where, "segment_ids", segment_ids)
+        int_error(where, "num_segments", num_segments)
+        or leading_axis_error(where, "data", shape, "segment_ids label its rows")
+        or kind_error(where, "data", data, REAL if where == "segment_max" else NUMERIC)
+        or integer_array_error(where, "segment_ids", segment_ids)
     )
     if error is not None:
         return error
-    ids = _shape(segment_ids)
+    ids = shape_of(segment_ids)
     if shape is None or ids is None:
         return None
     if len(ids) != 1 or (ids[0] != shape[0] and None not in (ids[0], shape[0])):
-        return _decided(
+        return decided(
             ValueError(
                 f"{where}: segment_ids must be 1-D with one id per row of data (shape "
                 f"({shape[0]},)), got shape {ids}"

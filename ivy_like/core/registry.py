@@ -53,6 +53,13 @@ class OpSpec:
     # through __array__ or __dlpack__ (which share memory whatever copy= says).
     unwrapped: tuple[str, ...] = ()
     shape_rule: Callable[[OpSpec, dict[str, Any]], None] | None = None
+    # The op's argument rules that must hold before any kernel runs (a framework that would
+    # crash, hang, allocate without bound or answer wrongly on a bad argument): called with
+    # the arguments the kernel gets (native arrays and dtypes, no ``out``), it raises the
+    # decided error or returns None. Only ops that declare one pay for it: the backend's
+    # attribute for the op becomes the check followed by the kernel (core/backend.py), so the
+    # fast path, the general path and composites all go through it.
+    check: Callable[..., None] | None = None
     # Sub-namespaces the function is published in ("linalg", "fft"); "" is ivy_like itself.
     namespaces: tuple[str, ...] = ("",)
     params: tuple[inspect.Parameter, ...] = ()
@@ -102,6 +109,16 @@ def _has_body(fn: Callable[..., Any]) -> bool:
     return code.co_code != _empty.__code__.co_code
 
 
+def _family(module: str) -> str:
+    """The op family: the ops/ module the op is declared in (``ivy_like.ops.linalg`` ->
+    ``linalg``), or the ops/ package for a family split into files (``ivy_like.ops.nn.losses``
+    -> ``nn``). Each backend's kernels for a family live in the backend's file of that name."""
+    parts = module.split(".")
+    if "ops" in parts[:-1]:
+        return parts[parts.index("ops") + 1]
+    return parts[-1]
+
+
 def op(
     *,
     arrays: tuple[str, ...] = (),
@@ -113,6 +130,7 @@ def op(
     namespaces: tuple[str, ...] = ("",),
     dtype_category: str | None = None,
     shape_rule: Callable[[OpSpec, dict[str, Any]], None] | None = None,
+    check: Callable[..., None] | None = None,
     unwrapped: tuple[str, ...] = (),
 ) -> Callable[[Callable[..., Any]], OpSpec]:
     """Declare an op. Used only inside ``ivy_like/ops/``."""
@@ -128,12 +146,11 @@ def op(
             n_outputs=n_outputs,
             composite=_has_body(fn),
             method=method and bool(arrays),
-            # The family is the ops/ file the op is declared in; each backend's kernel for it
-            # lives in the backend's file of the same name.
-            family=fn.__module__.rpartition(".")[2],
+            family=_family(fn.__module__),
             namespaces=namespaces,
             dtype_category=dtype_category,
             shape_rule=shape_rule,
+            check=check,
             unwrapped=unwrapped,
         )
         key = spec.name if "" in namespaces else f"{namespaces[0]}.{spec.name}"

@@ -58,22 +58,24 @@ __all__ = [
     "Sequential",
     "SmallCNN",
     "TransformerBlock",
-    "linear",
-    "embedding",
-    "conv1d",
-    "conv2d",
-    "max_pool2d",
-    "avg_pool2d",
-    "layer_norm",
-    "batch_norm",
-    "dropout",
     "relu",
     "gelu",
     "sigmoid",
     "silu",
     "softmax",
     "log_softmax",
+    "hardtanh",
+    "relu6",
+    "hardsigmoid",
+    "hardswish",
     "scaled_dot_product_attention",
+    "conv1d",
+    "conv2d",
+    "conv_transpose2d",
+    "max_pool2d",
+    "avg_pool2d",
+    "adaptive_avg_pool2d",
+    "adaptive_max_pool2d",
     "cross_entropy",
     "mse_loss",
     "binary_cross_entropy",
@@ -83,449 +85,21 @@ __all__ = [
     "smooth_l1_loss",
     "kl_div",
     "cosine_similarity",
-    "adaptive_avg_pool2d",
-    "hardtanh",
-    "relu6",
-    "hardsigmoid",
-    "hardswish",
+    "dropout",
+    "linear",
+    "embedding",
+    "layer_norm",
+    "batch_norm",
+    "group_norm",
     "lstm_cell",
     "lstm",
     "gru_cell",
-    "group_norm",
-    "adaptive_max_pool2d",
-    "conv_transpose2d",
     "interpolate",
 ]
 
 _T = TypeVar("_T")
 _Plain: TypeAlias = bool | int | float | complex | list[Any] | tuple[Any, ...]
 
-@overload
-def linear(x: Container, weight: Any, bias: Any = ...) -> Container: ...
-@overload
-def linear(x: Any, weight: Container, bias: Any = ...) -> Container: ...
-@overload
-def linear(x: Any, weight: Any, bias: Container) -> Container: ...
-@overload
-def linear(x: Array, weight: Any, bias: Any = ...) -> Array: ...
-@overload
-def linear(x: Any, weight: Array, bias: Any = ...) -> Array: ...
-@overload
-def linear(x: Any, weight: Any, bias: Array) -> Array: ...
-@overload
-def linear(x: _Plain, weight: _Plain, bias: _Plain | None = ...) -> Any: ...
-@overload
-def linear(x: _Plain, weight: _T, bias: Any = ...) -> _T: ...
-@overload
-def linear(x: _T, weight: Any, bias: Any = ...) -> _T: ...
-@overload
-def embedding(indices: Container, weight: Any) -> Container: ...
-@overload
-def embedding(indices: Any, weight: Container) -> Container: ...
-@overload
-def embedding(indices: Array, weight: Any) -> Array: ...
-@overload
-def embedding(indices: Any, weight: Array) -> Array: ...
-@overload
-def embedding(indices: _Plain, weight: _Plain) -> Any: ...
-@overload
-def embedding(indices: _Plain, weight: _T) -> _T: ...
-@overload
-def embedding(indices: _T, weight: Any) -> _T: ...
-@overload
-def conv1d(
-    x: Container,
-    weight: Any,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> Container: ...
-@overload
-def conv1d(
-    x: Any,
-    weight: Container,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> Container: ...
-@overload
-def conv1d(
-    x: Any,
-    weight: Any,
-    bias: Container,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> Container: ...
-@overload
-def conv1d(
-    x: Array,
-    weight: Any,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> Array: ...
-@overload
-def conv1d(
-    x: Any,
-    weight: Array,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> Array: ...
-@overload
-def conv1d(
-    x: Any,
-    weight: Any,
-    bias: Array,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> Array: ...
-@overload
-def conv1d(
-    x: _Plain,
-    weight: _Plain,
-    bias: _Plain | None = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> Any: ...
-@overload
-def conv1d(
-    x: _Plain,
-    weight: _T,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> _T: ...
-@overload
-def conv1d(
-    x: _T,
-    weight: Any,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> _T: ...
-@overload
-def conv2d(
-    x: Container,
-    weight: Any,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> Container: ...
-@overload
-def conv2d(
-    x: Any,
-    weight: Container,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> Container: ...
-@overload
-def conv2d(
-    x: Any,
-    weight: Any,
-    bias: Container,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> Container: ...
-@overload
-def conv2d(
-    x: Array,
-    weight: Any,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> Array: ...
-@overload
-def conv2d(
-    x: Any,
-    weight: Array,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> Array: ...
-@overload
-def conv2d(
-    x: Any,
-    weight: Any,
-    bias: Array,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> Array: ...
-@overload
-def conv2d(
-    x: _Plain,
-    weight: _Plain,
-    bias: _Plain | None = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> Any: ...
-@overload
-def conv2d(
-    x: _Plain,
-    weight: _T,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> _T: ...
-@overload
-def conv2d(
-    x: _T,
-    weight: Any,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    dilation: Any = ...,
-    groups: int = ...,
-    data_format: str = ...,
-) -> _T: ...
-@overload
-def max_pool2d(
-    x: _Plain, kernel_size: Any, stride: Any = ..., padding: Any = ..., data_format: str = ...
-) -> Any: ...
-@overload
-def max_pool2d(
-    x: _T, kernel_size: Any, stride: Any = ..., padding: Any = ..., data_format: str = ...
-) -> _T: ...
-@overload
-def avg_pool2d(
-    x: _Plain, kernel_size: Any, stride: Any = ..., padding: Any = ..., data_format: str = ...
-) -> Any: ...
-@overload
-def avg_pool2d(
-    x: _T, kernel_size: Any, stride: Any = ..., padding: Any = ..., data_format: str = ...
-) -> _T: ...
-@overload
-def layer_norm(
-    x: Container, normalized_shape: Any, weight: Any = ..., bias: Any = ..., eps: float = ...
-) -> Container: ...
-@overload
-def layer_norm(
-    x: Any, normalized_shape: Any, weight: Container, bias: Any = ..., eps: float = ...
-) -> Container: ...
-@overload
-def layer_norm(
-    x: Any, normalized_shape: Any, weight: Any, bias: Container, eps: float = ...
-) -> Container: ...
-@overload
-def layer_norm(
-    x: Array, normalized_shape: Any, weight: Any = ..., bias: Any = ..., eps: float = ...
-) -> Array: ...
-@overload
-def layer_norm(
-    x: Any, normalized_shape: Any, weight: Array, bias: Any = ..., eps: float = ...
-) -> Array: ...
-@overload
-def layer_norm(
-    x: Any, normalized_shape: Any, weight: Any, bias: Array, eps: float = ...
-) -> Array: ...
-@overload
-def layer_norm(
-    x: _Plain,
-    normalized_shape: Any,
-    weight: _Plain | None = ...,
-    bias: _Plain | None = ...,
-    eps: float = ...,
-) -> Any: ...
-@overload
-def layer_norm(
-    x: _T, normalized_shape: Any, weight: Any = ..., bias: Any = ..., eps: float = ...
-) -> _T: ...
-@overload
-def batch_norm(
-    x: Container,
-    running_mean: Any,
-    running_var: Any,
-    weight: Any = ...,
-    bias: Any = ...,
-    eps: float = ...,
-    axis: int = ...,
-) -> Container: ...
-@overload
-def batch_norm(
-    x: Any,
-    running_mean: Container,
-    running_var: Any,
-    weight: Any = ...,
-    bias: Any = ...,
-    eps: float = ...,
-    axis: int = ...,
-) -> Container: ...
-@overload
-def batch_norm(
-    x: Any,
-    running_mean: Any,
-    running_var: Container,
-    weight: Any = ...,
-    bias: Any = ...,
-    eps: float = ...,
-    axis: int = ...,
-) -> Container: ...
-@overload
-def batch_norm(
-    x: Any,
-    running_mean: Any,
-    running_var: Any,
-    weight: Container,
-    bias: Any = ...,
-    eps: float = ...,
-    axis: int = ...,
-) -> Container: ...
-@overload
-def batch_norm(
-    x: Any,
-    running_mean: Any,
-    running_var: Any,
-    weight: Any,
-    bias: Container,
-    eps: float = ...,
-    axis: int = ...,
-) -> Container: ...
-@overload
-def batch_norm(
-    x: Array,
-    running_mean: Any,
-    running_var: Any,
-    weight: Any = ...,
-    bias: Any = ...,
-    eps: float = ...,
-    axis: int = ...,
-) -> Array: ...
-@overload
-def batch_norm(
-    x: Any,
-    running_mean: Array,
-    running_var: Any,
-    weight: Any = ...,
-    bias: Any = ...,
-    eps: float = ...,
-    axis: int = ...,
-) -> Array: ...
-@overload
-def batch_norm(
-    x: Any,
-    running_mean: Any,
-    running_var: Array,
-    weight: Any = ...,
-    bias: Any = ...,
-    eps: float = ...,
-    axis: int = ...,
-) -> Array: ...
-@overload
-def batch_norm(
-    x: Any,
-    running_mean: Any,
-    running_var: Any,
-    weight: Array,
-    bias: Any = ...,
-    eps: float = ...,
-    axis: int = ...,
-) -> Array: ...
-@overload
-def batch_norm(
-    x: Any,
-    running_mean: Any,
-    running_var: Any,
-    weight: Any,
-    bias: Array,
-    eps: float = ...,
-    axis: int = ...,
-) -> Array: ...
-@overload
-def batch_norm(
-    x: _Plain,
-    running_mean: _Plain,
-    running_var: _Plain,
-    weight: _Plain | None = ...,
-    bias: _Plain | None = ...,
-    eps: float = ...,
-    axis: int = ...,
-) -> Any: ...
-@overload
-def batch_norm(
-    x: _Plain,
-    running_mean: _Plain,
-    running_var: _T,
-    weight: Any = ...,
-    bias: Any = ...,
-    eps: float = ...,
-    axis: int = ...,
-) -> _T: ...
-@overload
-def batch_norm(
-    x: _Plain,
-    running_mean: _T,
-    running_var: Any,
-    weight: Any = ...,
-    bias: Any = ...,
-    eps: float = ...,
-    axis: int = ...,
-) -> _T: ...
-@overload
-def batch_norm(
-    x: _T,
-    running_mean: Any,
-    running_var: Any,
-    weight: Any = ...,
-    bias: Any = ...,
-    eps: float = ...,
-    axis: int = ...,
-) -> _T: ...
-@overload
-def dropout(x: _Plain, p: float = ..., key: Any = ...) -> Any: ...
-@overload
-def dropout(x: _T, p: float = ..., key: Any = ...) -> _T: ...
 @overload
 def relu(x: _Plain) -> Any: ...
 @overload
@@ -550,6 +124,22 @@ def softmax(x: _T, axis: int = ...) -> _T: ...
 def log_softmax(x: _Plain, axis: int = ...) -> Any: ...
 @overload
 def log_softmax(x: _T, axis: int = ...) -> _T: ...
+@overload
+def hardtanh(x: _Plain, min_val: float = ..., max_val: float = ...) -> Any: ...
+@overload
+def hardtanh(x: _T, min_val: float = ..., max_val: float = ...) -> _T: ...
+@overload
+def relu6(x: _Plain) -> Any: ...
+@overload
+def relu6(x: _T) -> _T: ...
+@overload
+def hardsigmoid(x: _Plain) -> Any: ...
+@overload
+def hardsigmoid(x: _T) -> _T: ...
+@overload
+def hardswish(x: _Plain) -> Any: ...
+@overload
+def hardswish(x: _T) -> _T: ...
 @overload
 def scaled_dot_product_attention(
     query: Container,
@@ -658,6 +248,327 @@ def scaled_dot_product_attention(
     is_causal: bool = ...,
     scale: float | None = ...,
 ) -> _T: ...
+@overload
+def conv1d(
+    x: Container,
+    weight: Any,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> Container: ...
+@overload
+def conv1d(
+    x: Any,
+    weight: Container,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> Container: ...
+@overload
+def conv1d(
+    x: Any,
+    weight: Any,
+    bias: Container,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> Container: ...
+@overload
+def conv1d(
+    x: Array,
+    weight: Any,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> Array: ...
+@overload
+def conv1d(
+    x: Any,
+    weight: Array,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> Array: ...
+@overload
+def conv1d(
+    x: Any,
+    weight: Any,
+    bias: Array,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> Array: ...
+@overload
+def conv1d(
+    x: _Plain,
+    weight: _Plain,
+    bias: _Plain | None = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> Any: ...
+@overload
+def conv1d(
+    x: _Plain,
+    weight: _T,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> _T: ...
+@overload
+def conv1d(
+    x: _T,
+    weight: Any,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> _T: ...
+@overload
+def conv2d(
+    x: Container,
+    weight: Any,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> Container: ...
+@overload
+def conv2d(
+    x: Any,
+    weight: Container,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> Container: ...
+@overload
+def conv2d(
+    x: Any,
+    weight: Any,
+    bias: Container,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> Container: ...
+@overload
+def conv2d(
+    x: Array,
+    weight: Any,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> Array: ...
+@overload
+def conv2d(
+    x: Any,
+    weight: Array,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> Array: ...
+@overload
+def conv2d(
+    x: Any,
+    weight: Any,
+    bias: Array,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> Array: ...
+@overload
+def conv2d(
+    x: _Plain,
+    weight: _Plain,
+    bias: _Plain | None = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> Any: ...
+@overload
+def conv2d(
+    x: _Plain,
+    weight: _T,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> _T: ...
+@overload
+def conv2d(
+    x: _T,
+    weight: Any,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    dilation: Any = ...,
+    groups: int = ...,
+    data_format: str = ...,
+) -> _T: ...
+@overload
+def conv_transpose2d(
+    x: Container,
+    weight: Any,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> Container: ...
+@overload
+def conv_transpose2d(
+    x: Any,
+    weight: Container,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> Container: ...
+@overload
+def conv_transpose2d(
+    x: Any,
+    weight: Any,
+    bias: Container,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> Container: ...
+@overload
+def conv_transpose2d(
+    x: Array,
+    weight: Any,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> Array: ...
+@overload
+def conv_transpose2d(
+    x: Any,
+    weight: Array,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> Array: ...
+@overload
+def conv_transpose2d(
+    x: Any,
+    weight: Any,
+    bias: Array,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> Array: ...
+@overload
+def conv_transpose2d(
+    x: _Plain,
+    weight: _Plain,
+    bias: _Plain | None = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> Any: ...
+@overload
+def conv_transpose2d(
+    x: _Plain,
+    weight: _T,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> _T: ...
+@overload
+def conv_transpose2d(
+    x: _T,
+    weight: Any,
+    bias: Any = ...,
+    stride: Any = ...,
+    padding: Any = ...,
+    output_padding: Any = ...,
+    groups: int = ...,
+    dilation: Any = ...,
+) -> _T: ...
+@overload
+def max_pool2d(
+    x: _Plain, kernel_size: Any, stride: Any = ..., padding: Any = ..., data_format: str = ...
+) -> Any: ...
+@overload
+def max_pool2d(
+    x: _T, kernel_size: Any, stride: Any = ..., padding: Any = ..., data_format: str = ...
+) -> _T: ...
+@overload
+def avg_pool2d(
+    x: _Plain, kernel_size: Any, stride: Any = ..., padding: Any = ..., data_format: str = ...
+) -> Any: ...
+@overload
+def avg_pool2d(
+    x: _T, kernel_size: Any, stride: Any = ..., padding: Any = ..., data_format: str = ...
+) -> _T: ...
+@overload
+def adaptive_avg_pool2d(x: _Plain, output_size: Any) -> Any: ...
+@overload
+def adaptive_avg_pool2d(x: _T, output_size: Any) -> _T: ...
+@overload
+def adaptive_max_pool2d(x: _Plain, output_size: Any) -> Any: ...
+@overload
+def adaptive_max_pool2d(x: _T, output_size: Any) -> _T: ...
 @overload
 def cross_entropy(logits: Container, labels: Any, reduction: str = ...) -> Container: ...
 @overload
@@ -919,25 +830,251 @@ def cosine_similarity(x1: _Plain, x2: _T, dim: int = ..., eps: float = ...) -> _
 @overload
 def cosine_similarity(x1: _T, x2: Any, dim: int = ..., eps: float = ...) -> _T: ...
 @overload
-def adaptive_avg_pool2d(x: _Plain, output_size: Any) -> Any: ...
+def dropout(x: _Plain, p: float = ..., key: Any = ...) -> Any: ...
 @overload
-def adaptive_avg_pool2d(x: _T, output_size: Any) -> _T: ...
+def dropout(x: _T, p: float = ..., key: Any = ...) -> _T: ...
 @overload
-def hardtanh(x: _Plain, min_val: float = ..., max_val: float = ...) -> Any: ...
+def linear(x: Container, weight: Any, bias: Any = ...) -> Container: ...
 @overload
-def hardtanh(x: _T, min_val: float = ..., max_val: float = ...) -> _T: ...
+def linear(x: Any, weight: Container, bias: Any = ...) -> Container: ...
 @overload
-def relu6(x: _Plain) -> Any: ...
+def linear(x: Any, weight: Any, bias: Container) -> Container: ...
 @overload
-def relu6(x: _T) -> _T: ...
+def linear(x: Array, weight: Any, bias: Any = ...) -> Array: ...
 @overload
-def hardsigmoid(x: _Plain) -> Any: ...
+def linear(x: Any, weight: Array, bias: Any = ...) -> Array: ...
 @overload
-def hardsigmoid(x: _T) -> _T: ...
+def linear(x: Any, weight: Any, bias: Array) -> Array: ...
 @overload
-def hardswish(x: _Plain) -> Any: ...
+def linear(x: _Plain, weight: _Plain, bias: _Plain | None = ...) -> Any: ...
 @overload
-def hardswish(x: _T) -> _T: ...
+def linear(x: _Plain, weight: _T, bias: Any = ...) -> _T: ...
+@overload
+def linear(x: _T, weight: Any, bias: Any = ...) -> _T: ...
+@overload
+def embedding(indices: Container, weight: Any) -> Container: ...
+@overload
+def embedding(indices: Any, weight: Container) -> Container: ...
+@overload
+def embedding(indices: Array, weight: Any) -> Array: ...
+@overload
+def embedding(indices: Any, weight: Array) -> Array: ...
+@overload
+def embedding(indices: _Plain, weight: _Plain) -> Any: ...
+@overload
+def embedding(indices: _Plain, weight: _T) -> _T: ...
+@overload
+def embedding(indices: _T, weight: Any) -> _T: ...
+@overload
+def layer_norm(
+    x: Container, normalized_shape: Any, weight: Any = ..., bias: Any = ..., eps: float = ...
+) -> Container: ...
+@overload
+def layer_norm(
+    x: Any, normalized_shape: Any, weight: Container, bias: Any = ..., eps: float = ...
+) -> Container: ...
+@overload
+def layer_norm(
+    x: Any, normalized_shape: Any, weight: Any, bias: Container, eps: float = ...
+) -> Container: ...
+@overload
+def layer_norm(
+    x: Array, normalized_shape: Any, weight: Any = ..., bias: Any = ..., eps: float = ...
+) -> Array: ...
+@overload
+def layer_norm(
+    x: Any, normalized_shape: Any, weight: Array, bias: Any = ..., eps: float = ...
+) -> Array: ...
+@overload
+def layer_norm(
+    x: Any, normalized_shape: Any, weight: Any, bias: Array, eps: float = ...
+) -> Array: ...
+@overload
+def layer_norm(
+    x: _Plain,
+    normalized_shape: Any,
+    weight: _Plain | None = ...,
+    bias: _Plain | None = ...,
+    eps: float = ...,
+) -> Any: ...
+@overload
+def layer_norm(
+    x: _T, normalized_shape: Any, weight: Any = ..., bias: Any = ..., eps: float = ...
+) -> _T: ...
+@overload
+def batch_norm(
+    x: Container,
+    running_mean: Any,
+    running_var: Any,
+    weight: Any = ...,
+    bias: Any = ...,
+    eps: float = ...,
+    axis: int = ...,
+) -> Container: ...
+@overload
+def batch_norm(
+    x: Any,
+    running_mean: Container,
+    running_var: Any,
+    weight: Any = ...,
+    bias: Any = ...,
+    eps: float = ...,
+    axis: int = ...,
+) -> Container: ...
+@overload
+def batch_norm(
+    x: Any,
+    running_mean: Any,
+    running_var: Container,
+    weight: Any = ...,
+    bias: Any = ...,
+    eps: float = ...,
+    axis: int = ...,
+) -> Container: ...
+@overload
+def batch_norm(
+    x: Any,
+    running_mean: Any,
+    running_var: Any,
+    weight: Container,
+    bias: Any = ...,
+    eps: float = ...,
+    axis: int = ...,
+) -> Container: ...
+@overload
+def batch_norm(
+    x: Any,
+    running_mean: Any,
+    running_var: Any,
+    weight: Any,
+    bias: Container,
+    eps: float = ...,
+    axis: int = ...,
+) -> Container: ...
+@overload
+def batch_norm(
+    x: Array,
+    running_mean: Any,
+    running_var: Any,
+    weight: Any = ...,
+    bias: Any = ...,
+    eps: float = ...,
+    axis: int = ...,
+) -> Array: ...
+@overload
+def batch_norm(
+    x: Any,
+    running_mean: Array,
+    running_var: Any,
+    weight: Any = ...,
+    bias: Any = ...,
+    eps: float = ...,
+    axis: int = ...,
+) -> Array: ...
+@overload
+def batch_norm(
+    x: Any,
+    running_mean: Any,
+    running_var: Array,
+    weight: Any = ...,
+    bias: Any = ...,
+    eps: float = ...,
+    axis: int = ...,
+) -> Array: ...
+@overload
+def batch_norm(
+    x: Any,
+    running_mean: Any,
+    running_var: Any,
+    weight: Array,
+    bias: Any = ...,
+    eps: float = ...,
+    axis: int = ...,
+) -> Array: ...
+@overload
+def batch_norm(
+    x: Any,
+    running_mean: Any,
+    running_var: Any,
+    weight: Any,
+    bias: Array,
+    eps: float = ...,
+    axis: int = ...,
+) -> Array: ...
+@overload
+def batch_norm(
+    x: _Plain,
+    running_mean: _Plain,
+    running_var: _Plain,
+    weight: _Plain | None = ...,
+    bias: _Plain | None = ...,
+    eps: float = ...,
+    axis: int = ...,
+) -> Any: ...
+@overload
+def batch_norm(
+    x: _Plain,
+    running_mean: _Plain,
+    running_var: _T,
+    weight: Any = ...,
+    bias: Any = ...,
+    eps: float = ...,
+    axis: int = ...,
+) -> _T: ...
+@overload
+def batch_norm(
+    x: _Plain,
+    running_mean: _T,
+    running_var: Any,
+    weight: Any = ...,
+    bias: Any = ...,
+    eps: float = ...,
+    axis: int = ...,
+) -> _T: ...
+@overload
+def batch_norm(
+    x: _T,
+    running_mean: Any,
+    running_var: Any,
+    weight: Any = ...,
+    bias: Any = ...,
+    eps: float = ...,
+    axis: int = ...,
+) -> _T: ...
+@overload
+def group_norm(
+    x: Container, num_groups: int, weight: Any = ..., bias: Any = ..., eps: float = ...
+) -> Container: ...
+@overload
+def group_norm(
+    x: Any, num_groups: int, weight: Container, bias: Any = ..., eps: float = ...
+) -> Container: ...
+@overload
+def group_norm(
+    x: Any, num_groups: int, weight: Any, bias: Container, eps: float = ...
+) -> Container: ...
+@overload
+def group_norm(
+    x: Array, num_groups: int, weight: Any = ..., bias: Any = ..., eps: float = ...
+) -> Array: ...
+@overload
+def group_norm(
+    x: Any, num_groups: int, weight: Array, bias: Any = ..., eps: float = ...
+) -> Array: ...
+@overload
+def group_norm(x: Any, num_groups: int, weight: Any, bias: Array, eps: float = ...) -> Array: ...
+@overload
+def group_norm(
+    x: _Plain,
+    num_groups: int,
+    weight: _Plain | None = ...,
+    bias: _Plain | None = ...,
+    eps: float = ...,
+) -> Any: ...
+@overload
+def group_norm(
+    x: _T, num_groups: int, weight: Any = ..., bias: Any = ..., eps: float = ...
+) -> _T: ...
 @overload
 def lstm_cell(
     x: Container, h: Any, c: Any, w_ih: Any, w_hh: Any, b_ih: Any = ..., b_hh: Any = ...
@@ -1121,143 +1258,6 @@ def gru_cell(x: _Plain, h: _Plain, w_ih: _T, w_hh: Any, b_ih: Any = ..., b_hh: A
 def gru_cell(x: _Plain, h: _T, w_ih: Any, w_hh: Any, b_ih: Any = ..., b_hh: Any = ...) -> _T: ...
 @overload
 def gru_cell(x: _T, h: Any, w_ih: Any, w_hh: Any, b_ih: Any = ..., b_hh: Any = ...) -> _T: ...
-@overload
-def group_norm(
-    x: Container, num_groups: int, weight: Any = ..., bias: Any = ..., eps: float = ...
-) -> Container: ...
-@overload
-def group_norm(
-    x: Any, num_groups: int, weight: Container, bias: Any = ..., eps: float = ...
-) -> Container: ...
-@overload
-def group_norm(
-    x: Any, num_groups: int, weight: Any, bias: Container, eps: float = ...
-) -> Container: ...
-@overload
-def group_norm(
-    x: Array, num_groups: int, weight: Any = ..., bias: Any = ..., eps: float = ...
-) -> Array: ...
-@overload
-def group_norm(
-    x: Any, num_groups: int, weight: Array, bias: Any = ..., eps: float = ...
-) -> Array: ...
-@overload
-def group_norm(x: Any, num_groups: int, weight: Any, bias: Array, eps: float = ...) -> Array: ...
-@overload
-def group_norm(
-    x: _Plain,
-    num_groups: int,
-    weight: _Plain | None = ...,
-    bias: _Plain | None = ...,
-    eps: float = ...,
-) -> Any: ...
-@overload
-def group_norm(
-    x: _T, num_groups: int, weight: Any = ..., bias: Any = ..., eps: float = ...
-) -> _T: ...
-@overload
-def adaptive_max_pool2d(x: _Plain, output_size: Any) -> Any: ...
-@overload
-def adaptive_max_pool2d(x: _T, output_size: Any) -> _T: ...
-@overload
-def conv_transpose2d(
-    x: Container,
-    weight: Any,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    output_padding: Any = ...,
-    groups: int = ...,
-    dilation: Any = ...,
-) -> Container: ...
-@overload
-def conv_transpose2d(
-    x: Any,
-    weight: Container,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    output_padding: Any = ...,
-    groups: int = ...,
-    dilation: Any = ...,
-) -> Container: ...
-@overload
-def conv_transpose2d(
-    x: Any,
-    weight: Any,
-    bias: Container,
-    stride: Any = ...,
-    padding: Any = ...,
-    output_padding: Any = ...,
-    groups: int = ...,
-    dilation: Any = ...,
-) -> Container: ...
-@overload
-def conv_transpose2d(
-    x: Array,
-    weight: Any,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    output_padding: Any = ...,
-    groups: int = ...,
-    dilation: Any = ...,
-) -> Array: ...
-@overload
-def conv_transpose2d(
-    x: Any,
-    weight: Array,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    output_padding: Any = ...,
-    groups: int = ...,
-    dilation: Any = ...,
-) -> Array: ...
-@overload
-def conv_transpose2d(
-    x: Any,
-    weight: Any,
-    bias: Array,
-    stride: Any = ...,
-    padding: Any = ...,
-    output_padding: Any = ...,
-    groups: int = ...,
-    dilation: Any = ...,
-) -> Array: ...
-@overload
-def conv_transpose2d(
-    x: _Plain,
-    weight: _Plain,
-    bias: _Plain | None = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    output_padding: Any = ...,
-    groups: int = ...,
-    dilation: Any = ...,
-) -> Any: ...
-@overload
-def conv_transpose2d(
-    x: _Plain,
-    weight: _T,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    output_padding: Any = ...,
-    groups: int = ...,
-    dilation: Any = ...,
-) -> _T: ...
-@overload
-def conv_transpose2d(
-    x: _T,
-    weight: Any,
-    bias: Any = ...,
-    stride: Any = ...,
-    padding: Any = ...,
-    output_padding: Any = ...,
-    groups: int = ...,
-    dilation: Any = ...,
-) -> _T: ...
 @overload
 def interpolate(
     x: _Plain, size: Any = ..., scale_factor: Any = ..., mode: str = ..., align_corners: Any = ...

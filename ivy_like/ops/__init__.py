@@ -14,7 +14,6 @@ from . import (  # noqa: F401
     manipulation,
     math,
     nn,
-    nn_layers,
     searching,
     set_functions,
     sorting,

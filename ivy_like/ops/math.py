@@ -38,11 +38,14 @@ from ..core.decided_errors import (
     REAL,
     REAL_FLOAT,
     axis_in_range,
+    decided,
     einsum_operands,
+    int_error,
+    leading_axis_error,
     one_hot_args,
     scatter_add_args,
     segment_args,
-    top_k_args,
+    shape_of,
 )
 from ..core.registry import op
 
@@ -97,7 +100,25 @@ def logsumexp(x: Any, axis: Any = None, keepdims: bool = False):
     """
 
 
-@op(arrays=("x",), n_outputs=2, dtype_category=REAL, shape_rule=top_k_args)
+def _check_top_k(x: Any, k: Any) -> None:
+    """``k`` is an int in ``[0, n]``, ``n`` the size of the last axis of ``x``: NumPy and torch
+    would slice past the end, JAX takes ``1.0`` for ``1``."""
+    shape = shape_of(x)
+    if type(k) is int and shape and (shape[-1] is None or 0 <= k <= shape[-1]):
+        return  # the common case, checked in one line
+    error = int_error("top_k", "k", k) or leading_axis_error(
+        "top_k", "x", shape, "top_k works along the last axis"
+    )
+    if error is not None:
+        raise error
+    if shape is not None and shape[-1] is not None and k > shape[-1]:
+        n = shape[-1]
+        raise decided(
+            ValueError(f"top_k: k must be at most {n}, the size of x's last axis, got {k}")
+        )
+
+
+@op(arrays=("x",), n_outputs=2, dtype_category=REAL, check=_check_top_k)
 def top_k(x: Any, k: Any):
     """The ``k`` largest values along the last axis, largest first, and their indices.
 

@@ -1,5 +1,5 @@
-"""jax's kernel behind ``nn.scaled_dot_product_attention`` (issue 23:
-``jax.nn.dot_product_attention``, which XLA compiles as JAX's own transformer block) must
+"""jax's kernel behind ``nn.scaled_dot_product_attention``
+(``jax.nn.dot_product_attention``, which XLA compiles as JAX's own transformer block) must
 agree with the composite everywhere: values, gradients, errors, and the cases handed back
 to the composite (masks, other dtypes, other ranks, broadcast batches)."""
 

@@ -1,4 +1,4 @@
-"""The losses of issue 24 (``binary_cross_entropy``, ``binary_cross_entropy_with_logits``,
+"""The torch-compatible losses (``binary_cross_entropy``, ``binary_cross_entropy_with_logits``,
 ``nll_loss``, ``huber_loss``, ``smooth_l1_loss``, ``kl_div``, ``cosine_similarity``) on every
 backend against ``torch.nn.functional`` in float64: values, every reduction, gradients through
 ``ivy_like.grad`` against ``torch.autograd``, the typed errors, compiled calls, and torch's

@@ -1,4 +1,4 @@
-"""MLX's own ``nn.max_pool2d``/``nn.avg_pool2d`` kernels (issue 23: the composite's window
+"""MLX's own ``nn.max_pool2d``/``nn.avg_pool2d`` kernels (the composite's window
 stack built from MLX ops, a reshape for non-overlapping windows) must be the composites bit
 for bit: values, gradients (a max's tie shares its gradient), NaN and infinities, dtypes and
 errors."""
@@ -32,8 +32,11 @@ GEOMETRIES = [
 
 
 def _composite(op, *args):
+    """The composite as a backend without the kernel runs it: the op's check, then its body."""
+    spec = OPS[f"nn.{op}"]
     with ivy_like.use_backend("mlx"):
-        return OPS[f"nn.{op}"].declaration(*args)
+        spec.check(*args)
+        return spec.declaration(*args)
 
 
 def _kernel(op, *args):
@@ -60,7 +63,9 @@ def _assert_same(got, expected):
 def test_the_mlx_backend_has_its_own_pooling_kernels():
     backend = ivy_like.get_backend("mlx")
     for op in OPS_:
-        assert getattr(backend, f"nn_{op}").__module__ == "ivy_like.backends.mlx.nn"
+        # The backend's attribute runs the op's declared check, then this kernel.
+        assert backend.kernels[f"nn_{op}"].__module__ == "ivy_like.backends.mlx.nn"
+        assert getattr(backend, f"nn_{op}").__wrapped__ is backend.kernels[f"nn_{op}"]
 
 
 @pytest.mark.parametrize("op", OPS_)

@@ -1,4 +1,4 @@
-"""The nn ops that model conversion needs (issue 22): ``conv_transpose2d``, ``group_norm``,
+"""The nn ops that converted models use: ``conv_transpose2d``, ``group_norm``,
 ``gru_cell``, ``adaptive_max_pool2d`` and ``interpolate``, on every backend, values and
 gradients against PyTorch's own functions in float64.
 

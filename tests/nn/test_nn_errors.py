@@ -3,10 +3,14 @@ and the offending argument (never a framework's internal message)."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import ivy_like
+from ivy_like.core.registry import OPS
 
 nn = ivy_like.nn
 
@@ -239,7 +243,7 @@ CASES = {
         ValueError,
         r"cross_entropy: reduction must be 'mean', 'sum' or 'none', got 'avg'",
     ),
-    # A label outside the classes matched none and gave a loss of 0 (issue 25).
+    # A label outside the classes is an error, not a row that matches no class (loss 0).
     "cross_entropy_label_too_large": (
         lambda: nn.cross_entropy(ones(4, 3), idx(0, 1, 3, 7)),
         ValueError,
@@ -276,7 +280,87 @@ CASES = {
         ValueError,
         r"mse_loss: reduction must be 'mean', 'sum' or 'none', got 'max'",
     ),
+    # Checks declared with the op run before the kernel on every backend, so a framework
+    # that would accept the argument (torch takes a bool target, clamps to inverted bounds)
+    # never sees it.
+    "nll_loss_bool_target": (
+        lambda: nn.nll_loss(ones(2, 3), np.array([True, False])),
+        TypeError,
+        r"nll_loss: target holds class indices and must have an integer dtype",
+    ),
+    "nll_loss_weight": (
+        lambda: nn.nll_loss(ones(2, 3), idx(0, 1), ones(2)),
+        ValueError,
+        r"nll_loss: weight must have shape \(3,\) \(one per class\), got \(2,\)",
+    ),
+    "huber_loss_delta": (
+        lambda: nn.huber_loss(ones(2), ones(2), delta=0.0),
+        ValueError,
+        r"huber_loss: delta must be a positive number, got 0.0",
+    ),
+    "kl_div_reduction": (
+        lambda: nn.kl_div(ones(2), ones(2), reduction="max"),
+        ValueError,
+        r"kl_div: reduction must be 'mean', 'sum', 'none' or 'batchmean', got 'max'",
+    ),
+    "cosine_similarity_dim": (
+        lambda: nn.cosine_similarity(ones(2, 3), ones(2, 3), dim=2),
+        ValueError,
+        r"cosine_similarity: dim 2 is out of range for inputs with 2 dimensions",
+    ),
+    "hardtanh_bounds": (
+        lambda: nn.hardtanh(ones(2), 1.0, -1.0),
+        ValueError,
+        r"hardtanh: min_val \(1.0\) must not exceed max_val \(-1.0\)",
+    ),
+    "lstm_h0_shape": (
+        lambda: nn.lstm(ones(3, 2, 4), [ones(8, 4), ones(8, 2)], ones(1, 5, 2), bias=False),
+        ValueError,
+        r"lstm: h0 must have shape \(1, 2, 2\), got \(1, 5, 2\)",
+    ),
+    "gru_cell_hidden": (
+        lambda: nn.gru_cell(ones(2, 4), ones(2, 3), ones(6, 4), ones(6, 2)),
+        ValueError,
+        r"gru_cell: h must have shape \(2, 2\)",
+    ),
+    "conv_transpose2d_output_padding": (
+        lambda: nn.conv_transpose2d(ones(1, 1, 3, 3), ones(1, 1, 2, 2), output_padding=1),
+        ValueError,
+        r"conv_transpose2d: output_padding 1 must be smaller than stride 1 or dilation 1",
+    ),
+    "adaptive_avg_pool2d_size": (
+        lambda: nn.adaptive_avg_pool2d(ones(1, 2, 3), (2, 0)),
+        ValueError,
+        r"adaptive_avg_pool2d: output_size must hold positive ints, got \(2, 0\)",
+    ),
+    "interpolate_empty": (
+        lambda: nn.interpolate(ones(1, 1, 2, 2), scale_factor=0.25),
+        ValueError,
+        r"interpolate: scale_factor 0.25 gives an empty output",
+    ),
 }
+
+
+def test_nn_kernels_import_no_check_from_the_declarations():
+    """The checks run before the kernels (``check=`` of each declaration): a backend's nn
+    kernels call none, and read nothing private from ``ivy_like/ops/``."""
+    package = Path(ivy_like.__file__).parent
+    files = [*package.glob("backends/*/nn.py"), package / "backends/_common/nn.py"]
+    imported = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ivy_like.ops"):
+                imported += [(path.parent.name, node.module, a.name) for a in node.names]
+    assert imported, "the kernels share the declarations' sizes (ops/nn/sizes.py)"
+    for backend_name, module, name in imported:
+        assert not any(part.startswith("_") for part in (*module.split("."), name)), (
+            backend_name,
+            module,
+            name,
+        )
+        assert "check" not in name and module != "ivy_like.ops.nn._helpers", (backend_name, name)
+    checked = [spec.name for spec in OPS.values() if spec.family == "nn" and spec.check]
+    assert {"conv2d", "gelu", "linear", "max_pool2d", "nll_loss", "lstm"} <= set(checked)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

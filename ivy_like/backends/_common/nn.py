@@ -1,24 +1,26 @@
 """nn kernels written once for several backends (see ``_common/__init__.py``).
 
-``conv_for`` is the public face of ``conv1d``/``conv2d`` on every backend: the checks all of
-them make (``check_conv`` on the shapes as given), then the backend's own convolution.
-``axis_op_for`` is an activation along one axis (``softmax``, ``log_softmax``) whose native
-function takes the axis as its second argument. ``composites_of`` gives a backend's kernels
-the composite to hand a case back to.
+The arguments of the nn ops are checked before any kernel runs (``check=`` beside each
+declaration in ``ivy_like/ops/nn/``), so nothing here checks: ``conv_for`` is the kernel of
+``conv1d``/``conv2d`` over a backend's convolution, ``tanh_gelu`` the tanh form of gelu given
+the framework's ``tanh``, and ``composites_of`` gives a backend's kernels the composite to
+hand a case back to. The sizes and pads the kernels compute from the checked arguments are
+``ivy_like/ops/nn/sizes.py``'s, which the composites use too.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 from ivy_like.core import backend as _backend
 from ivy_like.core import tracing as _tracing
-from ivy_like.ops.nn import check_axis, check_conv
+from ivy_like.ops.nn.sizes import CHANNELS_LAST
 
 Kernel = Callable[..., Any]
 
-_FORMAT = {1: "NCW", 2: "NCHW"}  # the default data_format of conv1d / conv2d
+SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 
 
 def composites_of(name: str) -> Callable[[str], Kernel]:
@@ -38,33 +40,30 @@ def composites_of(name: str) -> Callable[[str], Kernel]:
     return composite
 
 
+def tanh_gelu(x: Any, tanh: Kernel) -> Any:
+    """The tanh approximation of gelu, with the framework's ``tanh``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ivy_like.backends._common.nn import tanh_gelu
+    >>> np.round(tanh_gelu(np.array([-1.0, 0.0, 1.0]), np.tanh), 4)
+    array([-0.1588,  0. ,  0.8412])
+    """
+    return 0.5 * x * (1.0 + tanh(SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)))
+
+
 def conv_for(conv: Kernel, n: int) -> Kernel:
     """``nn_conv1d`` (``n=1``) or ``nn_conv2d`` (``n=2``) over a backend's
-    ``conv(who, n, x, weight, bias, (stride, padding, dilation), groups, channels_last)``,
-    called once ``x``, ``weight``, ``bias``, ``groups`` and ``data_format`` are checked (the
-    three arguments of ``conv_geometry`` go on as one tuple, ``given``, which keeps the
-    backend's signature short)."""
-    who = f"conv{n}d"
+    ``conv(n, x, weight, bias, (stride, padding, dilation), groups, channels_last)`` (the
+    three arguments of ``sizes.conv_geometry`` go on as one tuple, ``given``, which keeps the
+    backend's signature short). The arguments are checked before it runs (``check=`` of the
+    declarations in ``ivy_like/ops/nn/convolution.py``)."""
 
-    # The signature of the declaration in ivy_like/ops/nn.py, which types it (parameters Any here).
-    def nn_conv(
-        x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format=_FORMAT[n]
-    ) -> Any:
-        b_shape = None if bias is None else tuple(bias.shape)
-        last = check_conv(who, tuple(x.shape), tuple(weight.shape), n, groups, data_format, b_shape)
-        return conv(who, n, x, weight, bias, (stride, padding, dilation), groups, last)
+    # The op's parameters, all of them given: the check before it has the declaration's defaults.
+    def nn_conv(x, weight, bias, stride, padding, dilation, groups, data_format) -> Any:
+        last = data_format in CHANNELS_LAST
+        return conv(n, x, weight, bias, (stride, padding, dilation), groups, last)
 
-    nn_conv.__name__ = nn_conv.__qualname__ = f"nn_{who}"
+    nn_conv.__name__ = nn_conv.__qualname__ = f"nn_conv{n}d"
     return nn_conv
-
-
-def axis_op_for(who: str, fn: Kernel) -> Kernel:
-    """``who`` (``"softmax"``, ``"log_softmax"``) as ``fn(x, axis)``, the axis checked first
-    (jax.nn, tf.nn and torch take the axis as the second positional argument)."""
-
-    def axis_op(x: Any, axis: int = -1) -> Any:
-        check_axis(who, len(x.shape), axis)
-        return fn(x, axis)
-
-    axis_op.__name__ = axis_op.__qualname__ = f"nn_{who}"
-    return axis_op

@@ -1,5 +1,5 @@
-"""jax backend: ivy_like.nn ops (issue 6): ``jax.nn`` activations, ``lax`` convolutions and
-pooling windows. Ops not defined here are the composite declarations in ``ivy_like/ops/nn.py``.
+"""jax backend: ivy_like.nn ops: ``jax.nn`` activations, ``lax`` convolutions and pooling
+windows. Ops not defined here are the composite declarations in ``ivy_like/ops/nn/``.
 
 ``jax.nn.relu`` has derivative 0 at 0 (like torch and the composite); ``jnp.maximum`` would
 split it (0.5), which is why it is not used.
@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from ivy_like.ops.nn import check_gelu, conv_geometry, pool_geometry
+from ivy_like.ops.nn import sizes as _sizes
 
 from .._common import nn as _nn
 
@@ -23,12 +23,11 @@ nn_silu = jax.nn.silu
 
 
 def nn_gelu(x: Any, approximate: str = "none") -> Any:
-    check_gelu(approximate)
     return jax.nn.gelu(x, approximate=approximate == "tanh")
 
 
-nn_softmax = _nn.axis_op_for("softmax", jax.nn.softmax)
-nn_log_softmax = _nn.axis_op_for("log_softmax", jax.nn.log_softmax)
+nn_softmax = jax.nn.softmax  # (x, axis), the axis checked before
+nn_log_softmax = jax.nn.log_softmax
 
 _composite = _nn.composites_of("jax")
 
@@ -85,13 +84,11 @@ _DIMS = {
 }
 
 
-def _conv(
-    who: str, n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool
-) -> Any:
+def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool) -> Any:
     spatial = x.shape[1:-1] if last else x.shape[2:]
     kernel = weight.shape[:-2] if last else weight.shape[2:]
     stride, padding, dilation = given
-    strides, pads, dils = conv_geometry(who, spatial, kernel, stride, padding, dilation)
+    strides, pads, dils = _sizes.conv_geometry(spatial, kernel, stride, padding, dilation)
     y = lax.conv_general_dilated(
         x,
         weight,
@@ -111,10 +108,8 @@ nn_conv1d = _nn.conv_for(_conv, 1)
 nn_conv2d = _nn.conv_for(_conv, 2)
 
 
-def _window(who: str, x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str) -> Any:
-    kernel, strides, pads, last = pool_geometry(
-        who, tuple(x.shape), kernel_size, stride, padding, fmt
-    )
+def _window(x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str) -> Any:
+    kernel, strides, pads, last = _sizes.pool_geometry(x.shape, kernel_size, stride, padding, fmt)
     if last:
         return (1, *kernel, 1), (1, *strides, 1), ((0, 0), *((p, p) for p in pads), (0, 0)), kernel
     return (1, 1, *kernel), (1, 1, *strides), ((0, 0), (0, 0), *((p, p) for p in pads)), kernel
@@ -123,7 +118,7 @@ def _window(who: str, x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: 
 def nn_max_pool2d(
     x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
 ) -> Any:
-    dims, strides, pads, _ = _window("max_pool2d", x, kernel_size, stride, padding, data_format)
+    dims, strides, pads, _ = _window(x, kernel_size, stride, padding, data_format)
     # A Python scalar start value: JAX recognises max with -inf as reduce_window_max, which
     # differentiates under jit; a jnp array start value would be a generic reduce_window.
     low = -jnp.inf if jnp.issubdtype(x.dtype, jnp.inexact) else int(jnp.iinfo(x.dtype).min)
@@ -133,9 +128,7 @@ def nn_max_pool2d(
 def nn_avg_pool2d(
     x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
 ) -> Any:
-    dims, strides, pads, kernel = _window(
-        "avg_pool2d", x, kernel_size, stride, padding, data_format
-    )
+    dims, strides, pads, kernel = _window(x, kernel_size, stride, padding, data_format)
     # A Python scalar start value, as in max_pool2d: reduce_window_sum differentiates under jit.
     total = lax.reduce_window(
         x, 0 if jnp.issubdtype(x.dtype, jnp.integer) else 0.0, lax.add, dims, strides, pads

@@ -1,8 +1,10 @@
-"""mlx backend: ivy_like.nn ops (issue 6): ``mx.conv_general`` convolutions, mlx
-activations and 2-D pooling. The rest are the composite declarations in ``ivy_like/ops/nn.py``.
+"""mlx backend: ivy_like.nn ops: ``mx.conv_general`` convolutions, mlx activations and 2-D
+pooling. The rest are the composite declarations in ``ivy_like/ops/nn/``: no mlx kernel
+computes them faster at the sizes the converted models use, and the composites give
+PyTorch's gradients at the corners.
 
 MLX's core has no pooling op: ``max_pool2d``/``avg_pool2d`` reduce the composite's window stack
-built from MLX ops directly (issue 23), a reshape for the usual non-overlapping windows.
+built from MLX ops directly, a reshape for the usual non-overlapping windows.
 
 ``mx.conv_general`` takes channels-last inputs ``(N, ..., C_in)`` and weights
 ``(C_out, ..., C_in/groups)``; PyTorch (OIHW) and Keras (HWIO) weights are transposed to it.
@@ -15,7 +17,7 @@ from typing import Any
 
 import mlx.core as mx
 
-from ivy_like.ops.nn import check_axis, check_gelu, conv_geometry, pool_geometry
+from ivy_like.ops.nn import sizes as _sizes
 
 from .._common import nn as _nn
 from . import _INEXACT
@@ -35,20 +37,16 @@ def nn_silu(x: Any) -> Any:
 
 
 def nn_gelu(x: Any, approximate: str = "none") -> Any:
-    check_gelu(approximate)
     if approximate == "tanh":
-        inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)
-        return 0.5 * x * (1.0 + mx.tanh(inner))
+        return _nn.tanh_gelu(x, mx.tanh)
     return 0.5 * x * (1.0 + mx.erf(x / math.sqrt(2.0)))
 
 
 def nn_softmax(x: Any, axis: int = -1) -> Any:
-    check_axis("softmax", len(x.shape), axis)
     return mx.softmax(x, axis=axis, precise=True)
 
 
 def nn_log_softmax(x: Any, axis: int = -1) -> Any:
-    check_axis("log_softmax", len(x.shape), axis)
     return x - mx.logsumexp(x, axis=axis, keepdims=True)
 
 
@@ -58,17 +56,15 @@ _W_FROM_OI = {1: (0, 2, 1), 2: (0, 2, 3, 1)}  # (O, I, spatial...) -> (O, spatia
 _W_FROM_IO = {1: (2, 0, 1), 2: (3, 0, 1, 2)}  # (spatial..., I, O) -> (O, spatial..., I)
 
 
-def _conv(
-    who: str, n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool
-) -> Any:
+def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool) -> Any:
     if last:
         weight = mx.transpose(weight, _W_FROM_IO[n])
     else:
         x = mx.transpose(x, _TO_LAST[n])
         weight = mx.transpose(weight, _W_FROM_OI[n])
     stride, padding, dilation = given
-    strides, pads, dils = conv_geometry(
-        who, tuple(x.shape[1:-1]), tuple(weight.shape[1:-1]), stride, padding, dilation
+    strides, pads, dils = _sizes.conv_geometry(
+        tuple(x.shape[1:-1]), tuple(weight.shape[1:-1]), stride, padding, dilation
     )
     lo, hi = [p[0] for p in pads], [p[1] for p in pads]
     y = mx.conv_general(x, weight, list(strides), (lo, hi), list(dils), groups=groups)
@@ -87,7 +83,7 @@ _composite = _nn.composites_of("mlx")
 
 
 def _windows(x: Any, kernel: Any, strides: Any, pads: Any, last: bool, fill: float) -> Any:
-    """The composite's window stack (``_windows`` of ``ivy_like/ops/nn.py``): every window on a
+    """The composite's window stack (``_windows`` of ``ivy_like/ops/nn/convolution.py``): every window on a
     new first axis, row offset major, padding holding ``fill``, but in x's own layout
     (``(kh*kw, N, C, OH, OW)``, NHWC: ``(kh*kw, N, OH, OW, C)``). The same elements in the same
     order, so reducing axis 0 gives the composite's values and gradients bit for bit (a max
@@ -122,8 +118,8 @@ def _windows(x: Any, kernel: Any, strides: Any, pads: Any, last: bool, fill: flo
 def nn_max_pool2d(
     x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
 ) -> Any:
-    kernel, strides, pads, last = pool_geometry(
-        "max_pool2d", x.shape, kernel_size, stride, padding, data_format
+    kernel, strides, pads, last = _sizes.pool_geometry(
+        x.shape, kernel_size, stride, padding, data_format
     )
     if x.dtype not in _REAL_FLOATS:  # integer and bool padding: what the composite's fill gives
         return _composite("nn.max_pool2d")(x, kernel_size, stride, padding, data_format)
@@ -134,8 +130,8 @@ def nn_max_pool2d(
 def nn_avg_pool2d(
     x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
 ) -> Any:
-    kernel, strides, pads, last = pool_geometry(
-        "avg_pool2d", x.shape, kernel_size, stride, padding, data_format
+    kernel, strides, pads, last = _sizes.pool_geometry(
+        x.shape, kernel_size, stride, padding, data_format
     )
     if x.dtype not in _REAL_FLOATS:  # the composite's mean raises its TypeError
         return _composite("nn.avg_pool2d")(x, kernel_size, stride, padding, data_format)

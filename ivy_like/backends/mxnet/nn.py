@@ -1,12 +1,13 @@
-"""mxnet backend: ivy_like.nn ops (issue 6).
+"""mxnet backend: ivy_like.nn ops.
 
-Every nn op with a composite declaration in ``ivy_like/ops/nn.py`` runs as that composite.
+Every nn op with a composite declaration in ``ivy_like/ops/nn/`` runs as that composite.
 ``conv1d``/``conv2d`` are ``mx.nd.Convolution`` (channels-first on the CPU: channels-last input
 and ``(spatial..., I, O)`` weights are transposed around it; asymmetric ``"same"`` padding is
 added with zero blocks, since ``Convolution`` pads symmetrically). ``gelu`` is
 ``x * (1 + erf(x / sqrt 2)) / 2`` with ``mx.nd.erf``: ``mx.nd.LeakyReLU(act_type="gelu")``
 computes float64 input to float32 accuracy only (measured 4e-7 off on MXNet 1.9.1). The tanh
-approximation is composed from ivy_like ops. float16 is computed in float32 and cast back.
+approximation is ``_common/nn.py``'s ``tanh_gelu`` over this backend's ``tanh``. float16 is
+computed in float32 and cast back.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
-from ivy_like.ops.nn import check_gelu, conv_geometry, tanh_gelu
+from ivy_like.ops.nn import sizes as _sizes
 
 from .._common import nn as _nn
 from . import numpy_shapes
 from ._helpers import _cast, _operands
+from .elementwise import tanh as _tanh
 
 nd = mx.nd
 
@@ -46,9 +48,8 @@ def _pad(x: Any, pads: tuple[tuple[int, int], ...]) -> Any:
     return x
 
 
-def _conv(
-    who: str, n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool
-) -> Any:
+def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool) -> Any:
+    who = f"conv{n}d"
     arrays, dt = _operands(who, *([x, weight] if bias is None else [x, weight, bias]))
     if dt.kind != "f":
         raise TypeError(f"{who}: expected floating-point input, got {dt}")
@@ -59,8 +60,8 @@ def _conv(
         x = nd.transpose(x, axes=(0, n + 1) + tuple(range(1, n + 1)))
         weight = nd.transpose(weight, axes=_TO_OI[n])
     stride, padding, dilation = given
-    strides, pads, dils = conv_geometry(
-        who, tuple(x.shape[2:]), tuple(weight.shape[2:]), stride, padding, dilation
+    strides, pads, dils = _sizes.conv_geometry(
+        tuple(x.shape[2:]), tuple(weight.shape[2:]), stride, padding, dilation
     )
     sym = tuple(min(lo, hi) for lo, hi in pads)
     x = _pad(x, tuple((lo - s, hi - s) for (lo, hi), s in zip(pads, sym)))
@@ -87,11 +88,10 @@ nn_conv2d = numpy_shapes(_nn.conv_for(_conv, 2))
 
 @numpy_shapes
 def nn_gelu(x: Any, approximate: str = "none") -> Any:
-    check_gelu(approximate)
     dt = np.dtype(x.dtype)
     if dt.kind != "f":
         raise TypeError(f"gelu: expected a floating-point array, got {dt}")
     if approximate == "tanh":
-        return tanh_gelu(x)
+        return _nn.tanh_gelu(x, _tanh)
     v = _cast(x, _F32) if dt == _F16 else x
     return _cast(v * (nd.erf(v * (1.0 / math.sqrt(2.0))) + 1.0) * 0.5, dt)

@@ -1,10 +1,12 @@
-"""numpy backend: ivy_like.nn ops (issue 6).
+"""numpy backend: ivy_like.nn ops.
 
 NumPy has no convolution, so ``conv1d``/``conv2d`` are written here with
 ``sliding_window_view`` and one ``einsum`` per call (groups as a batch axis). ``gelu`` needs
 erf, which NumPy lacks: it is evaluated with ``math.erf`` elementwise in float64 (exact to
 float64 rounding; slow, but the numpy backend is the reference, not the fast path). Every
-other nn op is the composite declaration in ``ivy_like/ops/nn.py``.
+other nn op is its composite declaration in ``ivy_like/ops/nn/``: no numpy kernel computes
+them faster at the sizes the converted models use, and the composites give PyTorch's
+gradients at the corners.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ivy_like.ops.nn import check_gelu, conv_geometry, tanh_gelu
+from ivy_like.ops.nn import sizes as _sizes
 
 from .._common import nn as _nn
 
@@ -23,16 +25,14 @@ from .._common import nn as _nn
 _TO_OI = {1: (2, 1, 0), 2: (3, 2, 0, 1)}
 
 
-def _conv(
-    who: str, n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool
-) -> Any:
+def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool) -> Any:
     x, weight = np.asarray(x), np.asarray(weight)
     if last:
         x = np.moveaxis(x, -1, 1)
         weight = weight.transpose(_TO_OI[n])
     stride, padding, dilation = given
-    strides, pads, dils = conv_geometry(
-        who, x.shape[2:], weight.shape[2:], stride, padding, dilation
+    strides, pads, dils = _sizes.conv_geometry(
+        x.shape[2:], weight.shape[2:], stride, padding, dilation
     )
     x = np.pad(x, [(0, 0), (0, 0), *pads])
     kernel = weight.shape[2:]
@@ -61,10 +61,9 @@ _erf = np.frompyfunc(math.erf, 1, 1)
 
 
 def nn_gelu(x: Any, approximate: str = "none") -> Any:
-    check_gelu(approximate)
     x = np.asarray(x)
     if approximate == "tanh":
-        return tanh_gelu(x)
+        return _nn.tanh_gelu(x, np.tanh)
     x64 = x.astype(np.float64)
     phi = 0.5 * (1.0 + _erf(x64 / math.sqrt(2.0)).astype(np.float64))
     return (x64 * phi).astype(x.dtype)

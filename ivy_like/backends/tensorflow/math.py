@@ -28,7 +28,6 @@ from ...core.decided_errors import (
     einsum_labels,
     scatter_add_error,
     segment_error,
-    top_k_error,
 )
 from . import DEFAULT_FLOAT
 from . import sorting as _sorting
@@ -80,11 +79,6 @@ def logsumexp(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
 
 def top_k(x: Any, k: Any) -> tuple[Any, Any]:
     rank = x.shape.rank
-    n = x.shape[-1] if rank else None  # None in a graph where the size is not known
-    if type(k) is not int or rank == 0 or k < 0 or (n is not None and k > n):
-        error = top_k_error(tuple(x.shape), k)
-        if error is not None:
-            raise error
     # The stable descending argsort keeps ties in index order and puts NaN first.
     order = _sorting.argsort(x, axis=-1, descending=True)[..., :k]
     return tf.gather(x, order, batch_dims=rank - 1), order

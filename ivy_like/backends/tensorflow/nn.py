@@ -1,5 +1,5 @@
-"""tensorflow backend: ivy_like.nn ops (issue 6): ``tf.nn`` activations, convolutions and
-pooling. Ops not defined here are the composite declarations in ``ivy_like/ops/nn.py``.
+"""tensorflow backend: ivy_like.nn ops: ``tf.nn`` activations, convolutions and pooling. Ops
+not defined here are the composite declarations in ``ivy_like/ops/nn/``.
 
 TensorFlow's CPU kernels convolve channels-last only (NHWC with HWIO weights), so NCHW/OIHW
 inputs are transposed in and out. Padding is applied with ``tf.pad`` (explicit, possibly
@@ -15,7 +15,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from ivy_like.ops.nn import check_gelu, check_linear, conv_geometry, pool_geometry
+from ivy_like.ops.nn import sizes as _sizes
 
 from .._common import nn as _nn
 
@@ -25,15 +25,14 @@ nn_silu = tf.nn.silu
 
 
 def nn_gelu(x: Any, approximate: str = "none") -> Any:
-    check_gelu(approximate)
     if approximate == "tanh":
         return tf.nn.gelu(x, approximate=True)
     # tf.nn.gelu's exact form is off by ~5e-9 in float64 (a float32 constant inside)
     return 0.5 * x * (1.0 + tf.math.erf(x * _SQRT_HALF))
 
 
-nn_softmax = _nn.axis_op_for("softmax", tf.nn.softmax)
-nn_log_softmax = _nn.axis_op_for("log_softmax", tf.nn.log_softmax)
+nn_softmax = tf.nn.softmax  # (x, axis), the axis checked before
+nn_log_softmax = tf.nn.log_softmax
 _composite = _nn.composites_of("tensorflow")
 
 
@@ -50,9 +49,6 @@ def nn_linear(x: Any, weight: Any, bias: Any = None) -> Any:
         and weight.dtype == dtype
         and (bias is None or bias.dtype == dtype)
     ):
-        check_linear(
-            tuple(x.shape), tuple(weight.shape), None if bias is None else tuple(bias.shape)
-        )
         y = tf.matmul(x, weight, transpose_b=True)
         return y if bias is None else y + bias
     return _composite("nn.linear")(x, weight, bias)
@@ -65,15 +61,13 @@ _TO_FIRST = {1: (0, 2, 1), 2: (0, 3, 1, 2)}
 _W_TO_LAST = {1: (2, 1, 0), 2: (2, 3, 1, 0)}  # (O, I, spatial...) -> (spatial..., I, O)
 
 
-def _conv(
-    who: str, n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool
-) -> Any:
+def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool) -> Any:
     if not last:
         x = tf.transpose(x, _TO_LAST[n])
         weight = tf.transpose(weight, _W_TO_LAST[n])
     stride, padding, dilation = given
-    strides, pads, dils = conv_geometry(
-        who, tuple(x.shape[1:-1]), tuple(weight.shape[:-2]), stride, padding, dilation
+    strides, pads, dils = _sizes.conv_geometry(
+        tuple(x.shape[1:-1]), tuple(weight.shape[:-2]), stride, padding, dilation
     )
     if any(lo or hi for lo, hi in pads):
         x = tf.pad(x, [(0, 0), *pads, (0, 0)])
@@ -99,12 +93,8 @@ nn_conv1d = _nn.conv_for(_conv, 1)
 nn_conv2d = _nn.conv_for(_conv, 2)
 
 
-def _pool(
-    who: str, x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str, fill: float
-) -> Any:
-    kernel, strides, pads, last = pool_geometry(
-        who, tuple(x.shape), kernel_size, stride, padding, fmt
-    )
+def _pool(x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str, fill: float) -> Any:
+    kernel, strides, pads, last = _sizes.pool_geometry(x.shape, kernel_size, stride, padding, fmt)
     if not last:
         x = tf.transpose(x, (0, 2, 3, 1))
     if any(pads):
@@ -118,11 +108,11 @@ def _pool(
 def nn_max_pool2d(
     x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
 ) -> Any:
-    return _pool("max_pool2d", x, kernel_size, stride, padding, data_format, -math.inf)
+    return _pool(x, kernel_size, stride, padding, data_format, -math.inf)
 
 
 def nn_avg_pool2d(
     x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
 ) -> Any:
     # VALID windows over the zero-padded input: the padding counts in the mean (torch default)
-    return _pool("avg_pool2d", x, kernel_size, stride, padding, data_format, 0.0)
+    return _pool(x, kernel_size, stride, padding, data_format, 0.0)

@@ -1,11 +1,14 @@
-"""torch backend: ivy_like.nn ops (issue 6), mostly ``torch.nn.functional``.
+"""torch backend: ivy_like.nn ops, mostly ``torch.nn.functional``, and ``torch.lstm`` /
+``torch.lstm_cell`` / ``torch.gru_cell`` (the fused kernels ``torch.nn.LSTM`` and ``GRUCell``
+run). They compute what the composite declarations in ``ivy_like/ops/nn/`` compute, with the
+same gradients. The arguments are checked before a kernel runs (the ops' ``check=``), or, for
+the kernels that hand the cases they do not take to the composite, by the composite.
 
 Layouts: torch convolves NCHW inputs with OIHW weights; channels-last ``data_format`` is
 permuted in and out. Asymmetric padding (``"same"`` with an even kernel, explicit pairs) goes
-through ``F.pad`` first, since ``F.conv2d`` pads symmetrically. Ops not defined here are the
-composite declarations in ``ivy_like/ops/nn.py``. The losses run torch's kernels after the
-checks every backend makes, and apply ``weight``/``pos_weight`` themselves: torch's kernels
-have no gradient for those arguments (autograd raises), the composites do.
+through ``F.pad`` first, since ``F.conv2d`` pads symmetrically. The losses run torch's kernels
+and apply ``weight``/``pos_weight`` themselves: torch's kernels have no gradient for those
+arguments (autograd raises), the composites do.
 """
 
 from __future__ import annotations
@@ -16,19 +19,8 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from ivy_like.ops.nn import (
-    KL_REDUCTIONS,
-    check_cosine,
-    check_gelu,
-    check_linear,
-    check_loss,
-    check_nll,
-    check_number,
-    conv_geometry,
-    label_error,
-    pool_geometry,
-    probability_error,
-)
+from ivy_like.ops.nn import sizes as _sizes
+from ivy_like.ops.nn.losses import label_error, probability_error
 
 from .._common import nn as _nn
 
@@ -45,18 +37,15 @@ nn_sigmoid = torch.sigmoid
 nn_silu = F.silu
 
 
-def nn_linear(x: Any, weight: Any, bias: Any = None) -> Any:
-    check_linear(tuple(x.shape), tuple(weight.shape), None if bias is None else tuple(bias.shape))
-    return F.linear(x, weight, bias)
+nn_linear = F.linear  # (x, weight, bias)
 
 
 def nn_gelu(x: Any, approximate: str = "none") -> Any:
-    check_gelu(approximate)
     return F.gelu(x, approximate=approximate)
 
 
-nn_softmax = _nn.axis_op_for("softmax", torch.softmax)
-nn_log_softmax = _nn.axis_op_for("log_softmax", torch.log_softmax)
+nn_softmax = torch.softmax  # (x, axis), the axis checked before
+nn_log_softmax = torch.log_softmax
 
 
 _FIRST = {1: (0, 2, 1), 2: (0, 3, 1, 2)}  # channels-last -> channels-first
@@ -65,15 +54,13 @@ _W_FIRST = {1: (2, 1, 0), 2: (3, 2, 0, 1)}  # (spatial..., I, O) -> (O, I, spati
 _CONV = {1: F.conv1d, 2: F.conv2d}
 
 
-def _conv(
-    who: str, n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool
-) -> Any:
+def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool) -> Any:
     if last:
         x = x.permute(_FIRST[n])
         weight = weight.permute(_W_FIRST[n])
     stride, padding, dilation = given
-    strides, pads, dils = conv_geometry(
-        who, tuple(x.shape[2:]), tuple(weight.shape[2:]), stride, padding, dilation
+    strides, pads, dils = _sizes.conv_geometry(
+        tuple(x.shape[2:]), tuple(weight.shape[2:]), stride, padding, dilation
     )
     if all(lo == hi for lo, hi in pads):
         sym = tuple(lo for lo, _ in pads)
@@ -89,10 +76,8 @@ nn_conv1d = _nn.conv_for(_conv, 1)
 nn_conv2d = _nn.conv_for(_conv, 2)
 
 
-def _pool(who: str, fn: Any, x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str) -> Any:
-    kernel, strides, pads, last = pool_geometry(
-        who, tuple(x.shape), kernel_size, stride, padding, fmt
-    )
+def _pool(fn: Any, x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str) -> Any:
+    kernel, strides, pads, last = _sizes.pool_geometry(x.shape, kernel_size, stride, padding, fmt)
     if last:
         x = x.permute(0, 3, 1, 2)
     y = fn(x, kernel, strides, pads)
@@ -102,20 +87,16 @@ def _pool(who: str, fn: Any, x: Any, kernel_size: Any, stride: Any, padding: Any
 def nn_max_pool2d(
     x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
 ) -> Any:
-    return _pool("max_pool2d", F.max_pool2d, x, kernel_size, stride, padding, data_format)
+    return _pool(F.max_pool2d, x, kernel_size, stride, padding, data_format)
 
 
 def nn_avg_pool2d(
     x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
 ) -> Any:
-    return _pool("avg_pool2d", F.avg_pool2d, x, kernel_size, stride, padding, data_format)
+    return _pool(F.avg_pool2d, x, kernel_size, stride, padding, data_format)
 
 
-# -- losses: torch.nn.functional after the checks every backend makes (ivy_like/ops/nn.py) -------
-def _shape(x: Any) -> tuple[int, ...] | None:
-    return None if x is None else tuple(x.shape)
-
-
+# -- losses: torch.nn.functional's kernels, the arguments checked before (ops/nn/losses.py) ----
 def _reduce(losses: Any, reduction: str) -> Any:
     if reduction == "mean":
         return losses.mean()
@@ -129,8 +110,6 @@ def nn_binary_cross_entropy(
     *,
     reduction: str = "mean",
 ) -> Any:
-    who = "binary_cross_entropy"
-    check_loss(who, tuple(input.shape), tuple(target.shape), reduction, weight=_shape(weight))
     try:
         losses = F.binary_cross_entropy(
             input, target, reduction=reduction if weight is None else "none"
@@ -139,7 +118,7 @@ def nn_binary_cross_entropy(
         if "should be between 0 and 1" not in str(e):
             raise
         values = {"input": input.detach().cpu().numpy(), "target": target.detach().cpu().numpy()}
-        raise ValueError(probability_error(who, values)) from None
+        raise ValueError(probability_error("binary_cross_entropy", values)) from None
     # torch's weight= has no gradient (an error under autograd): weighed here, as the composite
     return losses if weight is None else _reduce(losses * weight, reduction)
 
@@ -152,14 +131,6 @@ def nn_binary_cross_entropy_with_logits(
     reduction: str = "mean",
     pos_weight: Any = None,
 ) -> Any:
-    check_loss(
-        "binary_cross_entropy_with_logits",
-        tuple(input.shape),
-        tuple(target.shape),
-        reduction,
-        weight=_shape(weight),
-        pos_weight=_shape(pos_weight),
-    )
     if weight is None and pos_weight is None:
         return F.binary_cross_entropy_with_logits(input, target, reduction=reduction)
     # torch's weight= and pos_weight= have no gradient: the composite's formula, in torch ops
@@ -171,13 +142,19 @@ def nn_binary_cross_entropy_with_logits(
     return _reduce(losses if weight is None else losses * weight, reduction)
 
 
+def _same_float(*tensors: Any) -> bool:
+    """Whether torch's kernels take these (x first): floating tensors of one dtype. Mixed
+    dtypes, which torch's kernels refuse, take the composite, which promotes them."""
+    dtype = tensors[0].dtype
+    return dtype.is_floating_point and all(t is None or t.dtype == dtype for t in tensors)
+
+
 def _plain(*tensors: Any) -> bool:
     """Whether fused normalization kernels may take these (x first): floating tensors of x's
     dtype, and no torch.func transform or torch.compile trace (the composites serve those)."""
     if _is_compiling() or _functorch_level() is not None:  # (compiling first: see above)
         return False
-    dtype = tensors[0].dtype
-    return dtype.is_floating_point and all(t is None or t.dtype == dtype for t in tensors)
+    return _same_float(*tensors)
 
 
 def nn_layer_norm(
@@ -333,8 +310,6 @@ def nn_nll_loss(
     ignore_index: int = -100,
     reduction: str = "mean",
 ) -> Any:
-    is_int = not target.dtype.is_floating_point and not target.dtype.is_complex
-    check_nll(tuple(input.shape), tuple(target.shape), is_int, _shape(weight), reduction)
     if target.dtype != torch.int64:  # torch takes int64 class indices only
         target = target.long()
     try:
@@ -365,10 +340,7 @@ def nn_huber_loss(
     delta: float = 1.0,
     weight: Any = None,
 ) -> Any:
-    check_loss(
-        "huber_loss", tuple(input.shape), tuple(target.shape), reduction, weight=_shape(weight)
-    )
-    delta = check_number("huber_loss", "delta", delta, positive=True)
+    delta = float(delta)
     if weight is None:
         return F.huber_loss(input, target, reduction=reduction, delta=delta)
     # weight broadcasts here (torch's own weight= wants input's shape exactly)
@@ -382,9 +354,7 @@ def nn_smooth_l1_loss(
     reduction: str = "mean",
     beta: float = 1.0,
 ) -> Any:
-    check_loss("smooth_l1_loss", tuple(input.shape), tuple(target.shape), reduction)
-    beta = check_number("smooth_l1_loss", "beta", beta)
-    return F.smooth_l1_loss(input, target, reduction=reduction, beta=beta)
+    return F.smooth_l1_loss(input, target, reduction=reduction, beta=float(beta))
 
 
 # torch.kl_div takes the reduction as torch's enum (F.kl_div warns on every "mean")
@@ -398,13 +368,111 @@ def nn_kl_div(
     reduction: str = "mean",
     log_target: bool = False,
 ) -> Any:
-    check_loss("kl_div", tuple(input.shape), tuple(target.shape), reduction, KL_REDUCTIONS)
     out = torch.kl_div(input, target, _KL_ENUM[reduction], log_target=log_target)
     if reduction == "batchmean" and input.ndim:
         return out / input.shape[0]
     return out
 
 
-def nn_cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-8) -> Any:
-    check_cosine(tuple(x1.shape), tuple(x2.shape), dim, eps)
-    return F.cosine_similarity(x1, x2, dim, eps)
+nn_cosine_similarity = F.cosine_similarity  # (x1, x2, dim, eps)
+
+
+# -- the layers of converted models: activations, pooling, recurrent cells, resizing -----------
+nn_relu6 = F.relu6
+nn_hardsigmoid = F.hardsigmoid
+nn_hardswish = F.hardswish
+
+
+def nn_adaptive_avg_pool2d(x: Any, output_size: Any) -> Any:
+    return F.adaptive_avg_pool2d(x, _sizes.adaptive_output_size(x.shape, output_size))
+
+
+def nn_hardtanh(x: Any, min_val: float = -1.0, max_val: float = 1.0) -> Any:
+    return F.hardtanh(x, float(min_val), float(max_val))
+
+
+def nn_lstm_cell(
+    x: Any, h: Any, c: Any, w_ih: Any, w_hh: Any, b_ih: Any = None, b_hh: Any = None
+) -> Any:
+    if x.ndim == 1:  # torch.lstm_cell takes a batch only
+        h1, c1 = torch.lstm_cell(x[None], (h[None], c[None]), w_ih, w_hh, b_ih, b_hh)
+        return h1[0], c1[0]
+    return torch.lstm_cell(x, (h, c), w_ih, w_hh, b_ih, b_hh)
+
+
+def nn_lstm(
+    x: Any,
+    weights: Any,
+    h0: Any = None,
+    c0: Any = None,
+    num_layers: int = 1,
+    bias: bool = True,
+    batch_first: bool = False,
+    bidirectional: bool = False,
+) -> Any:
+    states = (
+        num_layers * (2 if bidirectional else 1),
+        x.shape[0 if batch_first else 1],
+        weights[1].shape[1],
+    )
+    h0 = x.new_zeros(states) if h0 is None else h0
+    c0 = x.new_zeros(states) if c0 is None else c0
+    # dropout 0 and train=False: inference, as the composite computes
+    return torch.lstm(
+        x, (h0, c0), list(weights), bias, num_layers, 0.0, False, bidirectional, batch_first
+    )
+
+
+def nn_gru_cell(x: Any, h: Any, w_ih: Any, w_hh: Any, b_ih: Any = None, b_hh: Any = None) -> Any:
+    if x.ndim == 1:  # torch.gru_cell takes a batch only
+        return torch.gru_cell(x[None], h[None], w_ih, w_hh, b_ih, b_hh)[0]
+    return torch.gru_cell(x, h, w_ih, w_hh, b_ih, b_hh)
+
+
+def nn_group_norm(
+    x: Any, num_groups: int, weight: Any = None, bias: Any = None, eps: float = 1e-5
+) -> Any:
+    if not _same_float(x, weight, bias):
+        return _composite("nn.group_norm")(x, num_groups, weight, bias, eps)
+    return F.group_norm(x, num_groups, weight, bias, eps)
+
+
+def nn_adaptive_max_pool2d(x: Any, output_size: Any) -> Any:
+    return F.adaptive_max_pool2d(x, _sizes.adaptive_output_size(x.shape, output_size))
+
+
+def nn_conv_transpose2d(
+    x: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    output_padding: Any = 0,
+    groups: int = 1,
+    dilation: Any = 1,
+) -> Any:
+    s, p, op_, d = (_sizes.pair(v) for v in (stride, padding, output_padding, dilation))
+    # mixed dtypes: torch's error, as nn.conv2d (which the composite runs) gives on torch
+    return F.conv_transpose2d(x, weight, bias, s, p, op_, groups, d)
+
+
+def nn_interpolate(
+    x: Any,
+    size: Any = None,
+    scale_factor: Any = None,
+    mode: str = "nearest",
+    align_corners: Any = None,
+) -> Any:
+    if not x.dtype.is_floating_point:  # torch resizes floats only; the composite any dtype
+        return _composite("nn.interpolate")(x, size, scale_factor, mode, align_corners)
+    plan = _sizes.interpolate_plan(x.shape, size, scale_factor)
+    sizes = [n_out for _, n_out, _ in plan]
+    # the scale factors that set the sizes map positions back, as the composite does
+    scales = None if size is not None else [scale for _, _, scale in plan]
+    return F.interpolate(
+        x,
+        size=sizes if scales is None else None,
+        scale_factor=scales,
+        mode=mode,
+        align_corners=bool(align_corners) if mode == "bilinear" else None,
+    )

@@ -14,7 +14,7 @@ import numpy as np
 
 import ivy_like as il
 
-from ....ops.nn_layers import linear_resize_matrix, nearest_resize_indices
+from ....ops.nn.resize import linear_resize_matrix, nearest_resize_indices
 from ..._errors import UnsupportedOpError
 from .registry import _native, _ndim, aten
 
