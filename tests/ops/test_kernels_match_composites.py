@@ -55,8 +55,11 @@ def _reductions(make: Any) -> list[Any]:
 
 
 LOGITS, LABELS = r(5, 4, seed=1), labels(5, 4)
-P, Y = u(4, 3), u(4, 3, seed=1)
-LOG_P = np.log(softmax(r(5, 4, seed=2)))
+P, Y = u(4, 3), u(4, 3, seed=1, low=0.0, high=1.0)  # probabilities, soft targets
+Z, W = r(4, 3, seed=2, scale=3.0), u(3, seed=3, low=0.5, high=2.0)  # logits, weights
+LOG_P, Q = np.log(softmax(r(5, 4, seed=4))), softmax(r(5, 4, seed=5))
+LOG_P3 = np.log(softmax(r(2, 3, 5, seed=6))).transpose(0, 2, 1).copy()  # (N, C, d1)
+LABELS3, CLASS_W = np.array([[0, 2, 4], [2, 3, 2]]), u(5, seed=7, low=0.5, high=2.0)
 # Inputs per op: each case is (positional args, keyword args), NumPy arrays where the op takes
 # arrays (converted to the backend's native arrays before the call).
 CASES: dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {
@@ -87,17 +90,22 @@ CASES: dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {
         case(r(1, 2, 5, 7), (2, 3), (1, 2), (1, 1)),
     ],
     "nn.batch_norm": [
-        case(r(4, 3, 5, 5), r(3, seed=1), u(3) + 0.5, r(3, seed=2), r(3, seed=3)),
+        *(
+            case(r(*shape, seed=4), r(3, seed=1), u(3) + 0.5, r(3, seed=2), r(3, seed=3))
+            for shape in ((4, 3), (2, 3, 5), (2, 3, 4, 4))
+        ),
         case(r(6, 3), r(3, seed=1), u(3) + 0.5),
         case(r(2, 4, 4, 3), r(3, seed=1), u(3) + 0.5, None, None, 1e-3, -1),
     ],
     "nn.binary_cross_entropy": [
         *_reductions(lambda red: case(P, Y, reduction=red)),
-        case(P, Y, u(3, seed=2), reduction="mean"),
+        *_reductions(lambda red: case(P, Y, W, reduction=red)),
     ],
     "nn.binary_cross_entropy_with_logits": [
-        *_reductions(lambda red: case(r(4, 3), Y, reduction=red)),
-        case(r(4, 3), Y, u(3, seed=2), reduction="sum", pos_weight=u(3, seed=3) + 0.5),
+        *_reductions(lambda red: case(Z, Y, W, reduction=red, pos_weight=2.0 * W)),
+        *_reductions(
+            lambda red: case(np.vstack([Z, 0 * Z[:1]]), np.vstack([Y, Y[:1]]), reduction=red)
+        ),
     ],
     "nn.conv_transpose2d": [
         case(r(2, 4, 5, 5), r(4, 3, 3, 3, seed=1), r(3, seed=2)),
@@ -108,10 +116,20 @@ CASES: dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {
         case(r(4, 5), r(4, 5, seed=1)),
         case(r(4, 5), r(4, 5, seed=1), 0),
         case(r(2, 3, 4), r(1, 3, 4, seed=1), -1, 1e-6),
+        case(Z[0], Z, 1),  # (3,) broadcast against (4, 3)
+        case(0.1 * Z, Z, 0, 0.5),  # a norm below eps: clamped
     ],
     "nn.cross_entropy": [
-        *_reductions(lambda red: case(LOGITS, LABELS, red)),
-        case(r(2, 3, 4), labels(6, 4).reshape(2, 3)),
+        *(
+            case(
+                r(*shape, seed=1),
+                labels(int(np.prod(shape[:-1])), 4).astype(dtype).reshape(shape[:-1]),
+                red,
+            )
+            for shape in ((5, 4), (4,), (2, 3, 4), (0, 4))
+            for dtype in ("int64", "int32", "int16", "int8", "uint8")
+            for red in ("mean", "sum", "none")
+        ),
         case(LOGITS, softmax(r(5, 4, seed=3))),
     ],
     "nn.group_norm": [
@@ -134,7 +152,7 @@ CASES: dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "nn.hardtanh": [case(r(4, 5, scale=2.0)), case(r(4, 5, scale=2.0), -0.5, 1.5)],
     "nn.huber_loss": [
         *_reductions(lambda red: case(r(4, 3, scale=2.0), r(4, 3, seed=1), red)),
-        case(r(4, 3, scale=2.0), r(4, 3, seed=1), "mean", 0.5, u(4, 3, seed=2)),
+        *_reductions(lambda red: case(Z, 2.0 * Y, red, 0.7, W)),
     ],
     "nn.interpolate": [
         case(r(2, 3, 4, 5), (8, 10)),
@@ -142,18 +160,31 @@ CASES: dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {
         case(r(2, 3, 4, 5), (7, 9), None, "bilinear", True),
     ],
     "nn.kl_div": [
-        *_reductions(lambda red: case(LOG_P, softmax(r(5, 4, seed=3)), reduction=red)),
-        case(LOG_P, LOG_P[::-1].copy(), reduction="sum", log_target=True),
+        *(case(LOG_P, Q, reduction=red) for red in ("mean", "sum", "none", "batchmean")),
+        *(
+            case(LOG_P, np.log(Q), reduction=red, log_target=True)
+            for red in ("mean", "sum", "none", "batchmean")
+        ),
     ],
     "nn.layer_norm": [
-        case(r(2, 3, 4), 4, r(4, seed=1), r(4, seed=2)),
-        case(r(2, 3, 4), (3, 4)),
+        *(
+            case(r(*shape, seed=1), dims, *affine)
+            for shape, dims, full in (
+                ((4, 6), (6,), (6,)),
+                ((2, 3, 4, 5), (4, 5), (4, 5)),
+                ((3, 8), 8, (8,)),
+            )
+            for affine in ((r(*full, seed=2), r(*full, seed=3)), ())
+        ),
         case(r(5, 6), [6], r(6, seed=1), None, 1e-3),
+        case(r(3, 4), 4, r(1, seed=1)),  # a weight that broadcasts
     ],
     "nn.linear": [
-        case(r(5, 3), r(4, 3, seed=1), r(4, seed=2)),
-        case(r(2, 5, 3), r(4, 3, seed=1)),
-        case(r(3), r(4, 3, seed=1), r(4, seed=2)),
+        *(
+            case(r(*shape), r(4, 3, seed=1), *bias)
+            for shape in ((5, 3), (2, 4, 3), (0, 3), (3,))
+            for bias in ((r(4, seed=2),), ())
+        ),
         case(r(5, 3, dtype="float64"), r(4, 3, seed=1, dtype="float64")),
     ],
     "nn.log_softmax": [case(r(3, 5)), case(r(3, 5), 0)],
@@ -186,24 +217,41 @@ CASES: dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {
         *_reductions(lambda red: case(LOG_P, LABELS, reduction=red)),
         case(LOG_P, LABELS, u(4, seed=1), reduction="mean"),
         case(LOG_P, LABELS, ignore_index=int(LABELS[0]), reduction="sum"),
+        *_reductions(lambda red: case(LOG_P3, LABELS3, CLASS_W, ignore_index=2, reduction=red)),
     ],
     "nn.relu": [case(r(4, 5))],
     "nn.relu6": [case(r(4, 5, scale=5.0))],
     "nn.sigmoid": [case(r(4, 5, scale=3.0))],
     "nn.silu": [case(r(4, 5, scale=3.0))],
     "nn.scaled_dot_product_attention": [
-        case(r(2, 3, 4, 8), r(2, 3, 6, 8, seed=1), r(2, 3, 6, 8, seed=2)),
-        case(r(2, 4, 8), r(2, 4, 8, seed=1), r(2, 4, 8, seed=2), None, True),
-        case(r(2, 3, 4, 8), r(2, 3, 6, 8, seed=1), r(2, 3, 6, 8, seed=2), None, False, 0.3),
-        case(r(2, 4, 8), r(2, 6, 8, seed=1), r(2, 6, 8, seed=2), r(4, 6, seed=3)),
-        case(r(2, 4, 8), r(2, 6, 8, seed=1), r(2, 6, 8, seed=2), r(4, 6, seed=3) > -1.0),
+        *(
+            case(r(*q, seed=1), r(*kv, seed=2), r(*kv, seed=3), None, causal, scale)
+            for q, kv in (
+                ((2, 4, 5, 8), (2, 4, 5, 8)),  # (batch, heads, length, dim), self-attention
+                ((2, 4, 3, 8), (2, 4, 6, 8)),  # fewer queries than keys
+                ((2, 4, 6, 8), (2, 4, 3, 8)),  # more queries than keys
+                ((3, 5, 8), (3, 5, 8)),  # one head: (batch, length, dim)
+                ((3, 2, 8), (3, 7, 8)),
+            )
+            for causal in (False, True)
+            for scale in (None, 0.3)
+        ),
+        *(
+            case(r(2, 3, 5, 4), r(2, 3, 6, 4, seed=1), r(2, 3, 6, 4, seed=2), mask, causal, scale)
+            for mask in (
+                (u(5, 6, seed=4) > 0.4) | np.eye(5, 6, dtype=bool),
+                np.array([[True, False, True, True, False, True]]),
+                r(2, 1, 5, 6, seed=5),
+            )
+            for causal in (False, True)
+            for scale in (None, 0.3)
+        ),
     ],
     "nn.smooth_l1_loss": [
-        *_reductions(lambda red: case(r(4, 3, scale=2.0), r(4, 3, seed=1), reduction=red)),
-        case(r(4, 3, scale=2.0), r(4, 3, seed=1), beta=0.5),
+        *_reductions(lambda red: case(Z, 2.0 * Y, reduction=red, beta=0.5)),
+        *_reductions(lambda red: case(Z, 2.0 * Y, reduction=red, beta=0.0)),
     ],
 }
-
 # Tolerances by the result's dtype: a fused kernel sums in another order (a few ulp), and a
 # gradient goes through a few more operations than the value.
 VALUE_TOL = {
