@@ -1,4 +1,4 @@
-"""MLX's own ``nn.max_pool2d``/``nn.avg_pool2d`` kernels (issue 23: the composite's window
+"""MLX's own ``nn.max_pool2d``/``nn.avg_pool2d`` kernels (the composite's window
 stack built from MLX ops, a reshape for non-overlapping windows) must be the composites bit
 for bit: values, gradients (a max's tie shares its gradient), NaN and infinities, dtypes and
 errors."""
