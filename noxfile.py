@@ -97,7 +97,7 @@ def lint(session: nox.Session) -> None:
 @nox.session(python="3.11")
 def typecheck(session: nox.Session) -> None:
     """mypy over the package and the typed example; the generated API is typed by the stubs
-    `python -m ivy_like stubs` writes (tests/test_stubs.py fails when they are stale). No
+    `python -m ivy_like stubs` writes (tests/devtools/test_stubs.py fails when they are stale). No
     framework is installed: mypy takes them as Any (see [tool.mypy] in pyproject.toml)."""
     session.install("-c", "constraints.txt", "-e", ".[test]")
     session.run("mypy", "ivy_like", "examples/typed_usage.py", *session.posargs)

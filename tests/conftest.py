@@ -1,4 +1,6 @@
-"""Test configuration. The ``backend`` fixture comes from ivy_like's own pytest plugin."""
+"""Test configuration. The ``backend`` fixture comes from ivy_like's own pytest plugin; here
+are the hypothesis profiles, the ``requires`` capability marker and the expected failures of
+``tests/expected_failures.py``."""
 
 import os
 
@@ -20,29 +22,47 @@ settings.register_profile(
 settings.register_profile("deep", max_examples=300, deadline=None, suppress_health_check=_SUPPRESS)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
-
-# An op a backend declares unsupported (its UNSUPPORTED_* dicts, with a reason) raises
-# NotImplementedError naming the backend and the reason; a test failing only because of that is
-# reported as an expected failure carrying the backend's reason, never as a pass or a skip.
-# Ops without a declared reason ("missing") still fail: test_support_table pins that none exist.
-import re  # noqa: E402
-
 import pytest  # noqa: E402
+from expected_failures import expected_failure  # noqa: E402
 
-_UNSUPPORTED = re.compile(r"is not supported on the (\w+) backend: .+")
+import ivy_like  # noqa: E402
+
+# A test that needs a capability some backends lack is marked with it instead of skipping
+# itself: ``@pytest.mark.requires("autodiff")`` runs only where ``Backend.has_autodiff`` is
+# true, ``"mutable_arrays"`` only where ``Backend.mutable_arrays`` is.
+CAPABILITIES = {"autodiff": "has_autodiff", "mutable_arrays": "mutable_arrays"}
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    outcome = yield
-    report = outcome.get_result()
-    if call.when != "call" or call.excinfo is None or not report.failed:
-        return
-    err = call.excinfo.value
-    while type(err).__name__.endswith("ExceptionGroup") and len(err.exceptions) == 1:
-        err = err.exceptions[0]
-    if isinstance(err, NotImplementedError):
-        match = _UNSUPPORTED.search(str(err))
-        if match and f"[{match.group(1)}" in item.nodeid:
-            report.outcome = "skipped"
-            report.wasxfail = f"unsupported on {match.group(1)}: {match.group(0)}"
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "requires(capability): run only on the backends that have it ("
+        + ", ".join(CAPABILITIES)
+        + "); skipped on the others",
+    )
+
+
+def _backend_of(item):
+    """The backend name a test runs on (the ``backend`` fixture's parameter), or None."""
+    callspec = getattr(item, "callspec", None)
+    name = callspec.params.get("backend_name") if callspec is not None else None
+    return name if isinstance(name, str) else None
+
+
+def pytest_collection_modifyitems(config, items):
+    # Where a backend is chosen for a test: the capability marks, and the expected failures
+    # (strict: a listed test that passes fails the run) with the backend's stated reason.
+    for item in items:
+        name = _backend_of(item)
+        if name is None:
+            continue
+        backend = ivy_like.get_backend(name)
+        for mark in item.iter_markers("requires"):
+            (capability,) = mark.args
+            if not getattr(backend, CAPABILITIES[capability]):
+                item.add_marker(pytest.mark.skip(reason=f"{name} has no {capability}"))
+        reason = expected_failure(item.nodeid, name, backend.unsupported)
+        if reason is not None:
+            item.add_marker(
+                pytest.mark.xfail(raises=NotImplementedError, strict=True, reason=reason)
+            )

@@ -595,10 +595,9 @@ def test_half_precision_solve_promotes_mixed_operands(backend):
         assert ivy_like.linalg.solve(x16, b16).dtype == ivy_like.float32
 
 
+@pytest.mark.requires("autodiff")
 def test_half_precision_gradients_flow_through_float32(backend):
     """grad of a half-precision linalg function: half-precision gradient, float32 numbers."""
-    if not backend.has_autodiff:
-        pytest.skip(f"{backend.name} has no autodiff (tested in test_gradients.py)")
     a = HALF_MATRIX.astype(F32)
 
     def loss(x):  # det: the decomposition with a gradient on MLX 0.32 too
@@ -682,14 +681,13 @@ def finite_difference_gradient(loss, a, eps=1e-6):
 
 @pytest.mark.parametrize("symmetric", [True, False], ids=["symmetric", "nonsymmetric"])
 @pytest.mark.parametrize("name", list(GRAD_LOSSES))
+@pytest.mark.requires("autodiff")
 def test_linalg_gradients_match_finite_differences(backend, name, symmetric):
     """Every autodiff backend, the same gradient: central differences in float64.
 
     For the functions that read one triangle, the gradient is the symmetric one, (G + G^T)/2
     of the differences (torch's convention; JAX's default), also for non-symmetric input.
     """
-    if not backend.has_autodiff:
-        pytest.skip(f"{backend.name} has no autodiff")
     a = (NONSYM + NONSYM.T) / 2 if symmetric else NONSYM
     loss = GRAD_LOSSES[name]
     want = finite_difference_gradient(loss, a)
@@ -733,9 +731,8 @@ RECT_SHAPES = {"tall": (4, 3), "wide": (3, 4), "batch_tall": (2, 4, 3), "batch_w
 
 @pytest.mark.parametrize("shape", list(RECT_SHAPES))
 @pytest.mark.parametrize("name", list(RECT_LOSSES))
+@pytest.mark.requires("autodiff")
 def test_rectangular_linalg_gradients_match_finite_differences(backend, name, shape):
-    if not backend.has_autodiff:
-        pytest.skip(f"{backend.name} has no autodiff")
     a = np.random.default_rng(7).normal(size=RECT_SHAPES[shape])
     loss = RECT_LOSSES[name]
     want = finite_difference_gradient(loss, a)
@@ -982,12 +979,11 @@ ZERO_NORMS = {
 
 
 @pytest.mark.parametrize("name", list(ZERO_NORMS))
+@pytest.mark.requires("autodiff")
 def test_norm_gradient_at_zero_is_zero(backend, name):
     """The root's infinite slope at 0 made the 2-norm's gradient NaN at a zero vector on
     JAX, TensorFlow, MLX and MXNet; torch's subgradient 0 is the rule on every backend.
     Away from zero: x / |x|."""
-    if not backend.has_autodiff:
-        pytest.skip(f"{backend.name} has no autodiff")
     norm = ZERO_NORMS[name]
     zero = ivy_like.asarray(np.zeros((2, 3), F32))
     assert float(ivy_like.to_numpy(norm(zero))) == 0.0

@@ -1,6 +1,5 @@
-"""Torch-specific regression tests for ivy_like/backends/torch/transforms.py (proposed for
-tests/test_transforms.py or tests/backends/; each fails on a simpler torch implementation,
-named in its docstring)."""
+"""Torch-specific regression tests for ivy_like/backends/torch/transforms.py: each fails on a
+simpler torch implementation, named in its docstring."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""jax's kernel behind ``nn.scaled_dot_product_attention``
-(``jax.nn.dot_product_attention``, which XLA compiles as JAX's own transformer block) must
-agree with the composite everywhere: values, gradients, errors, and the cases handed back
-to the composite (masks, other dtypes, other ranks, broadcast batches)."""
+"""jax's kernel behind ``nn.scaled_dot_product_attention`` (``jax.nn.dot_product_attention``,
+which XLA compiles as JAX's own transformer block): the shapes it takes reach it, and the cases
+handed back to the composite (masks, other dtypes, other ranks, broadcast batches) and the
+errors are the composite's. Its values and gradients against the composite are in
+``tests/ops/test_kernels_match_composites.py``."""
 
 from __future__ import annotations
 
@@ -61,30 +62,22 @@ CASES = [
 ]
 
 
+# Their values and gradients against the composite: tests/ops/test_kernels_match_composites.py.
 @pytest.mark.parametrize(("q_shape", "kv_shape"), CASES)
 @pytest.mark.parametrize("is_causal", [False, True])
 @pytest.mark.parametrize("scale", [None, 0.3])
-def test_kernel_gives_the_composites_values(kernel_calls, q_shape, kv_shape, is_causal, scale):
+def test_these_shapes_take_the_kernel(kernel_calls, q_shape, kv_shape, is_causal, scale):
     q, k, v = _qkv(q_shape, kv_shape)
-    got = SDPA(q, k, v, is_causal=is_causal, scale=scale)
+    SDPA(q, k, v, is_causal=is_causal, scale=scale)
     assert kernel_calls[0] == 1
-    _close(got, _composite(q, k, v, is_causal=is_causal, scale=scale))
 
 
 @pytest.mark.parametrize(("q_shape", "kv_shape"), [CASES[0], CASES[2], CASES[4]])
 @pytest.mark.parametrize("is_causal", [False, True])
-def test_kernel_gives_the_composites_gradients(kernel_calls, q_shape, kv_shape, is_causal):
+def test_their_gradients_take_the_kernel(kernel_calls, q_shape, kv_shape, is_causal):
     q, k, v = _qkv(q_shape, kv_shape, seed=1)
-    weights = _qkv(q_shape, seed=2)[0]  # a cotangent that is not all ones
-
-    def loss(attention):
-        return lambda *qkv: jnp.sum(attention(*qkv, is_causal=is_causal) * weights)
-
-    got = jax.grad(loss(SDPA), argnums=(0, 1, 2))(q, k, v)
+    jax.grad(lambda *qkv: jnp.sum(SDPA(*qkv, is_causal=is_causal)), argnums=(0, 1, 2))(q, k, v)
     assert kernel_calls[0] == 1
-    expected = jax.grad(loss(_composite), argnums=(0, 1, 2))(q, k, v)
-    for g, e in zip(got, expected):
-        _close(g, e, rtol=1e-4, atol=1e-5)
 
 
 def test_kernel_runs_under_compile_and_in_a_transformer_block(kernel_calls):

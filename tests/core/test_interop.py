@@ -1,7 +1,7 @@
-"""An Array is its framework's array: the frameworks' own protocols (issue 20).
+"""An Array is its framework's array: the frameworks' own protocols.
 
 See ``ivy_like/core/interop.py`` and ``docs/interop.md``. The gradient matrix over every route
-is in ``tests/test_gradient_routes.py``.
+is in ``tests/transforms/test_gradient_routes.py``.
 """
 
 from __future__ import annotations

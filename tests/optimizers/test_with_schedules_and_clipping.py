@@ -1,4 +1,4 @@
-"""The optimizers, schedules and clipping of issue 24 (``rmsprop``, ``adagrad``, ``lion``;
+"""Optimizers with schedules and clipping (``rmsprop``, ``adagrad``, ``lion``;
 ``constant_schedule`` ... ``warmup_cosine_decay_schedule``; ``clip_by_global_norm``,
 ``clip_by_value``) step by step against optax 0.2.8 on every backend, against torch.optim where
 the docstrings claim torch's numbers, compiled with ``ivy_like.compile``, and their errors."""

@@ -1,4 +1,4 @@
-"""Control flow (issue 24): ``cond``, ``while_loop``, ``fori_loop`` and ``scan`` with
+"""Control flow: ``cond``, ``while_loop``, ``fori_loop`` and ``scan`` with
 ``jax.lax``'s signatures and semantics, on every backend, eagerly and under
 ``ivy_like.compile``, with Arrays, native arrays and Containers, through ``ivy_like.grad``, and
 every error that JAX raises (as a typed error naming the argument or the function).
@@ -33,11 +33,6 @@ def _native(values, dtype="float32"):
 
 def _np(x):
     return np.asarray(ivy_like.to_numpy(x))
-
-
-def _needs_autodiff(backend):
-    if not backend.has_autodiff:
-        pytest.skip(f"{backend.name} has no autodiff")
 
 
 # -- cond ------------------------------------------------------------------------------------
@@ -515,8 +510,8 @@ def _closed_forms():
 
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+@pytest.mark.requires("autodiff")
 def test_grad_through_cond_fori_loop_and_scan(backend, compiled):
-    _needs_autodiff(backend)
     wrap = ivy_like.compile if compiled else (lambda f: f)
     forms = _closed_forms()
     g = wrap(ivy_like.grad(_cond_loss))
@@ -530,8 +525,8 @@ def test_grad_through_cond_fori_loop_and_scan(backend, compiled):
     assert_close(got, np.float32(want), **TOL)
 
 
+@pytest.mark.requires("autodiff")
 def test_grad_of_a_container_through_scan(backend):
-    _needs_autodiff(backend)
     params = ivy_like.Container(w=_arr(0.5), b=_arr(2.0))
 
     def loss(p):
@@ -545,9 +540,9 @@ def test_grad_of_a_container_through_scan(backend):
     assert_close(grads.b, np.float32(0.25 + 1.0 + 3.0), **TOL)
 
 
+@pytest.mark.requires("autodiff")
 def test_grad_ignores_the_branch_not_taken(backend):
     # sqrt's gradient at -1 is NaN; the branch is not taken, so the gradient is 0.
-    _needs_autodiff(backend)
     f = lambda x: ivy_like.cond(x > 0, ivy_like.sqrt, lambda v: v * 0, x)  # noqa: E731
     assert_close(ivy_like.grad(f)(_arr(-1.0)), np.float32(0))
 
@@ -559,15 +554,15 @@ def test_grad_ignores_the_branch_not_taken(backend):
     "has no torch.func.grad rule; MLX has no cond), and where's gradient is NaN where the branch "
     "not taken has a NaN gradient, as jax.lax.cond under vmap",
 )
+@pytest.mark.requires("autodiff")
 def test_compiled_grad_ignores_the_branch_not_taken(backend):
-    _needs_autodiff(backend)
     f = lambda x: ivy_like.cond(x > 0, ivy_like.sqrt, lambda v: v * 0, x)  # noqa: E731
     assert_close(ivy_like.compile(ivy_like.grad(f))(_arr(-1.0)), np.float32(0))
 
 
+@pytest.mark.requires("autodiff")
 def test_grad_through_while_loop(backend):
     # As in JAX, lax.while_loop has no reverse-mode derivative; the Python loops do.
-    _needs_autodiff(backend)
 
     def cube(x):
         v, _ = ivy_like.while_loop(

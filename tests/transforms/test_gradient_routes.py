@@ -1,4 +1,4 @@
-"""Every route by which a value reaches a gradient, on every autodiff backend (issue 20).
+"""Every route by which a value reaches a gradient, on every autodiff backend.
 
 Each route computes the same loss, ``L(x) = sum(3 * sin(x))`` (gradient ``3 cos x``), or for
 the custom-gradient routes a function whose registered rule says the gradient is 0.1 (the

@@ -1,8 +1,8 @@
-"""The torch-compatible losses (``binary_cross_entropy``, ``binary_cross_entropy_with_logits``,
-``nll_loss``, ``huber_loss``, ``smooth_l1_loss``, ``kl_div``, ``cosine_similarity``) on every
-backend against ``torch.nn.functional`` in float64: values, every reduction, gradients through
-``ivy_like.grad`` against ``torch.autograd``, the typed errors, compiled calls, and torch's
-native kernels against the composites they replace."""
+"""The losses (``binary_cross_entropy``, ``binary_cross_entropy_with_logits``, ``nll_loss``,
+``huber_loss``, ``smooth_l1_loss``, ``kl_div``, ``cosine_similarity``) on every backend against
+``torch.nn.functional`` in float64: values, every reduction, gradients through
+``ivy_like.grad`` against ``torch.autograd``, the typed errors and compiled calls. torch's
+native kernels against the composites they replace: ``tests/ops/test_kernels_match_composites.py``."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ except ModuleNotFoundError:  # the MXNet environment: the tests against numpy st
     torch = F = None
 
 import ivy_like
-from ivy_like.core.registry import OPS
 from ivy_like.testing import assert_close
 
 nn = ivy_like.nn
@@ -519,29 +518,3 @@ def test_compiled_losses_match_eager(name):
         eager = losses(*args)
         compiled = ivy_like.compile(losses)(*args)
     assert_close(list(compiled), list(eager), **TOL)
-
-
-# -- torch: the native kernels agree with the composites they replace -------------------------
-def _op(case):
-    """The op a case calls: the longest op name its own name starts with."""
-    return max((n for n in ivy_like.nn.__all__ if case.startswith(n)), key=len)
-
-
-@needs_torch
-@pytest.mark.parametrize("name, reduction", PAIRS)
-def test_torch_native_kernel_agrees_with_the_composite(name, reduction, monkeypatch):
-    ours, _, arrays, _, n_grad = CASES[name]
-    op, b = _op(name), ivy_like.get_backend("torch")
-    assert f"nn_{op}" in b.kernels, f"torch has no native {op}"
-    args, argnums = on(b, *arrays), tuple(range(n_grad))
-
-    def loss(*a):
-        return ivy_like.sum(ours(b, reduction, *a, *args[n_grad:]))
-
-    with ivy_like.use_backend(b):
-        native = ours(b, reduction, *args), ivy_like.grad(loss, argnums=argnums)(*args[:n_grad])
-        # the declaration's body in place of the kernel (what a backend without one runs)
-        monkeypatch.setattr(b, f"nn_{op}", OPS[f"nn.{op}"].declaration)
-        composite = ours(b, reduction, *args), ivy_like.grad(loss, argnums=argnums)(*args[:n_grad])
-    assert_close(native[0], composite[0], **TOL)
-    assert_close(native[1], composite[1], **GRAD_TOL)

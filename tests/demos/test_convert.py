@@ -1,4 +1,4 @@
-"""``python -m ivy_like demo convert`` (issue 22): a transformers ResNet converted from PyTorch,
+"""``python -m ivy_like demo convert``: a transformers ResNet converted from PyTorch,
 run on every installed backend, fine-tuned one step on JAX and sent back to PyTorch; the table
 of differences has a row per backend and one for the round trip, each within 1e-4."""
 

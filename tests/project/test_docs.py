@@ -49,7 +49,7 @@ from ivy_like.core.registry import OPS
 from ivy_like.devtools import api_docs, support
 from ivy_like.testing.pytest_plugin import selected_backends
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
 BACKENDS = ivy_like.registered_backends()

@@ -1,4 +1,11 @@
-"""Training steps that compile (issue 21): a whole step written once with ivy_like
+"""``ivy_like.compile``: retraces, and training steps that compile.
+
+After a retrace each call's outputs come from the trace of its own signature: tf.function,
+mx.compile and make_fx trace again for a new shape while the compiled function keeps one entry
+per argument structure; the Python values and the structure of the output may differ between
+those traces.
+
+Training steps: a whole step written once with ivy_like
 (``value_and_grad`` + ``optimizers.adam`` + dropout with an array key) compiled with
 ``ivy_like.compile`` on jax, torch, tensorflow and mlx runs many steps from one trace, and its
 parameters are those of the same step run eagerly.
@@ -252,7 +259,7 @@ def test_key_arrays_draw_the_same_bits_compiled(name):
 
 
 def test_int_seeds_keep_their_numbers():
-    # pinned before key arrays existed (docs/nn.md, tests/nn/test_random.py)
+    # pinned before key arrays existed (docs/nn.md, tests/test_random.py)
     pcg = np.random.Generator(np.random.PCG64(0)).uniform(0.0, 1.0, (3,)).astype(np.float32)
     for b in ivy_like.available_backends():
         with ivy_like.use_backend(b):
@@ -334,7 +341,7 @@ def _native_compile(name, fun):
 
 
 def test_adam_under_tf_function_and_mx_compile_natively():
-    """The failures of issue 21: tf.function broke at step 2 (``Expected int32, but got 0.9``)
+    """The failures these steps once had: tf.function broke at step 2 (``Expected int32, but got 0.9``)
     and mx.compile traced again at every step, both because the count was a Python int."""
     for name in ("tensorflow", "mlx"):
         if name not in COMPILERS:
@@ -546,3 +553,81 @@ def test_traced_push_is_seen_only_by_its_own_thread(monkeypatch):
         thread.join(10)
     assert seen == {"tracer": other, "main": "numpy", "current": "numpy"}
     assert core_backend.TRACED_PUSHES[0] == 0
+
+
+# -- retraces: each call's outputs come from the trace of its own signature ---------------------
+@pytest.fixture
+def compiling(backend):
+    return ivy_like.get_backend(backend)
+
+
+def _int(value):
+    return int(ivy_like.to_numpy(value)) if not isinstance(value, int) else value
+
+
+def test_a_static_output_follows_the_calls_shape(compiling):
+    f = ivy_like.compile(lambda x: (x * 2, x.shape[0]))
+    sizes = (3, 5, 3, 5, 2, 3)
+    got = [_int(f(compiling.asarray(np.ones(n, np.float32)))[1]) for n in sizes]
+    assert got == list(sizes)
+
+
+def test_an_output_structure_that_depends_on_the_shape(compiling):
+    # One output leaf per row: a new shape gives another structure, not only another value.
+    f = ivy_like.compile(lambda x: [x[i] * 1.0 for i in range(x.shape[0])])
+    for n in (2, 4, 2):
+        out = f(compiling.asarray(np.arange(n, dtype=np.float32)))
+        assert len(out) == n
+        np.testing.assert_allclose([float(ivy_like.to_numpy(v)) for v in out], range(n))
+
+
+def test_equal_statics_of_another_type_keep_their_type(compiling):
+    # 2 == 2.0: the specs of the two traces compare equal, yet the outputs differ in type.
+    f = ivy_like.compile(lambda x: (x + 1, 2 if x.shape[0] == 1 else 2.0))
+    first = f(compiling.asarray(np.ones(1, np.float32)))[1]
+    second = f(compiling.asarray(np.ones(3, np.float32)))[1]
+    again = f(compiling.asarray(np.ones(1, np.float32)))[1]
+    if compiling.name == "jax":
+        # jax.jit returns every output as an array, whose dtype keeps the difference
+        assert [str(v.dtype) for v in (first, second, again)] == ["int32", "float32", "int32"]
+    else:
+        assert type(first) is int and type(second) is float and type(again) is int
+
+
+def test_the_backend_comes_from_the_arrays_not_from_numpy_data_in_a_container():
+    # first_backend looks at top-level arrays first, then inside Containers: NumPy data in
+    # the Container is converted to the array's framework either way.
+    jax = pytest.importorskip("jax")
+    ivy_like.get_backend("jax")
+    f = ivy_like.compile(lambda p, x: p["w"] * x)
+    out = f(ivy_like.Container(w=np.full(2, 3.0, np.float32)), jax.numpy.ones(2))
+    assert isinstance(out, jax.Array)
+    np.testing.assert_allclose(np.asarray(out), [3.0, 3.0])
+
+
+def test_arrays_of_two_frameworks_are_refused_with_a_type_error():
+    jax = pytest.importorskip("jax")
+    torch = pytest.importorskip("torch")
+    ivy_like.get_backend("jax")
+    f = ivy_like.compile(lambda p, x: p["w"] * x)
+    with pytest.raises(TypeError):
+        f(ivy_like.Container(w=torch.ones(2)), jax.numpy.ones(2))
+    # Also once a call of the same argument types has been compiled (the types then pick
+    # the compiled function without a search of the arguments).
+    f(ivy_like.Container(w=jax.numpy.ones(2)), jax.numpy.ones(2))
+    with pytest.raises(TypeError):
+        f(ivy_like.Container(w=torch.ones(2)), jax.numpy.ones(2))
+
+
+def test_one_compiled_function_follows_each_calls_framework():
+    # Containers alone name no backend by their type: each call searches them, so one
+    # compiled function called with jax, then torch, then jax data computes on each.
+    names = [n for n in ("jax", "torch", "mlx") if n in ivy_like.available_backends()]
+    if len(names) < 2:
+        pytest.skip("needs two frameworks")
+    f = ivy_like.compile(lambda p: p["w"] * 2.0)
+    for name in names + names[:1]:
+        b = ivy_like.get_backend(name)
+        out = f(ivy_like.Container(w=b.asarray(np.ones(2, np.float32))))
+        assert ivy_like.backend_of(out) is b
+        np.testing.assert_allclose(np.asarray(ivy_like.to_numpy(out)), [2.0, 2.0])

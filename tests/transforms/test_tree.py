@@ -1,13 +1,10 @@
-"""The cheaper paths of a gradient call (issue 23) keep every promise of the general ones.
+"""The tree flattening of the transforms: ``transforms.tree.rebuild`` generates one function per
+structure seen twice, and must rebuild exactly what the walk rebuilds, static values and keys
+included (``1 == 1.0 == True`` makes specs that differ only there compare equal, so a generated
+function must not bake them in).
 
-* ``transforms.tree.rebuild`` generates one function per structure seen twice: it must rebuild exactly
-  what the walk rebuilds, static values and keys included (``1 == 1.0 == True`` makes specs
-  that differ only there compare equal, so a generated function must not bake them in).
-* ``transforms.grad._prepare_arrays`` flattens arguments made only of floating arrays of one
-  backend without owner paths; anything else must still reach the walk, which converts it or
-  raises the error naming the leaf.
-
-torch's own fast paths are tested in ``tests/backends/test_torch_gradient_fast_paths.py``.
+The fast path of a gradient call's arguments is tested in ``tests/transforms/test_grad.py``,
+torch's own in ``tests/backends/test_torch_gradients.py``.
 """
 
 from __future__ import annotations
@@ -19,8 +16,8 @@ import numpy as np
 import pytest
 
 import ivy_like
-from ivy_like.container import Container
 from ivy_like.transforms import tree as _tree
+from ivy_like.container import Container
 
 Pair = namedtuple("Pair", "first second")
 
@@ -117,42 +114,3 @@ def test_a_one_off_structure_is_not_compiled():
     spec = _tree.flatten(obj, flat, "obj", True)
     _tree.rebuild(spec, iter(flat.leaves), backend)
     assert spec not in _tree._REBUILDERS
-
-
-# -- _prepare_arrays --------------------------------------------------------------------------
-@pytest.fixture
-def autodiff_backend(backend):
-    if not ivy_like.get_backend(backend).has_autodiff:
-        pytest.skip(f"{backend} has no autodiff")
-    return ivy_like.get_backend(backend)
-
-
-def test_integer_leaves_are_still_refused_once_floats_are_cached(autodiff_backend):
-    b = autodiff_backend
-    f = ivy_like.grad(lambda p: ivy_like.sum(p["w"] * 2.0))
-    params = Container(w=b.asarray(np.ones(3, np.float32)))
-    f(params)  # fills the float-dtype table the fast path reads
-    bad = Container(w=b.asarray(np.ones(3, np.float32)), n=b.asarray(np.ones(2, np.int32)))
-    with pytest.raises(TypeError, match=r"\['n'\] has dtype int32"):
-        ivy_like.grad(lambda p: ivy_like.sum(p["w"]))(bad)
-
-
-def test_numpy_leaves_beside_native_ones_are_still_converted(autodiff_backend):
-    b = autodiff_backend
-    f = ivy_like.grad(lambda p: ivy_like.sum(p["w"] * p["v"]))
-    params = Container(w=b.asarray(np.ones(3, np.float32)), v=np.full(3, 2.0, np.float32))
-    g = f(params)
-    np.testing.assert_allclose(np.asarray(ivy_like.to_numpy(g["w"])), [2.0, 2.0, 2.0])
-
-
-def test_arrays_of_two_frameworks_are_still_an_error(autodiff_backend):
-    b = autodiff_backend
-    other = next(
-        (n for n in ("jax", "torch") if n != b.name and n in ivy_like.available_backends()), None
-    )
-    if other is None:
-        pytest.skip("needs a second framework")
-    mixed = Container(a=b.asarray(np.ones(2, np.float32)))
-    mixed["b"] = ivy_like.get_backend(other).asarray(np.ones(2, np.float32))
-    with pytest.raises(TypeError, match="two different frameworks"):
-        ivy_like.grad(lambda p: ivy_like.sum(p["a"]))(mixed)

@@ -1,4 +1,4 @@
-"""The command line as a new user meets it (issue 24's rough edges): ``python -m ivy_like
+"""The command line as a new user meets it: ``python -m ivy_like
 backends`` reads versions from package metadata and imports no framework unless asked to
 check; ``demo --backends`` with a wrong choice is a one-line usage error; ``seeds`` labels
 every value it prints; ``get_backend()`` is the active backend; Container mismatches raise a

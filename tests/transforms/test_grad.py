@@ -1,4 +1,4 @@
-"""grad, value_and_grad, jac, execute_with_gradients on every backend (issue 4).
+"""grad, value_and_grad, jac, execute_with_gradients on every backend.
 
 Gradient tests run on every selected backend with autodiff (``ad`` fixture); on the others
 (numpy) the dedicated tests check the clear error. Numbers are compared with JAX's, float32
@@ -15,6 +15,7 @@ import pytest
 
 import ivy_like
 from ivy_like import NoAutodiffError
+from ivy_like.container import Container
 from ivy_like.core.backend import kind_of
 from ivy_like.testing.pytest_plugin import selected_backends
 
@@ -342,7 +343,7 @@ def test_jac(ad):
     jn = ivy_like.jac(lambda x: x * x)(native(ad, [[1, 2], [3, 4]]))
     assert kind_of(type(jn)) is ad and tuple(ad.shape(jn)) == (2, 2, 2, 2)
     close(jn, np.diag([2.0, 4, 6, 8]).reshape(2, 2, 2, 2))
-    # A tree argument (issue 21): the Jacobian has its structure, jax.jacrev's layout.
+    # A tree argument: the Jacobian has its structure, jax.jacrev's layout.
     jt = ivy_like.jac(lambda p: p["a"] * 3.0)({"a": native(ad, [1.0, 2.0])})
     assert set(jt) == {"a"}
     close(jt["a"], np.diag([3.0, 3.0]))
@@ -521,3 +522,41 @@ def test_gradient_of_take_from_a_concatenation(ad, index):
     expected = np.zeros_like(x)
     np.add.at(expected, [i % 6 % 3 for i in index], 2 * rows * scale)
     close(ivy_like.grad(loss)(native(ad, x)), expected)
+
+
+# -- the fast path of the arguments -------------------------------------------------------------
+# transforms.grad._prepare_arrays flattens arguments made only of floating arrays of one backend
+# without owner paths; anything else must still reach the walk, which converts it or raises the
+# error naming the leaf.
+@pytest.mark.requires("autodiff")
+def test_integer_leaves_are_still_refused_once_floats_are_cached(backend):
+    b = backend
+    f = ivy_like.grad(lambda p: ivy_like.sum(p["w"] * 2.0))
+    params = Container(w=b.asarray(np.ones(3, np.float32)))
+    f(params)  # fills the float-dtype table the fast path reads
+    bad = Container(w=b.asarray(np.ones(3, np.float32)), n=b.asarray(np.ones(2, np.int32)))
+    with pytest.raises(TypeError, match=r"\['n'\] has dtype int32"):
+        ivy_like.grad(lambda p: ivy_like.sum(p["w"]))(bad)
+
+
+@pytest.mark.requires("autodiff")
+def test_numpy_leaves_beside_native_ones_are_still_converted(backend):
+    b = backend
+    f = ivy_like.grad(lambda p: ivy_like.sum(p["w"] * p["v"]))
+    params = Container(w=b.asarray(np.ones(3, np.float32)), v=np.full(3, 2.0, np.float32))
+    g = f(params)
+    np.testing.assert_allclose(np.asarray(ivy_like.to_numpy(g["w"])), [2.0, 2.0, 2.0])
+
+
+@pytest.mark.requires("autodiff")
+def test_arrays_of_two_frameworks_are_still_an_error(backend):
+    b = backend
+    other = next(
+        (n for n in ("jax", "torch") if n != b.name and n in ivy_like.available_backends()), None
+    )
+    if other is None:
+        pytest.skip("needs a second framework")
+    mixed = Container(a=b.asarray(np.ones(2, np.float32)))
+    mixed["b"] = ivy_like.get_backend(other).asarray(np.ones(2, np.float32))
+    with pytest.raises(TypeError, match="two different frameworks"):
+        ivy_like.grad(lambda p: ivy_like.sum(p["a"]))(mixed)

@@ -14,7 +14,7 @@ import pytest
 import ivy_like
 from ivy_like import Container
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _params(backend_name, order=("w", "b")):

@@ -25,7 +25,7 @@ def test_no_op_is_missing_on_any_backend():
 
 
 def test_docs_support_table_is_current():
-    docs = Path(__file__).parent.parent / "docs"
+    docs = Path(__file__).parents[2] / "docs"
     # The main environment's five backends, and the MXNet environment (numpy + mxnet).
     pages = {
         frozenset({"numpy", "jax", "torch", "tensorflow", "mlx"}): docs / "support.md",

@@ -1,4 +1,4 @@
-"""The function transforms (issue 21) on every autodiff backend, against float64 references.
+"""The function transforms on every autodiff backend, against float64 references.
 
 Each result is compared with a closed-form float64 NumPy reference (the same numbers
 ``jax`` gives in x64 mode) within float32 tolerance, for Arrays and for native arrays, alone and
@@ -244,7 +244,7 @@ def test_compiled_per_example_gradients_example(name):
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
     try:
         import per_example_gradients as example
     finally:

@@ -1,4 +1,4 @@
-"""Ops beyond the standard (issue 24): einsum, pad, one_hot, logsumexp, top_k, scatter_add,
+"""Ops beyond the standard: einsum, pad, one_hot, logsumexp, top_k, scatter_add,
 segment_sum and segment_max on every backend.
 
 Values are compared with NumPy references written here (plain loops where NumPy has no such

@@ -17,7 +17,7 @@ import pytest
 
 from ivy_like.devtools import stubs
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ARRAY = "ivy_like.core.array.Array"
 CONTAINER = "ivy_like.container._container.Container"
 

@@ -1,4 +1,4 @@
-"""torch's fast paths of a gradient call (issue 23) keep the promises of the general ones.
+"""torch's fast paths of a gradient call keep the promises of the general ones.
 
 * The top-level route calls autograd's engine directly instead of ``torch.autograd.grad``: a
   hook changing the value's gradient in place, a leaf the value does not use, a tensor

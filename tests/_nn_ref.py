@@ -1,4 +1,5 @@
-"""Independent references for the nn tests: PyTorch (``torch.nn.functional``) in float64.
+"""Independent references for the nn and optimizer tests: PyTorch (``torch.nn.functional``)
+in float64, and the tests' seeded inputs.
 
 Every reference here is computed by PyTorch from NumPy inputs, never through ivy_like, and
 returned as NumPy in the dtype of the ivy_like result under test (float32 by default).

@@ -171,7 +171,7 @@ def test_key_order_survives_the_file(tmp_path, name):
     assert list(loaded.cont_all_key_chains()) == ["z", "a/y", "a/b", "m"]
 
 
-# -- hostile and malformed files (issue 25) ----------------------------------------------------
+# -- hostile and malformed files ----------------------------------------------------
 # Every malformed file is one ValueError naming the file and what is wrong, decided before any
 # large allocation; the files are written by hand so they can claim anything.
 F32_DATA = np.array([1.0, 2.0], "<f4").tobytes()

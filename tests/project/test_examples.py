@@ -26,7 +26,7 @@ import pytest
 import ivy_like
 from ivy_like.testing.pytest_plugin import selected_backends
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 AGREE = 2e-5
 SAME = 1e-6  # two ways to one number on one backend
 
