@@ -163,7 +163,7 @@ def _layer(module: str) -> int:
         for prefix in prefixes:
             if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best:
                 best, level = len(prefix), i
-    assert level >= 0, f"{module} is in no layer of tests/test_layout.py's LAYERS"
+    assert level >= 0, f"{module} is in no layer of tests/project/test_layout.py's LAYERS"
     return level
 
 

@@ -81,7 +81,7 @@ def fused_adam_update(
     if one:
         # m + (1 - b1) * g * 1 in one kernel (two where a product and a sum are two):
         # the product rounds as (1 - b1) * g does, times 1 is exact, then the sum rounds
-        # once, so the bits are the composite's (checked: tests/test_optimizers_fused.py).
+        # once, so the bits are the composite's (checked: tests/optimizers/test_torch_fused_update.py).
         ones = one * len(grads)
         torch._foreach_addcmul_(new_mu, grads, ones, value=1.0 - b1)
         torch._foreach_addcmul_(new_nu, squares, ones, value=1.0 - b2)
