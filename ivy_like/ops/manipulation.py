@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from ..core.axes import _axes, _axis, _axis_error, _check_repeats_array  # noqa: F401
 from ..core.decided_errors import (
+    decided,
     joined_shapes,
-    pad_args,
     permute_axes,
     repeat_counts,
     reshape_size,
+    shape_of,
 )
 from ..core.registry import op
+
+_SCALARS = (bool, int, float, complex)
 
 
 @op(arrays=("x",), shape_rule=reshape_size)
@@ -236,7 +240,93 @@ def unstack(x: Any, /, *, axis: int = 0):
     """
 
 
-@op(arrays=("x",), shape_rule=pad_args)
+PAD_MODES = ("constant", "reflect", "edge")
+
+
+def _pad_entry(pad_width: Any, value: Any, ndim: int) -> int:
+    if isinstance(value, (list, tuple)):
+        raise _pad_shape_error(pad_width, ndim)
+    if type(value) is bool or not hasattr(value, "__index__"):
+        raise decided(
+            TypeError(
+                f"pad: pad_width must hold integers, got {value!r} (a {type(value).__name__})"
+            )
+        )
+    value = operator.index(value)
+    if value < 0:
+        raise decided(ValueError(f"pad: pad_width must not hold negative sizes, got {pad_width!r}"))
+    return value
+
+
+def _pad_shape_error(pad_width: Any, ndim: int) -> Exception:
+    return decided(
+        ValueError(
+            f"pad: pad_width {pad_width!r} does not fit x's {ndim} dimension(s); give an int, "
+            f"(before, after), or one (before, after) pair per axis"
+        )
+    )
+
+
+def pad_pairs(pad_width: Any, ndim: int) -> tuple[tuple[int, int], ...]:
+    """NumPy's forms of ``pad_width`` (an int, ``(pad,)``, ``(before, after)``, ``((before,
+    after),)`` or one pair per axis) as one ``(before, after)`` pair per axis; the decided
+    ``TypeError`` for entries that are not integers, ``ValueError`` for negative ones or a form
+    that does not fit ``ndim`` axes."""
+    value = pad_width
+    if hasattr(value, "tolist") and not isinstance(value, (list, tuple)):
+        value = value.tolist()  # a NumPy (or framework) array or integer scalar
+    if not isinstance(value, (list, tuple)):
+        n = _pad_entry(pad_width, value, ndim)
+        return ((n, n),) * ndim
+    rows = list(value)
+    if not any(isinstance(r, (list, tuple)) for r in rows):  # (pad,) or (before, after)
+        if len(rows) not in (1, 2):
+            raise _pad_shape_error(pad_width, ndim)
+        pair = tuple(_pad_entry(pad_width, v, ndim) for v in rows)
+        return ((pair[0], pair[-1]),) * ndim
+    pairs = []
+    for row in rows:
+        if not isinstance(row, (list, tuple)) or len(row) not in (1, 2):
+            raise _pad_shape_error(pad_width, ndim)
+        entries = [_pad_entry(pad_width, v, ndim) for v in row]
+        pairs.append((entries[0], entries[-1]))
+    if len(pairs) == 1:
+        return (pairs[0],) * ndim
+    if len(pairs) != ndim:
+        raise _pad_shape_error(pad_width, ndim)
+    return tuple(pairs)
+
+
+def _check_pad(x: Any, pad_width: Any, mode: Any = "constant", constant_values: Any = 0) -> None:
+    """``mode`` one of :data:`PAD_MODES`, ``pad_width`` one of NumPy's forms for ``x``'s axes
+    (see :func:`pad_pairs`), an empty axis extended only by ``"constant"``, and a number for
+    ``constant_values``."""
+    if type(mode) is not str or mode not in PAD_MODES:
+        raise decided(
+            ValueError(f"pad: mode must be 'constant', 'reflect' or 'edge', got {mode!r}")
+        )
+    shape = shape_of(x)
+    if shape is None:
+        return
+    pairs = pad_pairs(pad_width, len(shape))
+    if mode != "constant":
+        for axis, (size, pair) in enumerate(zip(shape, pairs)):
+            if size == 0 and pair != (0, 0):
+                raise decided(
+                    ValueError(
+                        f"pad: mode={mode!r} cannot extend x's empty axis {axis} (only "
+                        f"'constant' can)"
+                    )
+                )
+    elif type(constant_values) not in _SCALARS and shape_of(constant_values) != ():
+        raise decided(
+            TypeError(
+                f"pad: constant_values must be a number, got {type(constant_values).__name__}"
+            )
+        )
+
+
+@op(arrays=("x",), check=_check_pad)
 def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0):
     """``x`` extended at both ends of each axis (NumPy's ``pad``, three of its modes).
 

@@ -15,7 +15,6 @@ from typing import Any
 
 import mlx.core as mx
 
-from ...core.decided_errors import pad_mode_error, pad_pairs
 from ...ops.manipulation import (
     _axes,
     _axis,
@@ -23,6 +22,7 @@ from ...ops.manipulation import (
     _pad_sources,
     _repeat_count,
     _squeeze_axes,
+    pad_pairs,
 )
 from .._common import manipulation as _manipulation
 from . import _INTEGER
@@ -99,9 +99,8 @@ def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0
     pairs = pad_pairs(pad_width, x.ndim)
     if mode == "constant":
         return mx.pad(x, pairs, constant_values=constant_values) if pairs else x
-    if mode != "reflect" and mode != "edge":
-        raise pad_mode_error(mode)
-    # NumPy's reflect and edge as gathers (mx.pad has no reflect mode).
+    # NumPy's reflect and edge (pad's check refused any other mode) as gathers: mx.pad has no
+    # reflect mode.
     for axis, sources in _pad_sources(x.shape, pairs, mode):
         x = mx.take(x, mx.array(sources), axis=axis)
     return x

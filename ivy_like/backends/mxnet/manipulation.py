@@ -23,7 +23,6 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
-from ...core.decided_errors import pad_mode_error, pad_pairs
 from ...ops.manipulation import (
     _axes,
     _axis,
@@ -33,6 +32,7 @@ from ...ops.manipulation import (
     _roll_args,
     _squeeze_axes,
     _tile_shapes,
+    pad_pairs,
 )
 from .._common import manipulation as _manipulation
 from . import _BOOL, NDArray, _context, numpy_shapes, to_numpy
@@ -267,9 +267,7 @@ def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0
             if len(parts) > 1:
                 out = nd.concat(*parts, dim=axis)
         return _keep_bool(x, out) if out is not x else nd.identity(x)
-    if mode != "reflect" and mode != "edge":
-        raise pad_mode_error(mode)
-    out = x
+    out = x  # reflect or edge: pad's check refused any other mode
     for axis, sources in _pad_sources(tuple(x.shape), pairs, mode):
         out = _gather(out, nd.array(sources, ctx=x.context, dtype="int64"), axis)
     return out if out is not x else nd.identity(x)

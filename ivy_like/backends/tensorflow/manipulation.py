@@ -16,7 +16,6 @@ from typing import Any
 
 import tensorflow as tf
 
-from ...core.decided_errors import pad_mode_error, pad_pairs
 from ...ops.manipulation import (
     _axes,
     _axis,
@@ -27,6 +26,7 @@ from ...ops.manipulation import (
     _roll_args,
     _squeeze_axes,
     _tile_shapes,
+    pad_pairs,
 )
 from . import _eager
 from ._eager import RAW, RAW_FAILS, EagerTensor
@@ -209,9 +209,7 @@ def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0
         # The value cast to x's dtype through NumPy, as np.pad does (tf.pad would refuse 2.5
         # for an integer x).
         return tf.pad(x, pairs, constant_values=_const(constant_values, x.dtype))
-    if mode != "reflect" and mode != "edge":
-        raise pad_mode_error(mode)
-    # NumPy's reflect and edge as gathers: tf.pad's REFLECT needs pads smaller than the axis.
+    # NumPy's reflect and edge (pad's check refused any other mode) as gathers: tf.pad's REFLECT needs pads smaller than the axis.
     for axis, sources in _pad_sources(tuple(x.shape), pairs, mode):
         x = tf.gather(x, sources, axis=axis)
     return x

@@ -12,7 +12,6 @@ from typing import Any
 import torch
 
 from ...core import dtypes as D
-from ...core.decided_errors import pad_mode_error, pad_pairs
 from ...ops.manipulation import (
     _axes,
     _axis,
@@ -20,6 +19,7 @@ from ...ops.manipulation import (
     _pad_sources,
     _repeat_count,
     _squeeze_axes,
+    pad_pairs,
 )
 from .._common import manipulation as _manipulation
 from ._helpers import _shape
@@ -121,9 +121,7 @@ def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0
         widths = [n for pair in reversed(pairs) for n in pair]
         value = torch.tensor(constant_values).to(x.dtype).item()
         return torch.nn.functional.pad(x, widths, value=value)
-    if mode != "reflect" and mode != "edge":
-        raise pad_mode_error(mode)
-    # NumPy's reflect and edge as gathers: F.pad's reflect needs pads smaller than the axis and
+    # NumPy's reflect and edge (pad's check refused any other mode) as gathers: F.pad's reflect needs pads smaller than the axis and
     # works on the last 1-3 axes of batched inputs only.
     out = x
     for axis, sources in _pad_sources(tuple(x.shape), pairs, mode):
