@@ -480,7 +480,7 @@ _NO_VALUE = object()
 _PYTHON_ITEMSIZE = {bool: 1, int: 8, float: 4, complex: 8}  # ivy_like's default dtypes
 
 
-def _itemsize(dtype: Any, value: Any = _NO_VALUE) -> int:
+def itemsize_of(dtype: Any, value: Any = _NO_VALUE) -> int:
     """Bytes an element of ``dtype`` (unified, native or a name) takes; without a dtype, those
     of ``value``'s default dtype (a fill value), else of float32."""
     found = _dtypes._lookup(dtype) if dtype is not None else None
@@ -495,23 +495,9 @@ def creation_shape(spec: OpSpec, args: dict[str, Any]) -> None:
     """``zeros``, ``ones``, ``empty``, ``full``: the shape (see :func:`shape_error`), then
     ``full``'s fill value (a number, see :func:`data_error`)."""
     fill = args.get("fill_value", _NO_VALUE)
-    error = shape_error(spec.name, args["shape"], _itemsize(args.get("dtype"), fill))
+    error = shape_error(spec.name, args["shape"], itemsize_of(args.get("dtype"), fill))
     if error is None and fill is not _NO_VALUE:
         error = data_error(fill, where=spec.name, name="fill_value", dtype=args.get("dtype"))
-    if error is not None:
-        raise error
-
-
-def eye_sizes(spec: OpSpec, args: dict[str, Any]) -> None:
-    """``eye``: ``n_rows`` and ``n_cols`` are sizes, and the matrix must fit."""
-    n_rows, n_cols = args["n_rows"], args["n_cols"]
-    for name in ("n_rows", "n_cols"):
-        if args[name] is not None:
-            error = shape_error(spec.name, args[name], name=name, scalar=True, sizes=False)
-            if error is not None:
-                raise error
-    shape = (n_rows, n_rows if n_cols is None else n_cols)
-    error = shape_error(spec.name, shape, _itemsize(args.get("dtype")), name="(n_rows, n_cols)")
     if error is not None:
         raise error
 
@@ -522,7 +508,7 @@ def like_shape(spec: OpSpec, args: dict[str, Any]) -> None:
     x, dtype = args["x"], args.get("dtype")
     shape = shape_of(x)
     if shape is not None and None not in shape:
-        itemsize = _itemsize(dtype if dtype is not None else getattr(x, "dtype", None))
+        itemsize = itemsize_of(dtype if dtype is not None else getattr(x, "dtype", None))
         error = shape_error(spec.name, shape, itemsize, name="x's shape")
         if error is not None:
             raise error
@@ -535,46 +521,8 @@ def like_shape(spec: OpSpec, args: dict[str, Any]) -> None:
 def linspace_num(spec: OpSpec, args: dict[str, Any]) -> None:
     """``linspace``: ``num`` is a size, and the result must fit."""
     error = shape_error(
-        spec.name, args["num"], _itemsize(args.get("dtype")), name="num", scalar=True
+        spec.name, args["num"], itemsize_of(args.get("dtype")), name="num", scalar=True
     )
-    if error is not None:
-        raise error
-
-
-def arange_length(start: Any, stop: Any, step: Any) -> int | None:
-    """How many values ``arange(start, stop, step)`` has (``stop`` None: from 0 to ``start``),
-    for real Python numbers; None for anything else, a zero step or a bound that is not finite
-    (the frameworks refuse those in their own words)."""
-    if stop is None:
-        start, stop = 0, start
-    if type(start) not in _REAL or type(stop) not in _REAL or type(step) not in _REAL or not step:
-        return None
-    try:
-        return max(0, math.ceil((stop - start) / step))
-    except (OverflowError, ValueError):  # an infinite or NaN bound
-        return None
-
-
-_REAL = (int, float)
-
-
-def arange_error(start: Any, stop: Any, step: Any, itemsize: int) -> Exception | None:
-    """The decided error for a range of more values than int64 can count or the machine can
-    hold (see :func:`shape_error`), or None."""
-    count = arange_length(start, stop, step)
-    if count is None:
-        return None
-    if stop is None:
-        start, stop = 0, start
-    shown = f"[{start}, {stop}) in steps of {step} ({count} values)"
-    return shape_error("arange", count, itemsize, name="the range", scalar=True, shown=shown)
-
-
-def arange_count(spec: OpSpec, args: dict[str, Any]) -> None:
-    """``arange``: the number of values must fit."""
-    start, stop, step = args["start"], args["stop"], args["step"]
-    floats = float in (type(start), type(stop), type(step))
-    error = arange_error(start, stop, step, _itemsize(args.get("dtype"), 1.0 if floats else 1))
     if error is not None:
         raise error
 
