@@ -747,6 +747,24 @@ def translate(spec: OpSpec, values: tuple[Any, ...], error: Exception) -> None:
 # -- helpers for the argument checks ops declare (``@op(check=...)``, beside each op) ----------
 # Each returns the decided error for one argument, or None when it is fine; a check raises the
 # first error it finds. Every error names the op and the argument.
+_KINDS: dict[Any, str] = {}  # native dtype -> kind letter, filled as dtypes are met
+
+
+def kind_of(value: Any) -> str:
+    """The kind letter (``"b"``, ``"i"``, ``"u"``, ``"f"``, ``"c"``) of an array's dtype, native
+    or unified; ``""`` for a value without a dtype ivy_like knows. A dict lookup after the first
+    call for a dtype, for checks that run on every call."""
+    dtype = getattr(value, "dtype", None)
+    try:
+        return _KINDS[dtype]
+    except KeyError:
+        found = _dtypes._lookup(dtype)
+        kind = _KINDS[dtype] = found.kind if found is not None else ""
+        return kind
+    except TypeError:  # an unhashable dtype attribute: not a dtype
+        return ""
+
+
 def int_error(where: str, name: str, value: Any, minimum: int = 0) -> Exception | None:
     """``value`` must be an int (or an integer scalar with ``__index__``; not a bool) of at
     least ``minimum``."""
