@@ -65,11 +65,13 @@ Rule = Callable[[OpSpec, dict[str, Any]], None]
 def shape_of(value: Any) -> Shape | None:
     """The shape of an array argument as a tuple (None entries: unknown in a TF graph); ``()``
     for Python scalars; None where it cannot be read (an unknown rank)."""
-    if type(value) in _SCALARS:
-        return ()
     shape = getattr(value, "shape", None)
+    if type(shape) is tuple:  # NumPy, JAX, MXNet: read as it is (checks call this every time)
+        return shape
+    if shape is None:
+        return () if type(value) in _SCALARS else None
     try:
-        return None if shape is None else tuple(shape)
+        return tuple(shape)
     except (TypeError, ValueError):  # a TensorShape of unknown rank
         return None
 
@@ -754,15 +756,21 @@ def kind_of(value: Any) -> str:
     """The kind letter (``"b"``, ``"i"``, ``"u"``, ``"f"``, ``"c"``) of an array's dtype, native
     or unified; ``""`` for a value without a dtype ivy_like knows. A dict lookup after the first
     call for a dtype, for checks that run on every call."""
-    dtype = getattr(value, "dtype", None)
     try:
-        return _KINDS[dtype]
-    except KeyError:
-        found = _dtypes._lookup(dtype)
-        kind = _KINDS[dtype] = found.kind if found is not None else ""
-        return kind
-    except TypeError:  # an unhashable dtype attribute: not a dtype
-        return ""
+        return _KINDS[value.dtype]
+    except (AttributeError, KeyError, TypeError):  # a new dtype, no dtype, an unhashable one
+        return _new_kind(value)
+
+
+def _new_kind(value: Any) -> str:
+    dtype = getattr(value, "dtype", None)
+    found = _dtypes._lookup(dtype)
+    kind = found.kind if found is not None else ""
+    try:
+        _KINDS[dtype] = kind
+    except TypeError:  # unhashable: not a dtype
+        pass
+    return kind
 
 
 def int_error(where: str, name: str, value: Any, minimum: int = 0) -> Exception | None:

@@ -221,6 +221,18 @@ def _check_solve(x1: Any, x2: Any, /) -> None:
     broadcast with x1's. The frameworks raise ValueError, RuntimeError or InvalidArgumentError
     here, in their own words (torch would also guess a vector from the shapes); ivy_like raises
     one ValueError. Unknown (None) sizes of a traced TensorFlow shape are not checked."""
+    try:
+        shape1, shape2 = x1.shape, x2.shape
+        if (
+            len(shape1) == 2
+            and 0 < len(shape2) <= 2
+            and shape1[0] == shape1[1] == shape2[0]
+            and kind_of(x1) in _FLOATING
+            and kind_of(x2) in _FLOATING
+        ):
+            return  # the common case: one matrix, and a vector or a matrix of its rows
+    except (AttributeError, TypeError, ValueError):  # no shape, or one of unknown rank
+        pass
     _matrices("solve", x1, square=True)
     if kind_of(x2) not in _FLOATING:
         raise TypeError("linalg.solve: expected a floating-point array (see ivy_like.linalg)")
