@@ -20,7 +20,7 @@ import numpy as np
 
 from ...ops._half import _half_in_float32
 from ...ops.indexing import _host_bounds
-from ...ops.statistical import _ACCURATE_SUM_FROM, _axes
+from .._common.statistical import ACCURATE_SUM_FROM, reduction_axes
 
 
 def _stream(device: Any) -> Any:
@@ -55,7 +55,7 @@ def _out_of_bounds(index: Any, size: int) -> Any:
 
 # MLX 0.32 sums float32 in one running total: measured relative errors of 1e-5 for a thousand
 # 0.1s, 1e-2 for a million and 9e-2 for ten million (NumPy, JAX, torch: about 1e-7). Sums
-# reducing at least _ACCURATE_SUM_FROM float32/complex64 elements go in blocks of 16: partial sums
+# reducing at least ACCURATE_SUM_FROM float32/complex64 elements go in blocks of 16: partial sums
 # of partial sums, NumPy's accuracy (1.5e-7 on the same data), and faster than mx.sum from
 # 16k elements (0.4 ms against 0.9 for a million); the same mx.eval cost below (~50 us).
 _BLOCK = 16
@@ -68,12 +68,12 @@ def _float_sum(x: Any, axis: Any, keepdims: bool) -> Any:
     if x.dtype not in _BLOCKED_DTYPES:
         return mx.sum(x, axis=axis, keepdims=keepdims)
     try:
-        reduced = list(_axes(ndim, axis, "sum"))
+        reduced = list(reduction_axes(ndim, axis, "sum"))
     except (TypeError, ValueError):  # not axes, repeated or out of range: mx.sum's own error
         return mx.sum(x, axis=axis, keepdims=keepdims)
     shape = x.shape
     n = math.prod(shape[a] for a in reduced)
-    if n < _ACCURATE_SUM_FROM:
+    if n < ACCURATE_SUM_FROM:
         return mx.sum(x, axis=axis, keepdims=keepdims)
     kept = [a for a in range(ndim) if a not in reduced]
     if kept + reduced != list(range(ndim)):
@@ -108,4 +108,4 @@ _in_float32 = _half_in_float32({"float16": mx.float16, "bfloat16": mx.bfloat16},
 
 
 def _reduce_axes(x: Any, axis: Any, name: str) -> Any:
-    return None if axis is None else list(_axes(x.ndim, axis, name))
+    return None if axis is None else list(reduction_axes(x.ndim, axis, name))

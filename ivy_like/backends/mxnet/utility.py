@@ -16,11 +16,11 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
-from ivy_like.ops.statistical import _count
 from ivy_like.ops.utility import _check_numeric, _diff_axis
 
+from .._common.statistical import reduction_count
 from . import _BOOL, DEFAULT_INT, numpy_shapes
-from ._helpers import _axes, _no_bool, _reduce, _truth
+from ._helpers import _no_bool, _reduce, _truth, reduction_axes
 from .elementwise import subtract
 from .manipulation import concat
 
@@ -28,7 +28,7 @@ nd = mx.nd
 
 
 def _logical_reduce(x: Any, axis: Any, keepdims: bool, name: str) -> Any:
-    axes = _axes(x, axis, name)
+    axes = reduction_axes(x, axis, name)
     shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape) if keepdims or i not in axes)
     if x.size == 0 or not axes:
         if not axes:
@@ -38,7 +38,7 @@ def _logical_reduce(x: Any, axis: Any, keepdims: bool, name: str) -> Any:
     hits = _reduce(nd.sum, truth.astype(DEFAULT_INT), axis, keepdims, name)
     if name == "any":
         return nd.broadcast_greater(hits, nd.zeros_like(hits)).astype(_BOOL)
-    size = builtins.max(1, _count(tuple(x.shape), axis, name))
+    size = builtins.max(1, reduction_count(tuple(x.shape), axis, name))
     return nd.broadcast_equal(hits, nd.full(hits.shape, size, dtype=hits.dtype)).astype(_BOOL)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ...ops._half import _half_in_float32
-from ...ops.statistical import _ACCURATE_SUM_FROM, _leading_reduction_size
+from .._common.statistical import ACCURATE_SUM_FROM, leading_reduction_size
 
 _WIDER = {np.dtype("float32"): np.dtype("float64"), np.dtype("complex64"): np.dtype("complex128")}
 
@@ -25,10 +25,10 @@ def _wide_accumulator(x: np.ndarray, axis: Any) -> Any:
     reduces other axes one row at a time, a running total per output (4e-5 off for 4000 rows
     of 0.1): those sums accumulate in float64 and are rounded once.
     """
-    if x.size < _ACCURATE_SUM_FROM:  # first: the common small call pays one attribute read
+    if x.size < ACCURATE_SUM_FROM:  # first: the common small call pays one attribute read
         return None
     wide = _WIDER.get(x.dtype)
-    if wide is None or _leading_reduction_size(x.shape, axis) < _ACCURATE_SUM_FROM:
+    if wide is None or leading_reduction_size(x.shape, axis) < ACCURATE_SUM_FROM:
         return None
     return wide
 

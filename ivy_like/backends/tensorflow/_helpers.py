@@ -15,7 +15,7 @@ import numpy as np
 import tensorflow as tf
 
 from ...ops._half import _half_in_float32
-from ...ops.statistical import _ACCURATE_SUM_FROM, _axes, _leading_reduction_size
+from .._common.statistical import ACCURATE_SUM_FROM, leading_reduction_size, reduction_axes
 from ._eager import RAW_FAILS, EagerTensor
 
 _SCALARS = (bool, int, float, complex)
@@ -120,7 +120,7 @@ def _kind(x: Any) -> str | None:
 
 
 def _reduce_axes(x: Any, axis: Any, name: str) -> Any:
-    return None if axis is None else list(_axes(x.shape.rank, axis, name))
+    return None if axis is None else list(reduction_axes(x.shape.rank, axis, name))
 
 
 def _truth(x: Any) -> Any:
@@ -154,7 +154,7 @@ def _wide_accumulator(x: Any, axis: Any) -> Any:
     float64 and are rounded once.
     """
     if type(x) is EagerTensor:
-        if x._num_elements() < _ACCURATE_SUM_FROM:  # first: the common small call pays 0.1 µs
+        if x._num_elements() < ACCURATE_SUM_FROM:  # first: the common small call pays 0.1 µs
             return None
         dims = x._shape_tuple()
     else:
@@ -163,7 +163,7 @@ def _wide_accumulator(x: Any, axis: Any) -> Any:
         if None in dims:
             return None  # unknown sizes (tf.function): as TensorFlow does
     wide = _WIDER.get(x.dtype)
-    if wide is None or _leading_reduction_size(dims, axis) < _ACCURATE_SUM_FROM:
+    if wide is None or leading_reduction_size(dims, axis) < ACCURATE_SUM_FROM:
         return None
     return wide
 

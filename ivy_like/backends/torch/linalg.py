@@ -15,9 +15,9 @@ from typing import Any
 import torch
 
 from ivy_like.ops.linalg import EighResult, SlogdetResult
-from ivy_like.ops.statistical import _ACCURATE_SUM_FROM
 
 from .._common import linalg as _linalg
+from .._common.statistical import ACCURATE_SUM_FROM
 from ._helpers import _in_float32
 
 _is_compiling = torch.compiler.is_compiling  # read once: two attribute lookups a call
@@ -202,7 +202,7 @@ def linalg_vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, o
     ord = float(ord)  # noqa: A001
     dim = None if axis is None else _linalg.norm_axes(x.ndim, axis)
     out = torch.linalg.vector_norm(x, ord=ord, dim=dim, keepdim=keepdims)
-    if x.numel() < _ACCURATE_SUM_FROM or x.dtype not in _SUMMED or ord in (0, math.inf, -math.inf):
+    if x.numel() < ACCURATE_SUM_FROM or x.dtype not in _SUMMED or ord in (0, math.inf, -math.inf):
         return out
     # torch's vector_norm adds float32 in one running total (3.5e-3 off for a million 0.1s
     # with ord=1, 4e-4 with ord=2), torch.sum in a cascade (6e-8): the value from torch.sum,
