@@ -55,7 +55,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import dtypes as _dtypes
-from .axes import _axes, _check_repeats_array
+from .axes import check_repeats_array, normalize_axes
 from .registry import OpSpec
 
 Shape = tuple[Any, ...]
@@ -139,7 +139,7 @@ def joined_shapes(spec: OpSpec, args: dict[str, Any]) -> None:
         return  # nothing to join, or a shape that cannot be read
     axis, first = args["axis"], shapes[0]
     if spec.name == "stack":
-        _axes(axis, len(first) + 1, "stack")
+        normalize_axes(axis, len(first) + 1, "stack")
         for i, s in enumerate(shapes):
             if s != first and None not in s + first:
                 raise ValueError(
@@ -157,7 +157,7 @@ def joined_shapes(spec: OpSpec, args: dict[str, Any]) -> None:
             )
     if not first:
         raise ValueError("concat: cannot join 0-d arrays along an axis (use axis=None)")
-    (ax,) = _axes(axis, len(first), "concat")
+    (ax,) = normalize_axes(axis, len(first), "concat")
     for i, s in enumerate(shapes):
         off = [(a, b) for d, (a, b) in enumerate(zip(first, s)) if d != ax]
         if any(a != b and None not in (a, b) for a, b in off):
@@ -174,7 +174,7 @@ def permute_axes(spec: OpSpec, args: dict[str, Any]) -> None:
     axes = tuple(axes)
     if len(axes) != len(shape):
         raise ValueError(f"permute_dims: axes {axes} must name each of x's {len(shape)} axes once")
-    _axes(axes, len(shape), "permute_dims")  # in range and distinct
+    normalize_axes(axes, len(shape), "permute_dims")  # in range and distinct
 
 
 def tensordot_axes(spec: OpSpec, args: dict[str, Any]) -> None:
@@ -189,7 +189,10 @@ def tensordot_axes(spec: OpSpec, args: dict[str, Any]) -> None:
         a1, a2 = ([a] if isinstance(a, int) else list(a) for a in axes)
         if len(a1) != len(a2):
             raise ValueError(f"tensordot: axes {axes} must name as many axes of x1 as of x2")
-        a1, a2 = list(_axes(a1, len(s1), "tensordot")), list(_axes(a2, len(s2), "tensordot"))
+        a1, a2 = (
+            list(normalize_axes(a1, len(s1), "tensordot")),
+            list(normalize_axes(a2, len(s2), "tensordot")),
+        )
     for i, j in zip(a1, a2):
         if s1[i] != s2[j] and None not in (s1[i], s2[j]):
             raise ValueError(
@@ -206,16 +209,16 @@ def repeat_counts(spec: OpSpec, args: dict[str, Any]) -> None:
     if axis is None:
         length = math.prod(shape)
     else:
-        (ax,) = _axes(axis, len(shape), "repeat")
+        (ax,) = normalize_axes(axis, len(shape), "repeat")
         length = shape[ax]
     if None not in counts:  # the backends' own check: its message, not another one
-        _check_repeats_array(counts, length, axis, "i")  # dtypes are the backend's to check
+        check_repeats_array(counts, length, axis, "i")  # dtypes are the backend's to check
 
 
 def axis_in_range(spec: OpSpec, args: dict[str, Any]) -> None:
     shape = shape_of(args["x"])
     if shape is not None and args.get("axis") is not None:
-        _axes(args["axis"], len(shape), spec.name)
+        normalize_axes(args["axis"], len(shape), spec.name)
 
 
 # -- bad input at creation and indexing (issue 25) ---------------------------------------------

@@ -79,7 +79,6 @@ import numpy as np
 
 from ..core.decided_errors import NUMERIC, kind_of, matmul_shapes, shape_of, tensordot_axes
 from ..core.registry import op
-from ._half import HALF_EPS, _half_in_float32  # noqa: F401  (the backends' linalg uses them)
 
 __all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult"]
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from ..core.axes import _axes, _axis, _axis_error, _check_repeats_array  # noqa: F401
 from ..core.decided_errors import (
     decided,
     joined_shapes,
@@ -350,95 +349,3 @@ def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0
 
 
 # -- shared rules (backends call these; no framework is imported here) ------------------------
-
-
-def _squeeze_axes(shape: tuple[int, ...], axis: Any) -> tuple[int, ...]:
-    axes = _axes(axis, len(shape), "squeeze")
-    for a in axes:
-        if shape[a] != 1:
-            raise ValueError(f"squeeze: cannot squeeze axis {a} of size {shape[a]} (not 1)")
-    return axes
-
-
-def _moveaxis_perm(ndim: int, source: Any, destination: Any) -> list[int]:
-    """The permutation that ``moveaxis(x, source, destination)`` applies to ``x``'s axes."""
-    src = _axes(source, ndim, "moveaxis")
-    dst = _axes(destination, ndim, "moveaxis")
-    if len(src) != len(dst):
-        raise ValueError(
-            f"moveaxis: source {source!r} and destination {destination!r} differ in length"
-        )
-    rest = [a for a in range(ndim) if a not in src]
-    for d, s in sorted(zip(dst, src)):
-        rest.insert(d, s)
-    return rest
-
-
-def _roll_args(shift: Any, axis: Any, ndim: int) -> tuple[Any, Any]:
-    """``(shifts, axes)`` as tuples with distinct axes (repeated axes' shifts summed), or
-    ``(shift, None)`` for the flattened roll."""
-    if axis is None:
-        if isinstance(shift, bool) or not hasattr(shift, "__index__"):
-            raise TypeError(f"roll: with axis=None, shift must be an int, got {shift!r}")
-        return shift.__index__(), None
-    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    shifts = tuple(shift) if isinstance(shift, (tuple, list)) else (shift,) * len(axes)
-    if len(shifts) != len(axes):
-        raise ValueError(f"roll: shift {shift!r} and axis {axis!r} differ in length")
-    total: dict[int, int] = {}
-    for s, a in zip(shifts, axes):
-        if isinstance(s, bool) or not hasattr(s, "__index__"):
-            raise TypeError(f"roll: shift must be an int or a tuple of ints, got {shift!r}")
-        a = _axis(a, ndim, "roll")
-        total[a] = total.get(a, 0) + s.__index__()
-    return tuple(total.values()), tuple(total)
-
-
-def _tile_shapes(
-    shape: tuple[int, ...], repetitions: Any
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``(shape of x with leading ones, repetitions with leading ones)``, of equal length."""
-    reps = tuple(repetitions) if isinstance(repetitions, (tuple, list)) else (repetitions,)
-    for r in reps:
-        if isinstance(r, bool) or not hasattr(r, "__index__"):
-            raise TypeError(f"tile: repetitions must be ints, got {repetitions!r}")
-        if r < 0:
-            raise ValueError(f"tile: repetitions must be non-negative, got {repetitions!r}")
-    n = max(len(shape), len(reps))
-    return (1,) * (n - len(shape)) + tuple(shape), (1,) * (n - len(reps)) + reps
-
-
-def _repeat_count(repeats: int) -> int:
-    """A Python int of repeats, checked (arrays of repeats are checked by each backend)."""
-    if isinstance(repeats, bool) or not hasattr(repeats, "__index__"):
-        raise TypeError(f"repeat: repeats must be an int or an integer array, got {repeats!r}")
-    if repeats < 0:
-        raise ValueError(f"repeat: repeats must be non-negative, got {repeats}")
-    return repeats.__index__()
-
-
-def _pad_sources(
-    shape: tuple[int, ...], pairs: tuple[tuple[int, int], ...], mode: str
-) -> list[tuple[int, list[int]]]:
-    """``pad`` in mode "reflect" or "edge" as gathers: for each axis it extends, ``(axis,
-    sources)``, the position in ``x`` that each position of the padded axis copies. NumPy's
-    rule: "reflect" mirrors about the end values without repeating them, as often as needed
-    (an axis of one value repeats it); "edge" repeats the end values."""
-    out = []
-    for axis, (size, (before, after)) in enumerate(zip(shape, pairs)):
-        if not before and not after:
-            continue
-        if not size:
-            raise ValueError(
-                f"pad: mode={mode!r} cannot extend x's empty axis {axis} (only 'constant' can)"
-            )
-        last = size - 1
-        positions = range(-before, size + after)
-        if mode == "edge" or last == 0:
-            sources = [min(max(i, 0), last) for i in positions]
-        else:
-            period = 2 * last  # mirroring about both ends repeats with this period
-            folded = [i % period for i in positions]
-            sources = [f if f <= last else period - f for f in folded]
-        out.append((axis, sources))
-    return out

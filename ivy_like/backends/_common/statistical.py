@@ -1,7 +1,7 @@
 """Statistical kernels shared by several backends: factories that return the kernel itself.
 
 ``in_float32`` is always the backend's half-precision decorator (its ``_helpers._in_float32``,
-``ivy_like.ops._half``), applied here as the backend applied it to its own kernel.
+``ivy_like.backends._common.half``), applied here as the backend applied it to its own kernel.
 
 ``mean_for`` is the floating-point-only ``mean`` of jax and mlx. ``var_for``/``std_for`` are
 ``var``/``std`` over a backend's ``_var(name, x, axis, correction, keepdims)``, which holds what

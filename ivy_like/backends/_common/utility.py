@@ -12,7 +12,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from ivy_like.ops.utility import _check_numeric, _diff_axis
+from ivy_like.core.axes import normalize_axis
 
 Kernel = Callable[..., Any]
 
@@ -27,8 +27,7 @@ def diff_for(
         x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None
     ) -> Any:
         shape = shape_of(x)
-        _check_numeric(kind_of(x))
-        axis = _diff_axis(shape, axis, n, {"prepend": prepend, "append": append}, shape_of)
+        axis = normalize_axis(axis, len(shape), "diff")  # diff's check ran first
         parts = [a for a in (prepend, x, append) if a is not None]
         if len(parts) > 1:
             x = concat(parts, axis=axis)

@@ -14,8 +14,10 @@ import jax
 import jax.numpy as jnp
 
 from ...core import dtypes as D
-from ...ops.manipulation import _axis, _check_repeats_array, _repeat_count, pad_pairs
+from ...core.axes import check_repeats_array, normalize_axis
+from ...ops.manipulation import pad_pairs
 from .._common import manipulation as _manipulation
+from .._common.manipulation import repeat_count
 from . import _device
 
 # Immutable arrays: a copy and a view cannot be told apart, so ``copy`` changes nothing.
@@ -46,15 +48,15 @@ moveaxis = _manipulation.moveaxis_for(jnp)
 
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     if axis is not None:
-        axis = _axis(axis, jnp.ndim(x), "repeat")
+        axis = normalize_axis(axis, jnp.ndim(x), "repeat")
     if isinstance(repeats, (jax.Array, jax.core.Tracer)):
         size = jnp.size(x) if axis is None else jnp.shape(x)[axis]
-        _check_repeats_array(tuple(repeats.shape), size, axis, D.as_dtype(repeats.dtype).kind)
+        check_repeats_array(tuple(repeats.shape), size, axis, D.as_dtype(repeats.dtype).kind)
         # Values known outside a trace are checked (JAX reads a negative count as 0).
         if not isinstance(repeats, jax.core.Tracer) and bool((repeats < 0).any()):
             raise ValueError("repeat: repeats must be non-negative")
     else:
-        repeats = _repeat_count(repeats)
+        repeats = repeat_count(repeats)
     return jnp.repeat(x, repeats, axis=axis)
 
 
@@ -64,7 +66,7 @@ tile = _manipulation.tile_for(jnp)
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
-    return tuple(jnp.unstack(x, axis=_axis(axis, jnp.ndim(x), "unstack")))
+    return tuple(jnp.unstack(x, axis=normalize_axis(axis, jnp.ndim(x), "unstack")))
 
 
 def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Any:

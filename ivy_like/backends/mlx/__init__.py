@@ -38,8 +38,8 @@ import numpy as np
 
 from ...core import dtypes as D
 from ...core.interop import GradientCutError
-from ...ops.indexing import _check_step
 from .._common import hooks as _hooks
+from .._common.indexing import check_step
 from ._helpers import _out_of_bounds, _stream
 from .gradients import TRACING
 
@@ -199,7 +199,7 @@ def _key(x: Any, key: Any) -> Any:
             k = int(k)
             axis += 1
         elif isinstance(k, slice):
-            _check_step(k)  # MLX 0.32 dies of SIGFPE on a zero step
+            check_step(k)  # MLX 0.32 dies of SIGFPE on a zero step
             axis += 1
         else:
             if isinstance(k, list):
@@ -245,12 +245,15 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
     """
     key = _key(x, key)
     if not isinstance(value, (mx.array, bool, int, float, complex)):
-        from .creation import asarray  # imported here: creation.py imports this module
-
-        value = asarray(value)
+        value = _creation.asarray(value)
     out = mx.array(x)  # a new array object: the assignment below rebinds only this one
     out[key] = value
     return out
 
 
 is_variable = _hooks.is_variable
+
+
+# Last: creation.py imports names defined above from this module (its asarray converts the
+# values setitem is given).
+from . import creation as _creation  # noqa: E402

@@ -4,7 +4,7 @@
 ``manipulation.py``, ``fft.py``); ``_out_of_bounds``: the bounds check of integer index arrays
 (``getitem``/``setitem``, ``indexing.py``); ``_float_sum``: the accurate float32 sum, in
 blocks (``statistical.py``, ``linalg.py``); ``_in_float32``: half precision computed in float32,
-the rule of ``ivy_like.ops._half`` (``statistical.py``, ``linalg.py``); ``_reduce_axes``: checked
+the rule of ``ivy_like.backends._common.half`` (``statistical.py``, ``linalg.py``); ``_reduce_axes``: checked
 reduction axes (``statistical.py``, ``utility.py``). Nothing here imports the backend's
 ``__init__``, which imports this module.
 """
@@ -18,8 +18,8 @@ from typing import Any
 import mlx.core as mx
 import numpy as np
 
-from ...ops._half import _half_in_float32
-from ...ops.indexing import _host_bounds
+from .._common.half import half_in_float32
+from .._common.indexing import host_bounds
 from .._common.statistical import ACCURATE_SUM_FROM, reduction_axes
 
 
@@ -45,7 +45,7 @@ def _out_of_bounds(index: Any, size: int) -> Any:
             values = index.tolist()  # a few values: a list is 4x cheaper than a NumPy view
             lo, hi = builtins.min(values), builtins.max(values)
         else:
-            lo, hi = _host_bounds(np.asarray(index))
+            lo, hi = host_bounds(np.asarray(index))
     except ValueError:  # inside mx.compile / mx.vmap: values unknown, MLX must take it as is
         return None
     if hi >= size:
@@ -102,9 +102,9 @@ def _blocked_sum(x: Any) -> Any:
     return mx.sum(x, axis=-1)
 
 
-# Half precision computed in float32 (ivy_like.ops._half): mean, var, std, cumulative_sum and
+# Half precision computed in float32 (ivy_like.backends._common.half): mean, var, std, cumulative_sum and
 # prod in statistical.py, the decompositions in linalg.py.
-_in_float32 = _half_in_float32({"float16": mx.float16, "bfloat16": mx.bfloat16}, mx.float32)
+_in_float32 = half_in_float32({"float16": mx.float16, "bfloat16": mx.bfloat16}, mx.float32)
 
 
 def _reduce_axes(x: Any, axis: Any, name: str) -> Any:

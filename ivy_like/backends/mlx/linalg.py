@@ -37,7 +37,7 @@ from ._helpers import _float_sum, _in_float32
 from .statistical import sum as _sum
 
 # _in_float32 (from _helpers): float16/bfloat16 computed in float32, the
-# rule of ivy_like.ops._half.
+# rule of ivy_like.backends._common.half.
 
 _CPU = mx.cpu
 

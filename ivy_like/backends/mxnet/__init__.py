@@ -180,9 +180,7 @@ def getitem(x: Any, key: Any) -> Any:
 @numpy_shapes
 def setitem(x: Any, key: Any, value: Any) -> Any:
     if not isinstance(value, (NDArray, bool, int, float)):
-        from .creation import asarray  # imported here: creation.py imports this module
-
-        value = asarray(value, dtype=dtype(x))
+        value = _creation.asarray(value, dtype=dtype(x))
     x[_key(key)] = value
     return x
 
@@ -211,3 +209,8 @@ def native_device(device: Any) -> Any:
     if ctx.device_type == "gpu" and ctx.device_id >= mx.context.num_gpus():
         raise ValueError(f"device: no MXNet device {device!r} here ({mx.context.num_gpus()} GPUs)")
     return ctx
+
+
+# Last: creation.py imports names defined above from this module (its asarray converts the
+# values setitem is given).
+from . import creation as _creation  # noqa: E402

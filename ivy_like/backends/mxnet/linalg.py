@@ -48,7 +48,7 @@ nd = mx.nd
 
 UNSUPPORTED: dict[str, str] = {}
 _F16, _F32 = np.dtype("float16"), np.dtype("float32")
-# vector_norm and solve: float16 computed in float32 (_in_float32, ivy_like.ops._half); the
+# vector_norm and solve: float16 computed in float32 (_in_float32, ivy_like.backends._common.half); the
 # functions that go through _float do the same there. MXNet gives dtypes as NumPy types.
 
 

@@ -24,7 +24,7 @@ import numpy as np
 from .._common import statistical as _statistical
 from .._common.statistical import cumulative_axis, reduction_count
 from . import _BOOL, DEFAULT_INT, numpy_shapes
-from ._helpers import _cast, _in_float32, _no_bool, _reduce, _supported, reduction_axes
+from ._helpers import _axes, _cast, _in_float32, _no_bool, _reduce, _supported
 
 nd = mx.nd
 
@@ -60,7 +60,7 @@ def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
 def _extremum(mx_op: Callable[..., Any], name: str) -> Callable[..., Any]:
     @numpy_shapes
     def op(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
-        axes = reduction_axes(x, axis, name)
+        axes = _axes(x, axis, name)
         if x.size == 0 and (not axes or builtins.any(x.shape[a] == 0 for a in axes)):
             raise ValueError(f"{name}: zero-size reduction has no identity")
         out = _reduce(mx_op, _no_bool(x), axis, keepdims, name)
@@ -142,7 +142,7 @@ def cumulative_prod(
 @_in_float32(dtype_arg=True)
 def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
     x = _accumulator(x, dtype, "prod")
-    axes = reduction_axes(x, axis, "prod")
+    axes = _axes(x, axis, "prod")
     if x.size == 0:  # the empty product is 1 (MXNet cannot reduce zero-size arrays)
         shape = tuple(
             1 if i in axes else n for i, n in enumerate(x.shape) if keepdims or i not in axes
@@ -156,7 +156,7 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
         raise TypeError(f"{name}: expected a real floating-point array, got {np.dtype(x.dtype)}")
     c = float(correction)  # checked by the op (ops/statistical.py)
     n = reduction_count(tuple(x.shape), axis, name)
-    axes = reduction_axes(x, axis, name)
+    axes = _axes(x, axis, name)
     shape = tuple(1 if i in axes else s for i, s in enumerate(x.shape) if keepdims or i not in axes)
     if n - c <= 0:  # the standard's NaN
         return nd.full(shape, np.nan, ctx=x.context, dtype=x.dtype)

@@ -16,11 +16,11 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
-from ivy_like.ops.utility import _check_numeric, _diff_axis
+from ivy_like.core.axes import normalize_axis
 
 from .._common.statistical import reduction_count
 from . import _BOOL, DEFAULT_INT, numpy_shapes
-from ._helpers import _no_bool, _reduce, _truth, reduction_axes
+from ._helpers import _axes, _no_bool, _reduce, _truth
 from .elementwise import subtract
 from .manipulation import concat
 
@@ -28,7 +28,7 @@ nd = mx.nd
 
 
 def _logical_reduce(x: Any, axis: Any, keepdims: bool, name: str) -> Any:
-    axes = reduction_axes(x, axis, name)
+    axes = _axes(x, axis, name)
     shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape) if keepdims or i not in axes)
     if x.size == 0 or not axes:
         if not axes:
@@ -65,8 +65,7 @@ def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: 
     array([1., 3., 5.], dtype=float32)
     """
     shape = tuple(x.shape)
-    _check_numeric(np.dtype(x.dtype).kind)
-    axis = _diff_axis(shape, axis, n, {"prepend": prepend, "append": append}, _shape)
+    axis = normalize_axis(axis, len(shape), "diff")  # diff's check ran first
     n = operator.index(n)
     parts = [a for a in (prepend, x, append) if a is not None]
     final = list(shape)

@@ -1,6 +1,6 @@
 """numpy backend: private helpers shared by several family files.
 
-``_in_float32`` computes half precision in float32 (the rule of ``ivy_like.ops._half``) and
+``_in_float32`` computes half precision in float32 (the rule of ``ivy_like.backends._common.half``) and
 ``_wide_accumulator`` picks a float64 accumulator for long float32 reductions along leading
 axes; both are used by ``statistical.py`` and ``linalg.py``.
 """
@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ...ops._half import _half_in_float32
+from .._common.half import half_in_float32
 from .._common.statistical import ACCURATE_SUM_FROM, leading_reduction_size
 
 _WIDER = {np.dtype("float32"): np.dtype("float64"), np.dtype("complex64"): np.dtype("complex128")}
@@ -33,6 +33,6 @@ def _wide_accumulator(x: np.ndarray, axis: Any) -> Any:
     return wide
 
 
-# Half precision computed in float32 (ivy_like.ops._half): mean, var, std and cumulative_sum
+# Half precision computed in float32 (ivy_like.backends._common.half): mean, var, std and cumulative_sum
 # in statistical.py, the decompositions in linalg.py.
-_in_float32 = _half_in_float32({"float16": np.dtype("float16")}, np.dtype("float32"))
+_in_float32 = half_in_float32({"float16": np.dtype("float16")}, np.dtype("float32"))

@@ -27,7 +27,7 @@ from .._common import linalg as _linalg
 from ._helpers import _in_float32, _wide_accumulator
 
 # _in_float32 (from _helpers.py): float16/bfloat16 computed in float32, the rule of
-# ivy_like.ops._half.
+# ivy_like.backends._common.half.
 
 _NP2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
 

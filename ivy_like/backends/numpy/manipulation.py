@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from ...ops.manipulation import _axis, _check_repeats_array, _repeat_count
+from ...core.axes import check_repeats_array, normalize_axis
 from .._common import manipulation as _manipulation
+from .._common.manipulation import repeat_count
 
 
 def reshape(x: Any, /, shape: Any, *, copy: Any = None) -> Any:
@@ -50,14 +51,14 @@ moveaxis = _manipulation.moveaxis_for(np)
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     x = np.asarray(x)
     if axis is not None:
-        axis = _axis(axis, x.ndim, "repeat")
+        axis = normalize_axis(axis, x.ndim, "repeat")
     if isinstance(repeats, (np.ndarray, np.generic)):
         size = x.size if axis is None else x.shape[axis]
-        _check_repeats_array(repeats.shape, size, axis, repeats.dtype.kind)
+        check_repeats_array(repeats.shape, size, axis, repeats.dtype.kind)
         if np.less(repeats, 0).any():  # (`repeats < 0` on a np.generic is untyped in NumPy's stubs)
             raise ValueError("repeat: repeats must be non-negative")
     else:
-        repeats = _repeat_count(repeats)
+        repeats = repeat_count(repeats)
     return np.repeat(x, repeats, axis=axis)
 
 
@@ -67,7 +68,7 @@ tile = _manipulation.tile_for(np)
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
-    axis = _axis(axis, np.ndim(x), "unstack")
+    axis = normalize_axis(axis, np.ndim(x), "unstack")
     return tuple(np.moveaxis(np.asarray(x), axis, 0))
 
 

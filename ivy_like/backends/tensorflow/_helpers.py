@@ -14,7 +14,7 @@ from typing import Any, Callable
 import numpy as np
 import tensorflow as tf
 
-from ...ops._half import _half_in_float32
+from .._common.half import half_in_float32
 from .._common.statistical import ACCURATE_SUM_FROM, leading_reduction_size, reduction_axes
 from ._eager import RAW_FAILS, EagerTensor
 
@@ -168,8 +168,6 @@ def _wide_accumulator(x: Any, axis: Any) -> Any:
     return wide
 
 
-# Half precision computed in float32 (ivy_like.ops._half): mean, var, std, prod and
+# Half precision computed in float32 (ivy_like.backends._common.half): mean, var, std, prod and
 # cumulative_sum in statistical.py, the decompositions in linalg.py.
-_in_float32 = _half_in_float32(
-    {"float16": tf.float16, "bfloat16": tf.bfloat16}, tf.float32, tf.cast
-)
+_in_float32 = half_in_float32({"float16": tf.float16, "bfloat16": tf.bfloat16}, tf.float32, tf.cast)

@@ -33,7 +33,7 @@ from ._helpers import _in_float32, _promote, _promoting, _wide_accumulator
 from .statistical import sum as _sum
 
 # _in_float32 (from _helpers): float16/bfloat16 computed in float32, the
-# rule of ivy_like.ops._half.
+# rule of ivy_like.backends._common.half.
 
 
 _float = _linalg.as_is  # checked by the op's declared check (ops/linalg.py)

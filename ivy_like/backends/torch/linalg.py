@@ -25,7 +25,7 @@ _solve_ex = torch.linalg.solve_ex
 
 
 # _in_float32 (from _helpers.py): float16/bfloat16 computed in float32, the
-# rule of ivy_like.ops._half.
+# rule of ivy_like.backends._common.half.
 
 
 _float = _linalg.as_is  # checked by the op's declared check (ops/linalg.py)

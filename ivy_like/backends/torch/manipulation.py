@@ -12,16 +12,10 @@ from typing import Any
 import torch
 
 from ...core import dtypes as D
-from ...ops.manipulation import (
-    _axes,
-    _axis,
-    _check_repeats_array,
-    _pad_sources,
-    _repeat_count,
-    _squeeze_axes,
-    pad_pairs,
-)
+from ...core.axes import check_repeats_array, normalize_axes, normalize_axis
+from ...ops.manipulation import pad_pairs
 from .._common import manipulation as _manipulation
+from .._common.manipulation import pad_sources, repeat_count, squeeze_axes
 from ._helpers import _shape
 
 
@@ -74,7 +68,7 @@ expand_dims = _manipulation.expand_dims_by(torch.unsqueeze)
 
 
 def flip(x: Any, /, *, axis: Any = None) -> Any:
-    return torch.flip(x, _axes(axis, x.ndim, "flip"))
+    return torch.flip(x, normalize_axes(axis, x.ndim, "flip"))
 
 
 moveaxis = _manipulation.moveaxis_by(torch.permute)
@@ -82,17 +76,17 @@ moveaxis = _manipulation.moveaxis_by(torch.permute)
 
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     if axis is not None:
-        axis = _axis(axis, x.ndim, "repeat")
+        axis = normalize_axis(axis, x.ndim, "repeat")
     if isinstance(repeats, torch.Tensor):
         size = x.numel() if axis is None else x.shape[axis]
-        _check_repeats_array(tuple(repeats.shape), size, axis, D.as_dtype(repeats.dtype).kind)
+        check_repeats_array(tuple(repeats.shape), size, axis, D.as_dtype(repeats.dtype).kind)
         if bool((repeats < 0).any()):
             raise ValueError("repeat: repeats must be non-negative")
         if repeats.numel() == 1:  # torch wants one count per element or a 0-d tensor
             repeats = repeats.reshape(())
         repeats = repeats.to(torch.int64)
     else:
-        repeats = _repeat_count(repeats)
+        repeats = repeat_count(repeats)
     return torch.repeat_interleave(x, repeats, dim=axis)
 
 
@@ -100,7 +94,7 @@ roll = _manipulation.roll_by(torch.roll)
 
 
 def squeeze(x: Any, /, axis: Any) -> Any:
-    axes = _squeeze_axes(tuple(x.shape), axis)
+    axes = squeeze_axes(tuple(x.shape), axis)
     # torch.squeeze(x, ()) would squeeze every axis of size 1.
     return torch.squeeze(x, axes) if axes else x.view(x.shape)
 
@@ -109,7 +103,7 @@ tile = _manipulation.tile_by(torch.tile)
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
-    return torch.unbind(x, _axis(axis, x.ndim, "unstack"))
+    return torch.unbind(x, normalize_axis(axis, x.ndim, "unstack"))
 
 
 def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Any:
@@ -124,6 +118,6 @@ def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0
     # NumPy's reflect and edge (pad's check refused any other mode) as gathers: F.pad's reflect needs pads smaller than the axis and
     # works on the last 1-3 axes of batched inputs only.
     out = x
-    for axis, sources in _pad_sources(tuple(x.shape), pairs, mode):
+    for axis, sources in pad_sources(tuple(x.shape), pairs, mode):
         out = torch.index_select(out, axis, torch.tensor(sources, device=x.device))
     return out if out is not x else x.clone()
