@@ -13,34 +13,37 @@ ivy_like decides, naming the argument:
 * shapes that do not fit are a ``ValueError``, and an axis out of range NumPy's
   ``AxisError`` (both a ValueError and an IndexError);
 * None given for an array argument is dispatch's ``TypeError`` for a non-array;
-* bad input at creation (issue 25): data that holds something other than numbers (a str,
-  bytes, None, an object) is a ``TypeError`` naming the element and its type, a Python int
-  beyond int64 (or beyond the dtype asked for) an ``OverflowError``, ragged lists a
-  ``ValueError``; a shape entry that is not an integer a ``TypeError``, a negative one a
-  ``ValueError``, one beyond int64 or a shape whose byte count int64 cannot hold an
-  ``OverflowError``, a shape of more bytes than the machine's memory a ``MemoryError``;
+* bad input at creation: data that holds something other than numbers (a str, bytes, None,
+  an object) is a ``TypeError`` naming the element and its type, a Python int beyond int64 (or
+  beyond the dtype asked for) an ``OverflowError``, ragged lists a ``ValueError``; a shape
+  entry that is not an integer a ``TypeError``, a negative one a ``ValueError``, one beyond
+  int64 or a shape whose byte count int64 cannot hold an ``OverflowError``, a shape of more
+  bytes than the machine's memory a ``MemoryError``;
 * indexing: an index of the wrong type (a float, a str, a float array) is an ``IndexError``
   (a slice bound that is not an integer a ``TypeError``), as in NumPy; a value that does not
   broadcast to the selection of ``x[key] = value`` a ``ValueError``.
-* the ops beyond the standard (issue 24, ``ivy_like.ops.math`` and ``pad``): subscripts that do
-  not fit the operands, a ``pad_width`` of the wrong form or a ``mode`` other than constant,
-  reflect and edge, ``k`` beyond the last axis, shapes that do not match, a negative size are a
-  ``ValueError``; indices that are not integers, and sizes that are not ints, a ``TypeError``.
 
-The rules run only after the backend has failed: every generated function calls the backend
-inside ``try`` (free when nothing is raised, Python 3.11) and hands a failure to
-:func:`translate`, which applies the op's rules to the arguments' dtypes and shapes. When a
-rule finds the fault, its error is raised from the framework's (rules reuse the backends'
-shared checks, so a backend's own message for the same fault stays the same); otherwise the
-framework's error goes on unchanged, and so do ivy_like's own argument errors (argument
-types, arrays of two frameworks, ``out=``), which come first. The calls that succeed pay
-nothing. So a framework that
-extends an op beyond the standard's dtypes (NumPy adds booleans, compares complex numbers)
-still does; where one does not, the call is this clear TypeError, never the framework's own.
+This module holds the generic mechanism: :func:`translate` and the rules shared by many ops
+(broadcasting, axes, the dtype categories of the standard, the creation data/shape/memory
+rules, indexing), and the helpers (:func:`decided`, :func:`shape_of`, :func:`kind_of`,
+:func:`int_error`...) that per-op rules are written with. An op's own rules (``einsum``'s
+subscripts, ``pad``'s widths, ``top_k``'s ``k``, the linalg and fft input rules...) are declared
+beside it in ``ivy_like/ops/<family>.py`` as its ``check`` (``@op(check=...)``), which runs
+before any kernel on every path; only ops that declare one pay for it.
+
+The generic rules run only after the backend has failed: every generated function calls the
+backend inside ``try`` (free when nothing is raised, Python 3.11) and hands a failure to
+:func:`translate`, which applies the op's rules (its ``dtype_category`` and ``shape_rule``) to
+the arguments' dtypes and shapes. When a rule finds the fault, its error is raised from the
+framework's; otherwise the framework's error goes on unchanged, and so do ivy_like's own
+argument errors (argument types, arrays of two frameworks, ``out=``), which come first. The
+calls that succeed pay nothing. So a framework that extends an op beyond the standard's dtypes
+(NumPy adds booleans, compares complex numbers) still does; where one does not, the call is
+this clear TypeError, never the framework's own.
 
 Where a framework does not fail, the creation kernels (``backends/<fw>/creation.py``, through
-``backends/_common/creation.py``) call these rules themselves: ``asarray`` when NumPy read
-Python data as strings or objects (a dtype test on the result), and, before the call, the
+``backends/_common/creation.py``) call the creation rules themselves: ``asarray`` when NumPy
+read Python data as strings or objects (a dtype test on the result), and, before the call, the
 kernels that make an array from a size on MLX (it allocates when the array is first read and
 crashes the process there), JAX (XLA aborts when a byte count overflows int64) and MXNet (it
 wraps sizes beyond int32 around): a product of the shape and a comparison.
@@ -221,7 +224,7 @@ def axis_in_range(spec: OpSpec, args: dict[str, Any]) -> None:
         normalize_axes(args["axis"], len(shape), spec.name)
 
 
-# -- bad input at creation and indexing (issue 25) ---------------------------------------------
+# -- bad input at creation and indexing ---------------------------------------------------------
 # These rules also serve the backends' creation kernels, which call them after the framework
 # refused the input or produced an array that holds no numbers (a NumPy object or string array,
 # a tf.string tensor), and before the few framework calls that would crash the process. Their

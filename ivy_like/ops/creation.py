@@ -310,7 +310,7 @@ def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None):
     """
 
 
-# -- array API creation functions (issue 5) -----------------------------------------------------
+# -- the rest of the array API creation functions --------------------------------------------
 @_default_for(_always_floating)
 @op(dtypes=("dtype",), creation=True, shape_rule=creation_shape)
 def empty(shape: Any, *, dtype: Any = None, device: Any = None):

@@ -1,4 +1,4 @@
-"""Array API indexing functions: take (issue 5) and take_along_axis (2024.12)."""
+"""Array API indexing functions: take and take_along_axis (2024.12)."""
 
 from __future__ import annotations
 

@@ -80,7 +80,7 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None, out:
     """
 
 
-# -- array API manipulation functions (issue 5) ------------------------------------------------
+# -- the rest of the array API manipulation functions -----------------------------------------
 # Rules decided once for every backend (each backend calls these helpers before its native op):
 # * an axis out of range raises ``AxisError`` (NumPy's: both an IndexError and a ValueError);
 #   a repeated axis raises ValueError;
