@@ -185,6 +185,8 @@ CHECKED = [
     "fft.irfftn",
     "fft.hfft",
     "fft.ihfft",
+    "fft.fftfreq",
+    "fft.rfftfreq",
 ]
 
 

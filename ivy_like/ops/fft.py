@@ -57,6 +57,20 @@ def _transform_check(name: str, real_only: bool = False) -> Any:
     return check
 
 
+def _points_check(name: str) -> Any:
+    """The check of ``fftfreq``/``rfftfreq`` (``name``): ``n`` is an int of at least 1."""
+
+    def check(n: Any, /, **_: Any) -> None:
+        if type(n) is int and n >= 1:
+            return
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"fft.{name}: n must be an int or None, got {n!r}")
+        raise ValueError(f"fft.{name}: the number of points must be >= 1, got {n}")
+
+    check.__name__ = check.__qualname__ = f"_check_{name}"
+    return check
+
+
 @op(arrays=("x",), namespaces=_FFT, check=_transform_check("fft"))
 def fft(
     x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
@@ -193,7 +207,7 @@ def ihfft(
     """
 
 
-@op(dtypes=("dtype",), creation=True, namespaces=_FFT)
+@op(dtypes=("dtype",), creation=True, namespaces=_FFT, check=_points_check("fftfreq"))
 def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None):
     """Sample frequencies of :func:`fft` for ``n`` points spaced ``d`` apart (default float32).
 
@@ -205,7 +219,7 @@ def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None)
     """
 
 
-@op(dtypes=("dtype",), creation=True, namespaces=_FFT)
+@op(dtypes=("dtype",), creation=True, namespaces=_FFT, check=_points_check("rfftfreq"))
 def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None):
     """Sample frequencies of :func:`rfft` (the ``n // 2 + 1`` non-negative ones).
 

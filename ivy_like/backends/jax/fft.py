@@ -11,7 +11,6 @@ from typing import Any
 import jax.numpy as jnp
 
 from .._common import fft as _fft
-from .._common.fft import fft_length
 from . import DEFAULT_FLOAT, _device
 
 _input = _fft.input_for(jnp)
@@ -28,12 +27,10 @@ fft_irfftn = _fft.n_d_for(jnp.fft.irfftn, "irfftn", _input, inverse_real=True)
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = fft_length("fftfreq", n, n)
     return jnp.fft.fftfreq(n, d, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
 
 
 def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = fft_length("rfftfreq", n, n)
     return jnp.fft.rfftfreq(n, d, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
 
 

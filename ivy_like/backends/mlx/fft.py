@@ -14,7 +14,7 @@ from typing import Any
 import mlx.core as mx
 
 from .._common import fft as _fft
-from .._common.fft import fft_length, one_d, swap_norm
+from .._common.fft import one_d, swap_norm
 from . import DEFAULT_FLOAT
 from ._helpers import _stream
 
@@ -62,13 +62,11 @@ def _freq(n: int, d: float, dtype: Any, device: Any, values: Any) -> Any:
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = fft_length("fftfreq", n, n)
     values = mx.concatenate([mx.arange(0, (n - 1) // 2 + 1), mx.arange(-(n // 2), 0)])
     return _freq(n, d, dtype, device, values)
 
 
 def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = fft_length("rfftfreq", n, n)
     return _freq(n, d, dtype, device, mx.arange(0, n // 2 + 1))
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
-from .._common.fft import fft_length, shift_axes
+from .._common.fft import shift_axes
 from . import DEFAULT_FLOAT, _context, numpy_shapes
 from ._helpers import _supported
 
@@ -35,13 +35,11 @@ def _host(values: np.ndarray, dtype: Any, device: Any, who: str) -> Any:
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = fft_length("fftfreq", n, n)
     k = np.concatenate([np.arange((n - 1) // 2 + 1), np.arange(-(n // 2), 0)])
     return _host(k / (d * n), dtype, device, "fftfreq")
 
 
 def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = fft_length("rfftfreq", n, n)
     return _host(np.arange(n // 2 + 1) / (d * n), dtype, device, "rfftfreq")
 
 

@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 
 from .._common import fft as _fft
-from .._common.fft import fft_length
 from . import DEFAULT_FLOAT
 
 _NP2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
@@ -49,11 +48,11 @@ fft_irfftn = _fft.n_d_for(_precise(np.fft.irfftn), "irfftn", _input, inverse_rea
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    return np.fft.fftfreq(fft_length("fftfreq", n, n), d).astype(dtype or DEFAULT_FLOAT)
+    return np.fft.fftfreq(n, d).astype(dtype or DEFAULT_FLOAT)
 
 
 def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    return np.fft.rfftfreq(fft_length("rfftfreq", n, n), d).astype(dtype or DEFAULT_FLOAT)
+    return np.fft.rfftfreq(n, d).astype(dtype or DEFAULT_FLOAT)
 
 
 fft_fftshift = _fft.shift_for(np.fft.fftshift, "fftshift", np.ndim)

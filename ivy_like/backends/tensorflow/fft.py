@@ -13,7 +13,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from .._common.fft import fft_length, n_d, one_d, shift_axes, swap_norm
+from .._common.fft import n_d, one_d, shift_axes, swap_norm
 from . import DEFAULT_FLOAT
 from ._helpers import _on
 
@@ -154,13 +154,11 @@ def _freq(n: int, d: float, dtype: Any, device: Any, values: Any) -> Any:
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = fft_length("fftfreq", n, n)
     values = tf.concat([tf.range(0, (n - 1) // 2 + 1), tf.range(-(n // 2), 0)], axis=0)
     return _freq(n, d, dtype, device, values)
 
 
 def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = fft_length("rfftfreq", n, n)
     return _freq(n, d, dtype, device, tf.range(0, n // 2 + 1))
 
 

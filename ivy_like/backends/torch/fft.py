@@ -13,7 +13,6 @@ from typing import Any
 import torch
 
 from .._common import fft as _fft
-from .._common.fft import fft_length
 from . import DEFAULT_FLOAT
 
 _HALF = {
@@ -42,12 +41,10 @@ fft_irfftn = _fft.n_d_for(torch.fft.irfftn, "irfftn", _input, inverse_real=True)
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = fft_length("fftfreq", n, n)
     return torch.fft.fftfreq(n, d, dtype=dtype or DEFAULT_FLOAT, device=device)
 
 
 def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = fft_length("rfftfreq", n, n)
     return torch.fft.rfftfreq(n, d, dtype=dtype or DEFAULT_FLOAT, device=device)
 
 
