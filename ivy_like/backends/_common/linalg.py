@@ -175,16 +175,22 @@ def svd_for(fn: Callable[..., Any], prepare: Prepare) -> Kernel:  # numpy, torch
 
 
 def checked_solve_for(
-    fn: Callable[[Any, Any], Any], prepare: Prepare, singular: Errors = ()
+    fn: Callable[[Any, Any], Any],
+    prepare: Prepare,
+    singular: Errors = (),
+    common: Callable[[Any, Any], tuple[Any, Any]] | None = None,
 ) -> Kernel:
     """solve with ivy_like's rules (the part of a backend's ``linalg_solve`` that is not its
     direct call), by an ``fn`` that already follows the standard: x2 is a vector only when it
-    is 1-D (numpy 2, jax >= 0.5). (JAX itself would promote integers to floats.) ``fn``'s
-    errors in ``singular`` (a singular x1) become ivy_like's LinAlgError (numpy)."""
+    is 1-D (numpy 2, jax >= 0.5; torch and tensorflow through their broadcasting solve, after
+    ``common`` gave both operands one dtype). ``fn``'s errors in ``singular`` (a singular x1)
+    become ivy_like's LinAlgError (numpy, torch, tensorflow)."""
 
     def _checked_solve(x1: Any, x2: Any) -> Any:
         x1 = prepare("solve", x1, square=True)
         x2 = prepare("solve", x2, matrix=False)
+        if common is not None:
+            x1, x2 = common(x1, x2)
         try:
             return fn(x1, x2)
         except singular as e:

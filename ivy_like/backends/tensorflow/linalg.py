@@ -286,16 +286,6 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
     return _checked_solve(x1, x2)
 
 
-@_in_float32(pair=True)
-def _checked_solve(x1: Any, x2: Any) -> Any:
-    """solve with ivy_like's checks: what the direct call above does not take."""
-    x1, x2 = _common(_float("solve", x1, square=True), x2)
-    try:
-        return _broadcast_solve(x1, x2)
-    except _SINGULAR as e:
-        raise _linalg.singular_error("solve", "x1", x1.shape.rank) from e
-
-
 def _broadcast_solve(x1: Any, x2: Any) -> Any:
     vector = len(x2.shape) == 1
     if vector:
@@ -311,6 +301,12 @@ def _broadcast_solve(x1: Any, x2: Any) -> Any:
         x2 = tf.broadcast_to(x2, [*batch, *x2.shape[-2:]])
     out = tf.linalg.solve(x1, x2)
     return out[..., 0] if vector else out
+
+
+# What the direct call above does not take: both operands in one dtype, batches broadcast.
+_checked_solve = _in_float32(pair=True)(
+    _linalg.checked_solve_for(_broadcast_solve, _float, _SINGULAR, common=_common)
+)
 
 
 @_in_float32

@@ -162,16 +162,6 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
     return _checked_solve(x1, x2)
 
 
-@_in_float32(pair=True)
-def _checked_solve(x1: Any, x2: Any) -> Any:
-    """solve with ivy_like's checks: what the direct call above does not take."""
-    x1, x2 = _common(_float("solve", x1, square=True), x2)
-    try:
-        return _broadcast_solve(x1, x2)
-    except _SINGULAR as e:
-        raise _linalg.singular_error("solve", "x1", x1.ndim) from e
-
-
 def _broadcast_solve(x1: Any, x2: Any) -> Any:
     if x2.ndim == 2 and x1.ndim == 2:  # no batch dimensions: nothing to broadcast
         return torch.linalg.solve(x1, x2)
@@ -184,6 +174,12 @@ def _broadcast_solve(x1: Any, x2: Any) -> Any:
         x1 = x1.expand(*batch, *x1.shape[-2:])
         x2 = x2.expand(*batch, *x2.shape[-2:])
     return torch.linalg.solve(x1, x2)
+
+
+# What the direct call above does not take: both operands in one dtype, batches broadcast.
+_checked_solve = _in_float32(pair=True)(
+    _linalg.checked_solve_for(_broadcast_solve, _float, _SINGULAR, common=_common)
+)
 
 
 linalg_svd = _in_float32(_linalg.svd_for(torch.linalg.svd, _float))
