@@ -891,6 +891,3 @@ def trunc(x: Any, /, *, out: Any = None):
     >>> ivy_like.trunc(ivy_like.array([-1.7, 1.7]))
     ivy_like.array([-1.,  1.])
     """
-
-
-# -- shared rules (backends call these; no framework is imported here) ------------------------

@@ -253,6 +253,3 @@ def ifftshift(x: Any, /, *, axes: Any = None, out: Any = None):
     >>> ivy_like.fft.ifftshift(ivy_like.array([-1., 0., 1.]))
     ivy_like.array([ 0.,  1., -1.])
     """
-
-
-# -- helpers shared by the backends (plain Python, no framework) -------------------------------

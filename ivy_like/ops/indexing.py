@@ -62,7 +62,7 @@ def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1, out: Any = None)
     return b.getitem(x, along_axis_key(shape, indices, axis, b.arange, b.reshape))
 
 
-# -- shared rules (backends call these; no framework is imported here) ------------------------
+# -- take_along_axis's rules, for its composite and the kernels that gather themselves ---------
 def along_axis(shape: tuple[int, ...], ishape: tuple[int, ...], axis: Any, kind: Any) -> int:
     """The checked axis of ``take_along_axis`` (``kind``: the dtype kind letter of
     ``indices``, None for something that is not an array)."""

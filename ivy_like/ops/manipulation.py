@@ -346,6 +346,3 @@ def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0
     ivy_like.array([[1., 2., 2.],
                     [1., 2., 2.]])
     """
-
-
-# -- shared rules (backends call these; no framework is imported here) ------------------------
