@@ -76,4 +76,4 @@ def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0
     if mode == "constant":
         return np.pad(x, pad_width, constant_values=constant_values)
     # "reflect" or "edge": pad's check refused the other modes of np.pad.
-    return np.pad(x, pad_width, mode=mode)
+    return np.pad(x, pad_width, mode="reflect" if mode == "reflect" else "edge")
