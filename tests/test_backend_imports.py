@@ -149,6 +149,7 @@ CHECKED = [
     "segment_sum",
     "segment_max",
     "pad",
+    "repeat",
     "arange",
     "eye",
     "meshgrid",
@@ -216,6 +217,7 @@ def test_decided_errors_holds_only_the_generic_rules() -> None:
         "top_k_error",
         "arange_error",
         "eye_sizes",
+        "repeat_counts",
     ]
     assert [name for name in per_op if hasattr(decided_errors, name)] == []
     source = Path(decided_errors.__file__).read_text(encoding="utf-8")

@@ -58,7 +58,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import dtypes as _dtypes
-from .axes import check_repeats_array, normalize_axes
+from .axes import normalize_axes
 from .registry import OpSpec
 
 Shape = tuple[Any, ...]
@@ -202,20 +202,6 @@ def tensordot_axes(spec: OpSpec, args: dict[str, Any]) -> None:
                 f"tensordot: contracted sizes differ: x1 axis {i} has {s1[i]}, x2 axis {j} "
                 f"has {s2[j]} (shapes {s1} and {s2})"
             )
-
-
-def repeat_counts(spec: OpSpec, args: dict[str, Any]) -> None:
-    shape, repeats, axis = shape_of(args["x"]), args["repeats"], args["axis"]
-    counts = shape_of(repeats) if not isinstance(repeats, int) else ()
-    if shape is None or counts is None or None in shape:
-        return
-    if axis is None:
-        length = math.prod(shape)
-    else:
-        (ax,) = normalize_axes(axis, len(shape), "repeat")
-        length = shape[ax]
-    if None not in counts:  # the backends' own check: its message, not another one
-        check_repeats_array(counts, length, axis, "i")  # dtypes are the backend's to check
 
 
 def axis_in_range(spec: OpSpec, args: dict[str, Any]) -> None:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any
 
+from ..core.axes import check_repeats_array, normalize_axis
 from ..core.decided_errors import (
     decided,
     joined_shapes,
+    kind_of,
     permute_axes,
-    repeat_counts,
     reshape_size,
     shape_of,
 )
@@ -161,7 +163,28 @@ def moveaxis(x: Any, source: Any, destination: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x", "repeats"), shape_rule=repeat_counts)
+def _check_repeat(x: Any, repeats: Any, /, *, axis: Any = None) -> None:
+    """``repeats`` a non-negative int, or an integer array of 0 or 1 dimensions with 1 or
+    ``n`` counts (``n``: the size of ``axis``, or of ``x`` when ``axis`` is None), and ``axis``
+    in range. Negative counts in an array are found by the kernels, which read its values."""
+    if type(repeats) is int and repeats >= 0 and axis is None:
+        return  # the common case
+    shape = shape_of(x)
+    ax = None if axis is None or shape is None else normalize_axis(axis, len(shape), "repeat")
+    if not hasattr(repeats, "dtype"):  # a Python number
+        if isinstance(repeats, bool) or not hasattr(repeats, "__index__"):
+            raise TypeError(f"repeat: repeats must be an int or an integer array, got {repeats!r}")
+        if repeats < 0:
+            raise ValueError(f"repeat: repeats must be non-negative, got {repeats}")
+        return
+    counts = shape_of(repeats)
+    if shape is None or counts is None or None in counts or None in shape:
+        return  # sizes a traced TensorFlow shape does not know: the kernel's to check
+    size = math.prod(shape) if ax is None else shape[ax]
+    check_repeats_array(counts, size, axis, kind_of(repeats) or "f")
+
+
+@op(arrays=("x", "repeats"), check=_check_repeat)
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None, out: Any = None):
     """Each element of ``x`` repeated ``repeats`` times along ``axis`` (None: flattened first).
 

@@ -8,16 +8,15 @@ non-1 axis, repeats); those that are the same code in numpy are written once in
 from __future__ import annotations
 
 import inspect
+import operator
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 
-from ...core import dtypes as D
-from ...core.axes import check_repeats_array, normalize_axis
+from ...core.axes import normalize_axis
 from ...ops.manipulation import pad_pairs
 from .._common import manipulation as _manipulation
-from .._common.manipulation import repeat_count
 from . import _device
 
 # Immutable arrays: a copy and a view cannot be told apart, so ``copy`` changes nothing.
@@ -49,14 +48,12 @@ moveaxis = _manipulation.moveaxis_for(jnp)
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     if axis is not None:
         axis = normalize_axis(axis, jnp.ndim(x), "repeat")
-    if isinstance(repeats, (jax.Array, jax.core.Tracer)):
-        size = jnp.size(x) if axis is None else jnp.shape(x)[axis]
-        check_repeats_array(tuple(repeats.shape), size, axis, D.as_dtype(repeats.dtype).kind)
+    if isinstance(repeats, (jax.Array, jax.core.Tracer)):  # its shape and dtype: repeat's check
         # Values known outside a trace are checked (JAX reads a negative count as 0).
         if not isinstance(repeats, jax.core.Tracer) and bool((repeats < 0).any()):
             raise ValueError("repeat: repeats must be non-negative")
     else:
-        repeats = repeat_count(repeats)
+        repeats = operator.index(repeats)
     return jnp.repeat(x, repeats, axis=axis)
 
 

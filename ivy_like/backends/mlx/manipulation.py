@@ -11,15 +11,15 @@ Aliases of ``mlx.core`` after the shared rules of ``ivy_like.ops``. Gaps filled 
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import mlx.core as mx
 
-from ...core.axes import check_repeats_array, normalize_axes, normalize_axis
+from ...core.axes import normalize_axes, normalize_axis
 from ...ops.manipulation import pad_pairs
 from .._common import manipulation as _manipulation
-from .._common.manipulation import pad_sources, repeat_count, squeeze_axes
-from . import _INTEGER
+from .._common.manipulation import pad_sources, squeeze_axes
 from ._helpers import _stream
 
 reshape = _manipulation.reshape_for(mx)
@@ -54,12 +54,13 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     else:
         axis = normalize_axis(axis, x.ndim, "repeat")
     if not isinstance(repeats, mx.array):
-        return mx.repeat(x, repeat_count(repeats), axis=axis)
-    size = x.shape[axis]
-    kind = "i" if repeats.dtype in _INTEGER else "f"
-    check_repeats_array(tuple(repeats.shape), size, axis, kind)
+        return mx.repeat(x, operator.index(repeats), axis=axis)
+    # An array of repeats: its shape and dtype are repeat's check's, its values read here.
     if repeats.size == 1:
-        return mx.repeat(x, repeat_count(repeats.item()), axis=axis)
+        count = repeats.item()
+        if count < 0:
+            raise ValueError(f"repeat: repeats must be non-negative, got {count}")
+        return mx.repeat(x, count, axis=axis)
     if repeats.size == 0:  # an empty axis stays empty
         return x
     if mx.any(repeats < 0).item():

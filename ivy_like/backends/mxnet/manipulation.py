@@ -23,7 +23,7 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
-from ...core.axes import check_repeats_array, normalize_axes, normalize_axis
+from ...core.axes import normalize_axes, normalize_axis
 from ...ops.manipulation import pad_pairs
 from .._common import manipulation as _manipulation
 from .._common.manipulation import pad_sources, repeat_count, roll_args, squeeze_axes, tile_shapes
@@ -182,7 +182,6 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
         axis = 0
     if isinstance(repeats, (NDArray, np.ndarray, np.generic)):
         counts = to_numpy(repeats) if isinstance(repeats, NDArray) else np.asarray(repeats)
-        check_repeats_array(counts.shape, x.shape[axis], axis, counts.dtype.kind)
         if (counts < 0).any():
             raise ValueError("repeat: repeats must be non-negative")
         counts = np.broadcast_to(counts.reshape(-1), (x.shape[axis],))

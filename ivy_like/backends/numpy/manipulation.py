@@ -8,13 +8,13 @@ written once in ``_common/manipulation.py``.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
 
-from ...core.axes import check_repeats_array, normalize_axis
+from ...core.axes import normalize_axis
 from .._common import manipulation as _manipulation
-from .._common.manipulation import repeat_count
 
 
 def reshape(x: Any, /, shape: Any, *, copy: Any = None) -> Any:
@@ -52,13 +52,11 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     x = np.asarray(x)
     if axis is not None:
         axis = normalize_axis(axis, x.ndim, "repeat")
-    if isinstance(repeats, (np.ndarray, np.generic)):
-        size = x.size if axis is None else x.shape[axis]
-        check_repeats_array(repeats.shape, size, axis, repeats.dtype.kind)
+    if isinstance(repeats, (np.ndarray, np.generic)):  # its shape and dtype: repeat's check
         if np.less(repeats, 0).any():  # (`repeats < 0` on a np.generic is untyped in NumPy's stubs)
             raise ValueError("repeat: repeats must be non-negative")
     else:
-        repeats = repeat_count(repeats)
+        repeats = operator.index(repeats)
     return np.repeat(x, repeats, axis=axis)
 
 

@@ -11,24 +11,24 @@ TensorFlow ops after the shared rules of ``ivy_like.ops``. Differences from NumP
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
 import tensorflow as tf
 
-from ...core.axes import check_repeats_array, normalize_axes, normalize_axis
+from ...core.axes import normalize_axes, normalize_axis
 from ...ops.manipulation import pad_pairs
 from .._common.manipulation import (
     moveaxis_perm,
     pad_sources,
-    repeat_count,
     roll_args,
     squeeze_axes,
     tile_shapes,
 )
 from . import _eager
 from ._eager import RAW, RAW_FAILS, EagerTensor
-from ._helpers import _MISMATCH, _const, _kind, _on, _promote, _shape
+from ._helpers import _MISMATCH, _const, _on, _promote, _shape
 
 _SHAPE_ERRORS = (ValueError, tf.errors.InvalidArgumentError)
 
@@ -155,14 +155,12 @@ def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     if axis is not None:
         axis = normalize_axis(axis, x.shape.rank, "repeat")
-    if isinstance(repeats, (tf.Tensor, tf.Variable)):
-        size = int(tf.size(x)) if axis is None else x.shape[axis]
-        check_repeats_array(tuple(repeats.shape), size, axis, _kind(repeats) or "f")
+    if isinstance(repeats, (tf.Tensor, tf.Variable)):  # its shape and dtype: repeat's check
         repeats = tf.cast(repeats, tf.int64)
         if bool(tf.reduce_any(repeats < 0)):
             raise ValueError("repeat: repeats must be non-negative")
     else:
-        repeats = repeat_count(repeats)
+        repeats = operator.index(repeats)
     if 0 in x.shape:
         # tf.repeat fails on some empty inputs (shape (0, 2) along axis 1); the result is
         # empty too, of a shape known from the repeats.

@@ -7,15 +7,15 @@ Aliases of torch after the shared rules of ``ivy_like.ops.manipulation``; torch'
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import torch
 
-from ...core import dtypes as D
-from ...core.axes import check_repeats_array, normalize_axes, normalize_axis
+from ...core.axes import normalize_axes, normalize_axis
 from ...ops.manipulation import pad_pairs
 from .._common import manipulation as _manipulation
-from .._common.manipulation import pad_sources, repeat_count, squeeze_axes
+from .._common.manipulation import pad_sources, squeeze_axes
 from ._helpers import _shape
 
 
@@ -77,16 +77,14 @@ moveaxis = _manipulation.moveaxis_by(torch.permute)
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     if axis is not None:
         axis = normalize_axis(axis, x.ndim, "repeat")
-    if isinstance(repeats, torch.Tensor):
-        size = x.numel() if axis is None else x.shape[axis]
-        check_repeats_array(tuple(repeats.shape), size, axis, D.as_dtype(repeats.dtype).kind)
+    if isinstance(repeats, torch.Tensor):  # its shape and dtype: repeat's check
         if bool((repeats < 0).any()):
             raise ValueError("repeat: repeats must be non-negative")
         if repeats.numel() == 1:  # torch wants one count per element or a 0-d tensor
             repeats = repeats.reshape(())
         repeats = repeats.to(torch.int64)
     else:
-        repeats = repeat_count(repeats)
+        repeats = operator.index(repeats)
     return torch.repeat_interleave(x, repeats, dim=axis)
 
 
