@@ -54,11 +54,7 @@ def cumulative_sum(
     x = np.asarray(x)
     axis = cumulative_axis(x.ndim, axis)
     out = np.cumsum(x, axis=axis, dtype=dtype)  # small ints accumulate in int64, as in sum
-    if include_initial:
-        shape = list(out.shape)
-        shape[axis] = 1
-        out = np.concatenate([np.zeros(shape, dtype=out.dtype), out], axis=axis)
-    return out
+    return _with_initial(out, axis, 0) if include_initial else out
 
 
 @_in_float32(dtype_arg=True)
@@ -68,11 +64,14 @@ def cumulative_prod(
     x = np.asarray(x)
     axis = cumulative_axis(x.ndim, axis, "cumulative_prod")
     out = np.cumprod(x, axis=axis, dtype=dtype)  # small ints multiply in int64, as in prod
-    if include_initial:
-        shape = list(out.shape)
-        shape[axis] = 1
-        out = np.concatenate([np.ones(shape, dtype=out.dtype), out], axis=axis)
-    return out
+    return _with_initial(out, axis, 1) if include_initial else out
+
+
+def _with_initial(out: np.ndarray, axis: int, identity: int) -> np.ndarray:
+    """``out`` after the scan's ``identity`` along ``axis`` (``include_initial=True``)."""
+    shape = list(out.shape)
+    shape[axis] = 1
+    return np.concatenate([np.full(shape, identity, dtype=out.dtype), out], axis=axis)
 
 
 @_in_float32(dtype_arg=True)

@@ -75,11 +75,7 @@ def cumulative_sum(
     if dtype is None and not (x.is_floating_point() or x.is_complex()):
         dtype = torch.int64  # bool and integers: torch.cumsum's own rule, int64
     out = torch.cumsum(x, dim=axis, dtype=dtype)
-    if include_initial:
-        shape = list(out.shape)
-        shape[axis] = 1
-        out = torch.cat([out.new_zeros(shape), out], dim=axis)
-    return out
+    return _with_initial(out, axis, 0) if include_initial else out
 
 
 @_in_float32(dtype_arg=True)
@@ -90,11 +86,14 @@ def cumulative_prod(
     if dtype is None and not (x.is_floating_point() or x.is_complex()):
         dtype = torch.int64  # bool and integers: int64, as in cumulative_sum and prod
     out = torch.cumprod(x, dim=axis, dtype=dtype)
-    if include_initial:
-        shape = list(out.shape)
-        shape[axis] = 1
-        out = torch.cat([out.new_ones(shape), out], dim=axis)
-    return out
+    return _with_initial(out, axis, 1) if include_initial else out
+
+
+def _with_initial(out: Any, axis: int, identity: int) -> Any:
+    """``out`` after the scan's ``identity`` along ``axis`` (``include_initial=True``)."""
+    shape = list(out.shape)
+    shape[axis] = 1
+    return torch.cat([out.new_full(shape, identity), out], dim=axis)
 
 
 @_in_float32(dtype_arg=True)
