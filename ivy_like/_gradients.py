@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import _tree
+from .backends._common import hooks as _backend_hooks
 from .core import backend as _backend
 from .core import tracing as _tracing
 from .core.array import Array, _wrap
@@ -136,6 +137,9 @@ def _no_autodiff(backend: Backend, who: str) -> NoAutodiffError:
         f"{', '.join(have) or 'none'}). Select one with ivy_like.set_backend(...) or pass "
         f"that framework's arrays."
     )
+
+
+_backend_hooks.NO_AUTODIFF_ERROR.append(_no_autodiff)  # for the numpy backend's own vjp/jvp
 
 
 def _prepare(

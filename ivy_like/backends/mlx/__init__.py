@@ -31,6 +31,7 @@ Choices and gaps, measured on MLX 0.32 (CPU):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import mlx.core as mx
@@ -49,6 +50,11 @@ ARRAY_TYPES = (mx.array,)
 HAS_AUTODIFF = True
 MUTABLE_ARRAYS = False
 UNSUPPORTED: dict[str, str] = {}
+
+# This backend's asarray kernel, for the hooks below that convert Python values: creation.py
+# defines it and registers it here when it loads (it imports this module, so this module
+# cannot import it).
+ASARRAY: list[Callable[..., Any]] = []
 
 
 def _float64_works() -> bool:
@@ -245,15 +251,10 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
     """
     key = _key(x, key)
     if not isinstance(value, (mx.array, bool, int, float, complex)):
-        value = _creation.asarray(value)
+        value = ASARRAY[0](value)
     out = mx.array(x)  # a new array object: the assignment below rebinds only this one
     out[key] = value
     return out
 
 
 is_variable = _hooks.is_variable
-
-
-# Last: creation.py imports names defined above from this module (its asarray converts the
-# values setitem is given).
-from . import creation as _creation  # noqa: E402

@@ -23,7 +23,7 @@ import numpy as np
 from ...core import dtypes as D
 from ...core.decided_errors import memory_limit
 from .._common import creation as _creation
-from . import DEFAULT_FLOAT, DEFAULT_INT, DTYPES
+from . import ASARRAY, DEFAULT_FLOAT, DEFAULT_INT, DTYPES
 from ._helpers import _stream
 
 _DEFAULT_COMPLEX = mx.complex64
@@ -97,6 +97,9 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = N
     if dtype is None:
         dtype = _native_for(arr.dtype, "asarray")
     return mx.array(arr, dtype=dtype)
+
+
+ASARRAY.append(asarray)  # for the package's hooks that convert Python values (__init__.py)
 
 
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:

@@ -18,7 +18,7 @@ import mxnet as mx
 import numpy as np
 
 from .._common.half import half_in_float32
-from . import _BOOL, _SUPPORTED, _UINT8, DEFAULT_FLOAT, DEFAULT_INT, NDArray
+from . import _BOOL, _SUPPORTED, _UINT8, ASARRAY, DEFAULT_FLOAT, DEFAULT_INT, NDArray
 
 nd = mx.nd
 
@@ -50,7 +50,7 @@ def _operands(where: str, *xs: Any) -> tuple[list[Any], np.dtype]:
     """Arrays of one promoted dtype (Python scalars become 0-d arrays of it)."""
     arrays = [x for x in xs if isinstance(x, NDArray)]
     if not arrays:
-        arrays = [_creation.asarray(x) for x in xs]
+        arrays = [ASARRAY[0](x) for x in xs]
         xs = tuple(arrays)
     dt = np.result_type(*[np.dtype(a.dtype) for a in arrays])
     for x in xs:
@@ -198,8 +198,3 @@ def _stable_argsort_rows(x: Any) -> Any:
     position = nd.arange(n, ctx=x.context, dtype=np.float64).reshape((1, n))
     keys = nd.broadcast_add(rank * n, position)  # distinct: any sort is a stable one
     return nd.argsort(keys, axis=1, dtype=DEFAULT_INT)
-
-
-# Last: creation.py imports this module's helpers (its asarray makes arrays of the Python
-# operands of _operands).
-from . import creation as _creation  # noqa: E402

@@ -22,7 +22,7 @@ import mxnet as mx
 import numpy as np
 
 from .._common import creation as _creation
-from . import _BOOL, DEFAULT_FLOAT, DEFAULT_INT, NDArray, _context, numpy_shapes
+from . import _BOOL, ASARRAY, DEFAULT_FLOAT, DEFAULT_INT, NDArray, _context, numpy_shapes
 from ._helpers import (
     _broadcast,
     _broadcast_to,
@@ -76,6 +76,9 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = N
         arr = arr.astype(DEFAULT_FLOAT)
     want = _supported(np.dtype(dtype) if dtype is not None else arr.dtype, "asarray")
     return nd.array(arr.astype(want, copy=False), ctx=ctx, dtype=want)
+
+
+ASARRAY.append(asarray)  # for the package's hooks that convert Python values (__init__.py)
 
 
 def _fits(where: str, shape: Any, dtype: Any, name: str = "shape") -> None:

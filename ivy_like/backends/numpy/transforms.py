@@ -1,8 +1,9 @@
 """NumPy transform primitives: NumPy has no autodiff, no tracer and no vectorising map.
 
 * ``vjp_leaves`` / ``jvp_leaves``: the transforms' ``NoAutodiffError``, which they register in
-  :data:`NO_AUTODIFF_ERROR` (a backend imports nothing above it). The frontend raises it before
-  reaching the backend (``_differentiable_leaves``); these are for a direct caller.
+  ``_common/hooks.py``'s ``NO_AUTODIFF_ERROR`` (a backend imports nothing above it). The
+  frontend raises it before reaching the backend (``_differentiable_leaves``); these are for a
+  direct caller.
 * ``vmap_leaves``: a Python loop over the batch, one call per example on its slices (views),
   the results stacked with ``np.stack`` (``backends/_common/loop_vmap.py``): correct, and as
   slow as the loop. An output with ``out_axes`` ``None`` must be equal for every example
@@ -23,15 +24,12 @@ import numpy as np
 
 from ...core.backend import get_backend
 from .._common.helpers import JvpRule, LeavesFn, VjpRule, VmapRule
+from .._common.hooks import NO_AUTODIFF_ERROR
 from .._common.loop_vmap import LoopVmap as _LoopVmap
-
-# The error a gradient on this backend raises, registered by the transforms (which sit above
-# the backends and own ``NoAutodiffError``): ``error(backend, who)``. Until then, its base.
-NO_AUTODIFF_ERROR: list[Callable[[Any, str], Exception]] = []
 
 
 def _no_autodiff(who: str) -> Exception:
-    if NO_AUTODIFF_ERROR:
+    if NO_AUTODIFF_ERROR:  # the transforms' NoAutodiffError (registered when they load)
         return NO_AUTODIFF_ERROR[0](get_backend("numpy"), who)
     return NotImplementedError(f"{who}: the numpy backend has no automatic differentiation")
 
