@@ -741,7 +741,9 @@ def translate(spec: OpSpec, values: tuple[Any, ...], error: Exception) -> None:
 # -- helpers for the argument checks ops declare (``@op(check=...)``, beside each op) ----------
 # Each returns the decided error for one argument, or None when it is fine; a check raises the
 # first error it finds. Every error names the op and the argument.
-_KINDS: dict[Any, str] = {}  # native dtype -> kind letter, filled as dtypes are met
+# native dtype -> kind letter, filled by kind_of as dtypes are met (a check on a hot path may
+# read it first: a miss falls back to kind_of)
+KIND_OF_DTYPE: dict[Any, str] = {}
 
 
 def kind_of(value: Any) -> str:
@@ -749,7 +751,7 @@ def kind_of(value: Any) -> str:
     or unified; ``""`` for a value without a dtype ivy_like knows. A dict lookup after the first
     call for a dtype, for checks that run on every call."""
     try:
-        return _KINDS[value.dtype]
+        return KIND_OF_DTYPE[value.dtype]
     except (AttributeError, KeyError, TypeError):  # a new dtype, no dtype, an unhashable one
         return _new_kind(value)
 
@@ -759,7 +761,7 @@ def _new_kind(value: Any) -> str:
     found = _dtypes._lookup(dtype)
     kind = found.kind if found is not None else ""
     try:
-        _KINDS[dtype] = kind
+        KIND_OF_DTYPE[dtype] = kind
     except TypeError:  # unhashable: not a dtype
         pass
     return kind

@@ -77,7 +77,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..core.decided_errors import NUMERIC, kind_of, matmul_shapes, shape_of, tensordot_axes
+from ..core.decided_errors import (
+    KIND_OF_DTYPE,
+    NUMERIC,
+    kind_of,
+    matmul_shapes,
+    shape_of,
+    tensordot_axes,
+)
 from ..core.registry import op
 
 __all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult"]
@@ -226,8 +233,8 @@ def _check_solve(x1: Any, x2: Any, /) -> None:
             len(shape1) == 2
             and 0 < len(shape2) <= 2
             and shape1[0] == shape1[1] == shape2[0]
-            and kind_of(x1) in _FLOATING
-            and kind_of(x2) in _FLOATING
+            and KIND_OF_DTYPE.get(x1.dtype) in _FLOATING
+            and KIND_OF_DTYPE.get(x2.dtype) in _FLOATING
         ):
             return  # the common case: one matrix, and a vector or a matrix of its rows
     except (AttributeError, TypeError, ValueError):  # no shape, or one of unknown rank
