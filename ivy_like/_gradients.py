@@ -27,8 +27,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import _tree
-from .backends._common import hooks as _backend_hooks
 from .core import backend as _backend
+from .core import decided_errors as _decided_errors
 from .core import tracing as _tracing
 from .core.array import Array, _wrap
 from .core.backend import ARRAY_KIND, NEUTRAL, Backend, kind_of
@@ -139,7 +139,7 @@ def _no_autodiff(backend: Backend, who: str) -> NoAutodiffError:
     )
 
 
-_backend_hooks.NO_AUTODIFF_ERROR.append(_no_autodiff)  # for the numpy backend's own vjp/jvp
+_decided_errors.NO_AUTODIFF_ERROR.append(_no_autodiff)  # for the numpy backend's own vjp/jvp
 
 
 def _prepare(

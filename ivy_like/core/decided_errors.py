@@ -738,6 +738,12 @@ def translate(spec: OpSpec, values: tuple[Any, ...], error: Exception) -> None:
         return
 
 
+# The error a gradient asked of a backend without autodiff raises, ``error(backend, who)``:
+# the transforms, above the engine and the backends, own ``NoAutodiffError`` and register its
+# maker here, for the backends' own primitives (the numpy backend's vjp_leaves and jvp_leaves).
+NO_AUTODIFF_ERROR: list[Callable[[Any, str], Exception]] = []
+
+
 # -- helpers for the argument checks ops declare (``@op(check=...)``, beside each op) ----------
 # Each returns the decided error for one argument, or None when it is fine; a check raises the
 # first error it finds. Every error names the op and the argument.

@@ -14,10 +14,6 @@ from typing import Any, Callable
 from ...core import dtypes as D
 from .indexing import in_range_basic
 
-# The error a gradient asked of a backend without autodiff raises, ``error(backend, who)``:
-# the transforms, above the backends, own ``NoAutodiffError`` and register its maker here.
-NO_AUTODIFF_ERROR: list[Callable[[Any, str], Exception]] = []
-
 
 def dtype_table(native: Callable[[str], Any], names: str) -> dict[D.Dtype, Any]:
     """``DTYPES``: unified dtype -> ``native(name)`` for each space-separated dtype name.

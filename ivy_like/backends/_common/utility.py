@@ -17,11 +17,10 @@ from ivy_like.core.axes import normalize_axis
 Kernel = Callable[..., Any]
 
 
-def diff_for(
-    concat: Kernel, subtract: Kernel, shifted: Kernel, shape_of: Kernel, kind_of: Kernel
-) -> Kernel:
+def diff_for(concat: Kernel, subtract: Kernel, shifted: Kernel, shape_of: Kernel) -> Kernel:
     """``diff`` for a backend: ``shifted(x, axis)`` returns ``(x[1:], x[:-1])`` along
-    ``axis``, ``shape_of`` an array's shape as a tuple, ``kind_of`` its dtype's kind letter."""
+    ``axis``, ``shape_of`` an array's shape as a tuple (diff's declared check read the dtype
+    and the arguments before)."""
 
     def diff(
         x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None

@@ -1,7 +1,7 @@
 """NumPy transform primitives: NumPy has no autodiff, no tracer and no vectorising map.
 
 * ``vjp_leaves`` / ``jvp_leaves``: the transforms' ``NoAutodiffError``, which they register in
-  ``_common/hooks.py``'s ``NO_AUTODIFF_ERROR`` (a backend imports nothing above it). The
+  ``core/decided_errors.py``'s ``NO_AUTODIFF_ERROR`` (a backend imports nothing above it). The
   frontend raises it before reaching the backend (``_differentiable_leaves``); these are for a
   direct caller.
 * ``vmap_leaves``: a Python loop over the batch, one call per example on its slices (views),
@@ -23,8 +23,8 @@ from typing import Any, Callable
 import numpy as np
 
 from ...core.backend import get_backend
+from ...core.decided_errors import NO_AUTODIFF_ERROR
 from .._common.helpers import JvpRule, LeavesFn, VjpRule, VmapRule
-from .._common.hooks import NO_AUTODIFF_ERROR
 from .._common.loop_vmap import LoopVmap as _LoopVmap
 
 
