@@ -80,6 +80,7 @@ import numpy as np
 from ..core.decided_errors import (
     KIND_OF_DTYPE,
     NUMERIC,
+    decided,
     kind_of,
     matmul_shapes,
     shape_of,
@@ -222,44 +223,56 @@ def _check_vector_norm(x: Any, /, *, axis: Any = None, keepdims: Any = False, or
 
 
 def _check_solve(x1: Any, x2: Any, /) -> None:
-    """``x1`` a floating-point stack of square matrices; ``x2`` floating point, a vector of
-    ``n`` values (``n`` = x1's rows) or a stack of ``n``-row matrices whose batch dimensions
-    broadcast with x1's. The frameworks raise ValueError, RuntimeError or InvalidArgumentError
-    here, in their own words (torch would also guess a vector from the shapes); ivy_like raises
-    one ValueError. Unknown (None) sizes of a traced TensorFlow shape are not checked."""
+    """Floating-point ``x1`` and ``x2`` (NumPy would solve integers in float64, JAX in
+    float32). Two dict lookups on the common path: ``solve`` is timed per call. The shapes
+    are decided by :func:`solve_shapes` once a framework refused them."""
     try:
-        shape1, shape2 = x1.shape, x2.shape
-        if (
-            len(shape1) == 2
-            and 0 < len(shape2) <= 2
-            and shape1[0] == shape1[1] == shape2[0]
-            and KIND_OF_DTYPE.get(x1.dtype) in _FLOATING
-            and KIND_OF_DTYPE.get(x2.dtype) in _FLOATING
-        ):
-            return  # the common case: one matrix, and a vector or a matrix of its rows
-    except (AttributeError, TypeError, ValueError):  # no shape, or one of unknown rank
+        if KIND_OF_DTYPE[x1.dtype] in _FLOATING and KIND_OF_DTYPE[x2.dtype] in _FLOATING:
+            return
+    except (AttributeError, KeyError, TypeError):  # a dtype not met yet (kind_of adds it)
         pass
-    _matrices("solve", x1, square=True)
-    if kind_of(x2) not in _FLOATING:
-        raise TypeError("linalg.solve: expected a floating-point array (see ivy_like.linalg)")
+    for x in (x1, x2):
+        if kind_of(x) not in _FLOATING:
+            raise TypeError("linalg.solve: expected a floating-point array (see ivy_like.linalg)")
+
+
+def solve_operands_error(x1: Any, x2: Any) -> Exception | None:
+    """The decided error for the shapes of ``solve``'s operands, or None: ``x1`` a stack of
+    square matrices; ``x2`` a vector of ``n`` values (``n`` = x1's rows) or a stack of ``n``-row
+    matrices whose batch dimensions broadcast with x1's. The frameworks raise ValueError,
+    RuntimeError or InvalidArgumentError here, in their own words; ivy_like raises one
+    ValueError. Unknown (None) sizes of a traced TensorFlow shape are not checked. (MXNet, which
+    reports a bad shape only when the result is read, calls it before its solve.)"""
     shape1, shape2 = shape_of(x1), shape_of(x2)
     if shape1 is None or shape2 is None:
-        return
+        return None
+    if len(shape1) < 2:
+        return ValueError(f"linalg.solve: x must be at least 2-D, got shape {shape1}")
+    if shape1[-1] != shape1[-2]:
+        return ValueError(f"linalg.solve: x must be square, got shape {shape1}")
     n = shape1[-1]
     if len(shape2) == 0:
-        raise ValueError("linalg.solve: x2 must be at least 1-D, got a 0-d array")
+        return ValueError("linalg.solve: x2 must be at least 1-D, got a 0-d array")
     rows = shape2[-1] if len(shape2) == 1 else shape2[-2]
     if rows != n and rows is not None and n is not None:
-        raise ValueError(
+        return ValueError(
             f"linalg.solve: x2 must have x1's {n} rows, got x2 of shape {shape2} for "
             f"x1 of shape {shape1}"
         )
     for a, b in zip(reversed(shape1[:-2]), reversed(shape2[:-2])):
         if a != b and 1 not in (a, b) and None not in (a, b):
-            raise ValueError(
+            return ValueError(
                 f"linalg.solve: the batch dimensions of x1 {shape1[:-2]} and x2 "
                 f"{shape2[:-2]} do not broadcast"
             )
+    return None
+
+
+def solve_shapes(spec: Any, args: dict[str, Any]) -> None:
+    """``solve``'s shape rule, after a framework failed (see :func:`solve_operands_error`)."""
+    error = solve_operands_error(args["x1"], args["x2"])
+    if error is not None:
+        raise decided(error)
 
 
 # -- in ivy_like and ivy_like.linalg ------------------------------------------------------------
@@ -533,7 +546,7 @@ def slogdet(x: Any, /):
     """
 
 
-@op(arrays=("x1", "x2"), namespaces=_LINALG, check=_check_solve)
+@op(arrays=("x1", "x2"), namespaces=_LINALG, shape_rule=solve_shapes, check=_check_solve)
 def solve(x1: Any, x2: Any, /, *, out: Any = None):
     """Solve ``x1 @ result = x2`` for square ``x1``, broadcasting batch dimensions.
 

@@ -30,7 +30,14 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
-from ivy_like.ops.linalg import EighResult, QRResult, SlogdetResult, SVDResult
+from ivy_like.core.decided_errors import decided
+from ivy_like.ops.linalg import (
+    EighResult,
+    QRResult,
+    SlogdetResult,
+    SVDResult,
+    solve_operands_error,
+)
 
 from .._common import linalg as _linalg
 from . import _BOOL, DEFAULT_INT, NDArray, numpy_shapes
@@ -219,6 +226,9 @@ def linalg_inv(x: Any, /) -> Any:
 @_in_float32(pair=True)
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
     (x1, x2), _ = _operands("solve", x1, x2)
+    error = solve_operands_error(x1, x2)  # MXNet reports a bad shape only when it is read
+    if error is not None:
+        raise decided(error)
     # A 1-D x2 is a vector, as the standard reads it.
     return matmul(_inverse(x1, "solve", "x1"), x2)
 
