@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 
-def _axis_error() -> type[Exception]:
-    import numpy as np
 
+def axis_error_type() -> type[Exception]:
+    """NumPy's ``AxisError`` (both a ValueError and an IndexError)."""
     # numpy >= 1.25 moved it to numpy.exceptions; 2.x removed the old name.
     return np.exceptions.AxisError if hasattr(np, "exceptions") else np.AxisError  # type: ignore[attr-defined]
 
 
-def _axis(axis: Any, ndim: int, name: str) -> int:
+def normalize_axis(axis: Any, ndim: int, name: str) -> int:
     """``axis`` as an index in ``range(ndim)``; ``AxisError`` when out of range."""
     if type(axis) is int and -ndim <= axis < ndim:  # the common case, first and cheap
         return axis % ndim
@@ -24,22 +25,22 @@ def _axis(axis: Any, ndim: int, name: str) -> int:
         raise TypeError(f"{name}: axis must be an int, got {type(axis).__name__}")
     axis = axis.__index__()
     if not -ndim <= axis < ndim:
-        raise _axis_error()(f"{name}: axis {axis} is out of bounds for an array of {ndim} dims")
+        raise axis_error_type()(f"{name}: axis {axis} is out of bounds for an array of {ndim} dims")
     return axis % ndim
 
 
-def _axes(axis: Any, ndim: int, name: str) -> tuple[int, ...]:
+def normalize_axes(axis: Any, ndim: int, name: str) -> tuple[int, ...]:
     """``axis`` (None: every axis, an int or a sequence of ints) as distinct indices."""
     if axis is None:
         return tuple(range(ndim))
     items = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    out = tuple(_axis(a, ndim, name) for a in items)
+    out = tuple(normalize_axis(a, ndim, name) for a in items)
     if len(set(out)) != len(out):
         raise ValueError(f"{name}: repeated axis in {axis!r}")
     return out
 
 
-def _check_repeats_array(shape: tuple[int, ...], size: int, axis: Any, kind: str) -> None:
+def check_repeats_array(shape: tuple[int, ...], size: int, axis: Any, kind: str) -> None:
     """Checks of an array of repeats that need only its shape and dtype kind."""
     if kind not in "iu":
         raise TypeError("repeat: repeats must be an int or an integer array")

@@ -13,34 +13,37 @@ ivy_like decides, naming the argument:
 * shapes that do not fit are a ``ValueError``, and an axis out of range NumPy's
   ``AxisError`` (both a ValueError and an IndexError);
 * None given for an array argument is dispatch's ``TypeError`` for a non-array;
-* bad input at creation (issue 25): data that holds something other than numbers (a str,
-  bytes, None, an object) is a ``TypeError`` naming the element and its type, a Python int
-  beyond int64 (or beyond the dtype asked for) an ``OverflowError``, ragged lists a
-  ``ValueError``; a shape entry that is not an integer a ``TypeError``, a negative one a
-  ``ValueError``, one beyond int64 or a shape whose byte count int64 cannot hold an
-  ``OverflowError``, a shape of more bytes than the machine's memory a ``MemoryError``;
+* bad input at creation: data that holds something other than numbers (a str, bytes, None,
+  an object) is a ``TypeError`` naming the element and its type, a Python int beyond int64 (or
+  beyond the dtype asked for) an ``OverflowError``, ragged lists a ``ValueError``; a shape
+  entry that is not an integer a ``TypeError``, a negative one a ``ValueError``, one beyond
+  int64 or a shape whose byte count int64 cannot hold an ``OverflowError``, a shape of more
+  bytes than the machine's memory a ``MemoryError``;
 * indexing: an index of the wrong type (a float, a str, a float array) is an ``IndexError``
   (a slice bound that is not an integer a ``TypeError``), as in NumPy; a value that does not
   broadcast to the selection of ``x[key] = value`` a ``ValueError``.
-* the ops beyond the standard (issue 24, ``ivy_like.ops.math`` and ``pad``): subscripts that do
-  not fit the operands, a ``pad_width`` of the wrong form or a ``mode`` other than constant,
-  reflect and edge, ``k`` beyond the last axis, shapes that do not match, a negative size are a
-  ``ValueError``; indices that are not integers, and sizes that are not ints, a ``TypeError``.
 
-The rules run only after the backend has failed: every generated function calls the backend
-inside ``try`` (free when nothing is raised, Python 3.11) and hands a failure to
-:func:`translate`, which applies the op's rules to the arguments' dtypes and shapes. When a
-rule finds the fault, its error is raised from the framework's (rules reuse the backends'
-shared checks, so a backend's own message for the same fault stays the same); otherwise the
-framework's error goes on unchanged, and so do ivy_like's own argument errors (argument
-types, arrays of two frameworks, ``out=``), which come first. The calls that succeed pay
-nothing. So a framework that
-extends an op beyond the standard's dtypes (NumPy adds booleans, compares complex numbers)
-still does; where one does not, the call is this clear TypeError, never the framework's own.
+This module holds the generic mechanism: :func:`translate` and the rules shared by many ops
+(broadcasting, axes, the dtype categories of the standard, the creation data/shape/memory
+rules, indexing), and the helpers (:func:`decided`, :func:`shape_of`, :func:`kind_of`,
+:func:`int_error`...) that per-op rules are written with. An op's own rules (``einsum``'s
+subscripts, ``pad``'s widths, ``top_k``'s ``k``, the linalg and fft input rules...) are declared
+beside it in ``ivy_like/ops/<family>.py`` as its ``check`` (``@op(check=...)``), which runs
+before any kernel on every path; only ops that declare one pay for it.
+
+The generic rules run only after the backend has failed: every generated function calls the
+backend inside ``try`` (free when nothing is raised, Python 3.11) and hands a failure to
+:func:`translate`, which applies the op's rules (its ``dtype_category`` and ``shape_rule``) to
+the arguments' dtypes and shapes. When a rule finds the fault, its error is raised from the
+framework's; otherwise the framework's error goes on unchanged, and so do ivy_like's own
+argument errors (argument types, arrays of two frameworks, ``out=``), which come first. The
+calls that succeed pay nothing. So a framework that extends an op beyond the standard's dtypes
+(NumPy adds booleans, compares complex numbers) still does; where one does not, the call is
+this clear TypeError, never the framework's own.
 
 Where a framework does not fail, the creation kernels (``backends/<fw>/creation.py``, through
-``backends/_common/creation.py``) call these rules themselves: ``asarray`` when NumPy read
-Python data as strings or objects (a dtype test on the result), and, before the call, the
+``backends/_common/creation.py``) call the creation rules themselves: ``asarray`` when NumPy
+read Python data as strings or objects (a dtype test on the result), and, before the call, the
 kernels that make an array from a size on MLX (it allocates when the array is first read and
 crashes the process there), JAX (XLA aborts when a byte count overflows int64) and MXNet (it
 wraps sizes beyond int32 around): a product of the shape and a comparison.
@@ -48,7 +51,6 @@ wraps sizes beyond int32 around): a product of the shape and a comparison.
 
 from __future__ import annotations
 
-import functools
 import math
 import operator
 import os
@@ -56,7 +58,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import dtypes as _dtypes
-from .axes import _axes, _check_repeats_array
+from .axes import normalize_axes
 from .registry import OpSpec
 
 Shape = tuple[Any, ...]
@@ -66,11 +68,13 @@ Rule = Callable[[OpSpec, dict[str, Any]], None]
 def shape_of(value: Any) -> Shape | None:
     """The shape of an array argument as a tuple (None entries: unknown in a TF graph); ``()``
     for Python scalars; None where it cannot be read (an unknown rank)."""
-    if type(value) in _SCALARS:
-        return ()
     shape = getattr(value, "shape", None)
+    if type(shape) is tuple:  # NumPy, JAX, MXNet: read as it is (checks call this every time)
+        return shape
+    if shape is None:
+        return () if type(value) in _SCALARS else None
     try:
-        return None if shape is None else tuple(shape)
+        return tuple(shape)
     except (TypeError, ValueError):  # a TensorShape of unknown rank
         return None
 
@@ -138,7 +142,7 @@ def joined_shapes(spec: OpSpec, args: dict[str, Any]) -> None:
         return  # nothing to join, or a shape that cannot be read
     axis, first = args["axis"], shapes[0]
     if spec.name == "stack":
-        _axes(axis, len(first) + 1, "stack")
+        normalize_axes(axis, len(first) + 1, "stack")
         for i, s in enumerate(shapes):
             if s != first and None not in s + first:
                 raise ValueError(
@@ -156,7 +160,7 @@ def joined_shapes(spec: OpSpec, args: dict[str, Any]) -> None:
             )
     if not first:
         raise ValueError("concat: cannot join 0-d arrays along an axis (use axis=None)")
-    (ax,) = _axes(axis, len(first), "concat")
+    (ax,) = normalize_axes(axis, len(first), "concat")
     for i, s in enumerate(shapes):
         off = [(a, b) for d, (a, b) in enumerate(zip(first, s)) if d != ax]
         if any(a != b and None not in (a, b) for a, b in off):
@@ -173,7 +177,7 @@ def permute_axes(spec: OpSpec, args: dict[str, Any]) -> None:
     axes = tuple(axes)
     if len(axes) != len(shape):
         raise ValueError(f"permute_dims: axes {axes} must name each of x's {len(shape)} axes once")
-    _axes(axes, len(shape), "permute_dims")  # in range and distinct
+    normalize_axes(axes, len(shape), "permute_dims")  # in range and distinct
 
 
 def tensordot_axes(spec: OpSpec, args: dict[str, Any]) -> None:
@@ -188,7 +192,10 @@ def tensordot_axes(spec: OpSpec, args: dict[str, Any]) -> None:
         a1, a2 = ([a] if isinstance(a, int) else list(a) for a in axes)
         if len(a1) != len(a2):
             raise ValueError(f"tensordot: axes {axes} must name as many axes of x1 as of x2")
-        a1, a2 = list(_axes(a1, len(s1), "tensordot")), list(_axes(a2, len(s2), "tensordot"))
+        a1, a2 = (
+            list(normalize_axes(a1, len(s1), "tensordot")),
+            list(normalize_axes(a2, len(s2), "tensordot")),
+        )
     for i, j in zip(a1, a2):
         if s1[i] != s2[j] and None not in (s1[i], s2[j]):
             raise ValueError(
@@ -197,27 +204,13 @@ def tensordot_axes(spec: OpSpec, args: dict[str, Any]) -> None:
             )
 
 
-def repeat_counts(spec: OpSpec, args: dict[str, Any]) -> None:
-    shape, repeats, axis = shape_of(args["x"]), args["repeats"], args["axis"]
-    counts = shape_of(repeats) if not isinstance(repeats, int) else ()
-    if shape is None or counts is None or None in shape:
-        return
-    if axis is None:
-        length = math.prod(shape)
-    else:
-        (ax,) = _axes(axis, len(shape), "repeat")
-        length = shape[ax]
-    if None not in counts:  # the backends' own check: its message, not another one
-        _check_repeats_array(counts, length, axis, "i")  # dtypes are the backend's to check
-
-
 def axis_in_range(spec: OpSpec, args: dict[str, Any]) -> None:
     shape = shape_of(args["x"])
     if shape is not None and args.get("axis") is not None:
-        _axes(args["axis"], len(shape), spec.name)
+        normalize_axes(args["axis"], len(shape), spec.name)
 
 
-# -- bad input at creation and indexing (issue 25) ---------------------------------------------
+# -- bad input at creation and indexing ---------------------------------------------------------
 # These rules also serve the backends' creation kernels, which call them after the framework
 # refused the input or produced an array that holds no numbers (a NumPy object or string array,
 # a tf.string tensor), and before the few framework calls that would crash the process. Their
@@ -481,7 +474,7 @@ _NO_VALUE = object()
 _PYTHON_ITEMSIZE = {bool: 1, int: 8, float: 4, complex: 8}  # ivy_like's default dtypes
 
 
-def _itemsize(dtype: Any, value: Any = _NO_VALUE) -> int:
+def itemsize_of(dtype: Any, value: Any = _NO_VALUE) -> int:
     """Bytes an element of ``dtype`` (unified, native or a name) takes; without a dtype, those
     of ``value``'s default dtype (a fill value), else of float32."""
     found = _dtypes._lookup(dtype) if dtype is not None else None
@@ -496,23 +489,9 @@ def creation_shape(spec: OpSpec, args: dict[str, Any]) -> None:
     """``zeros``, ``ones``, ``empty``, ``full``: the shape (see :func:`shape_error`), then
     ``full``'s fill value (a number, see :func:`data_error`)."""
     fill = args.get("fill_value", _NO_VALUE)
-    error = shape_error(spec.name, args["shape"], _itemsize(args.get("dtype"), fill))
+    error = shape_error(spec.name, args["shape"], itemsize_of(args.get("dtype"), fill))
     if error is None and fill is not _NO_VALUE:
         error = data_error(fill, where=spec.name, name="fill_value", dtype=args.get("dtype"))
-    if error is not None:
-        raise error
-
-
-def eye_sizes(spec: OpSpec, args: dict[str, Any]) -> None:
-    """``eye``: ``n_rows`` and ``n_cols`` are sizes, and the matrix must fit."""
-    n_rows, n_cols = args["n_rows"], args["n_cols"]
-    for name in ("n_rows", "n_cols"):
-        if args[name] is not None:
-            error = shape_error(spec.name, args[name], name=name, scalar=True, sizes=False)
-            if error is not None:
-                raise error
-    shape = (n_rows, n_rows if n_cols is None else n_cols)
-    error = shape_error(spec.name, shape, _itemsize(args.get("dtype")), name="(n_rows, n_cols)")
     if error is not None:
         raise error
 
@@ -523,7 +502,7 @@ def like_shape(spec: OpSpec, args: dict[str, Any]) -> None:
     x, dtype = args["x"], args.get("dtype")
     shape = shape_of(x)
     if shape is not None and None not in shape:
-        itemsize = _itemsize(dtype if dtype is not None else getattr(x, "dtype", None))
+        itemsize = itemsize_of(dtype if dtype is not None else getattr(x, "dtype", None))
         error = shape_error(spec.name, shape, itemsize, name="x's shape")
         if error is not None:
             raise error
@@ -536,46 +515,8 @@ def like_shape(spec: OpSpec, args: dict[str, Any]) -> None:
 def linspace_num(spec: OpSpec, args: dict[str, Any]) -> None:
     """``linspace``: ``num`` is a size, and the result must fit."""
     error = shape_error(
-        spec.name, args["num"], _itemsize(args.get("dtype")), name="num", scalar=True
+        spec.name, args["num"], itemsize_of(args.get("dtype")), name="num", scalar=True
     )
-    if error is not None:
-        raise error
-
-
-def arange_length(start: Any, stop: Any, step: Any) -> int | None:
-    """How many values ``arange(start, stop, step)`` has (``stop`` None: from 0 to ``start``),
-    for real Python numbers; None for anything else, a zero step or a bound that is not finite
-    (the frameworks refuse those in their own words)."""
-    if stop is None:
-        start, stop = 0, start
-    if type(start) not in _REAL or type(stop) not in _REAL or type(step) not in _REAL or not step:
-        return None
-    try:
-        return max(0, math.ceil((stop - start) / step))
-    except (OverflowError, ValueError):  # an infinite or NaN bound
-        return None
-
-
-_REAL = (int, float)
-
-
-def arange_error(start: Any, stop: Any, step: Any, itemsize: int) -> Exception | None:
-    """The decided error for a range of more values than int64 can count or the machine can
-    hold (see :func:`shape_error`), or None."""
-    count = arange_length(start, stop, step)
-    if count is None:
-        return None
-    if stop is None:
-        start, stop = 0, start
-    shown = f"[{start}, {stop}) in steps of {step} ({count} values)"
-    return shape_error("arange", count, itemsize, name="the range", scalar=True, shown=shown)
-
-
-def arange_count(spec: OpSpec, args: dict[str, Any]) -> None:
-    """``arange``: the number of values must fit."""
-    start, stop, step = args["start"], args["stop"], args["step"]
-    floats = float in (type(start), type(stop), type(step))
-    error = arange_error(start, stop, step, _itemsize(args.get("dtype"), 1.0 if floats else 1))
     if error is not None:
         raise error
 
@@ -797,11 +738,35 @@ def translate(spec: OpSpec, values: tuple[Any, ...], error: Exception) -> None:
         return
 
 
-# -- ops beyond the standard (issue 24): einsum, pad, one_hot, top_k, scatter_add, segments ----
-# Each ``*_error`` function returns the decided error for its op's arguments, or None when they
-# are fine; the rules raise it after a backend failed, and the kernels of a framework that would
-# accept the bad input silently (NumPy slicing past ``k``, a float ``num_classes`` to
-# ``arange``, a bool index read as a mask) call it themselves. Every error names the argument.
+# -- helpers for the argument checks ops declare (``@op(check=...)``, beside each op) ----------
+# Each returns the decided error for one argument, or None when it is fine; a check raises the
+# first error it finds. Every error names the op and the argument.
+# native dtype -> kind letter, filled by kind_of as dtypes are met (a check on a hot path may
+# read it first: a miss falls back to kind_of)
+KIND_OF_DTYPE: dict[Any, str] = {}
+
+
+def kind_of(value: Any) -> str:
+    """The kind letter (``"b"``, ``"i"``, ``"u"``, ``"f"``, ``"c"``) of an array's dtype, native
+    or unified; ``""`` for a value without a dtype ivy_like knows. A dict lookup after the first
+    call for a dtype, for checks that run on every call."""
+    try:
+        return KIND_OF_DTYPE[value.dtype]
+    except (AttributeError, KeyError, TypeError):  # a new dtype, no dtype, an unhashable one
+        return _new_kind(value)
+
+
+def _new_kind(value: Any) -> str:
+    dtype = getattr(value, "dtype", None)
+    found = _dtypes._lookup(dtype)
+    kind = found.kind if found is not None else ""
+    try:
+        KIND_OF_DTYPE[dtype] = kind
+    except TypeError:  # unhashable: not a dtype
+        pass
+    return kind
+
+
 def int_error(where: str, name: str, value: Any, minimum: int = 0) -> Exception | None:
     """``value`` must be an int (or an integer scalar with ``__index__``; not a bool) of at
     least ``minimum``."""
@@ -842,314 +807,3 @@ def leading_axis_error(where: str, name: str, shape: Shape | None, what: str) ->
             )
         )
     return None
-
-
-# einsum ----------------------------------------------------------------------------------------
-_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def _einsum_fault(subscripts: str, what: str) -> Exception:
-    return decided(ValueError(f"einsum: subscripts {subscripts!r}: {what}"))
-
-
-def _einsum_term(subscripts: str, term: str, where: str) -> tuple[str, str, bool]:
-    """(labels before '...', labels after it, whether it has one) of one term."""
-    head, dots, tail = term.partition("...")
-    for c in head + tail:
-        if c not in _LETTERS:
-            what = "a '.' outside '...'" if c == "." else f"{c!r}"
-            raise _einsum_fault(
-                subscripts,
-                f"{where} holds {what}; labels are letters a-z and A-Z, with at "
-                "most one '...' per term",
-            )
-    return head, tail, bool(dots)
-
-
-def einsum_labels(
-    subscripts: Any, shapes: list[Shape | None]
-) -> tuple[list[str], str, dict[str, int]]:
-    """NumPy's reading of ``einsum`` subscripts for operands of ``shapes``: each operand's labels
-    and the output's, with every ``...`` written out as letters the subscripts do not use (the
-    operands' ``...`` dimensions align from the right, so one letter per broadcast dimension),
-    and the size of every label (the largest: a size of 1 broadcasts across operands, as in
-    NumPy). Raises the decided ``TypeError``/``ValueError`` for subscripts that are not a str,
-    that NumPy refuses, or that do not fit the shapes (None: a shape that cannot be read)."""
-    if not isinstance(subscripts, str):
-        raise decided(
-            TypeError(
-                f"einsum: subscripts must be a str such as 'ij,jk->ik', got "
-                f"{type(subscripts).__name__}"
-            )
-        )
-    text = subscripts.replace(" ", "")
-    if text.count("->") > 1:
-        raise _einsum_fault(subscripts, "more than one '->'")
-    inputs, arrow, output = text.partition("->")
-    terms = inputs.split(",")
-    if len(terms) != len(shapes):
-        raise decided(
-            ValueError(
-                f"einsum: subscripts {subscripts!r} name {len(terms)} operand(s), got "
-                f"{len(shapes)} operands"
-            )
-        )
-    parsed = [_einsum_term(subscripts, t, f"the term {t!r}") for t in terms]
-    used = {c for head, tail, _ in parsed for c in head + tail}
-    spare = [c for c in _LETTERS if c not in used]
-    ranks: list[int] = []  # '...' dimensions of each operand
-    for i, ((head, tail, dots), shape) in enumerate(zip(parsed, shapes)):
-        n = len(head) + len(tail)
-        ndim = n if shape is None else len(shape)
-        if ndim < n or (ndim > n and not dots):
-            raise decided(
-                ValueError(
-                    f"einsum: the term {terms[i]!r} of subscripts {subscripts!r} has {n} "
-                    f"label(s) but operands[{i}] has {ndim} dimension(s)"
-                )
-            )
-        ranks.append(ndim - n)
-    extra = max(ranks, default=0)
-    if extra > len(spare):
-        raise _einsum_fault(subscripts, "too many dimensions for the 52 labels")
-    ellipsis = "".join(spare[:extra])
-    labels = [head + ellipsis[extra - r :] + tail for (head, tail, _), r in zip(parsed, ranks)]
-    sizes: dict[str, int] = {}
-    seen: dict[str, int] = {}  # the operand each label's size was read from
-    for i, (term, shape) in enumerate(zip(labels, shapes)):
-        if shape is None:
-            continue
-        own: dict[str, Any] = {}
-        for label, size in zip(term, shape):
-            if label in own and size != own[label] and None not in (size, own[label]):
-                raise decided(
-                    ValueError(
-                        f"einsum: label {label!r} repeats in operands[{i}] with sizes "
-                        f"{own[label]} and {size} (a repeated label takes a diagonal)"
-                    )
-                )
-            own[label] = size
-            if size is None or size == 1:
-                continue
-            known = sizes.get(label, 1)
-            if known != 1 and known != size:
-                raise decided(
-                    ValueError(
-                        f"einsum: label {label!r} has size {known} in operands[{seen[label]}] "
-                        f"and {size} in operands[{i}]"
-                    )
-                )
-            sizes[label], seen[label] = size, i
-        for label in term:
-            sizes.setdefault(label, 1)
-    if arrow:
-        head, tail, dots = _einsum_term(subscripts, output, "the output")
-        if extra and not dots:
-            raise _einsum_fault(
-                subscripts,
-                f"the operands' '...' stand for {extra} dimension(s), but the output has no '...'",
-            )
-        out = head + ellipsis + tail
-        for label in head + tail:
-            if label not in used:
-                raise _einsum_fault(subscripts, f"the output label {label!r} is in no input")
-            if (head + tail).count(label) > 1:
-                raise _einsum_fault(subscripts, f"the output label {label!r} repeats")
-    else:  # implicit: '...', then the labels that appear once, in alphabetical (ASCII) order
-        counts = "".join(head + tail for head, tail, _ in parsed)
-        out = ellipsis + "".join(sorted(c for c in set(counts) if counts.count(c) == 1))
-    for label in out:
-        sizes.setdefault(label, 1)
-    return labels, out, sizes
-
-
-@functools.lru_cache(maxsize=1024)
-def einsum_checked(
-    subscripts: str, shapes: tuple[Shape, ...]
-) -> tuple[tuple[str, ...], str, dict[str, int]]:
-    """:func:`einsum_labels`, remembered per subscripts and shapes: for the kernels of the
-    frameworks that read more than NumPy does (JAX takes digits as labels; JAX, torch and MLX sum
-    the ``...`` dimensions away when the output has no ``...``), which check every call: the
-    same call pays a dict lookup after the first."""
-    labels, output, sizes = einsum_labels(subscripts, list(shapes))
-    return tuple(labels), output, sizes
-
-
-def einsum_operands(spec: OpSpec, args: dict[str, Any]) -> None:
-    einsum_labels(args["subscripts"], [shape_of(o) for o in args["operands"]])
-
-
-# pad -------------------------------------------------------------------------------------------
-PAD_MODES = ("constant", "reflect", "edge")
-
-
-def pad_mode_error(mode: Any) -> Exception:
-    return decided(ValueError(f"pad: mode must be 'constant', 'reflect' or 'edge', got {mode!r}"))
-
-
-def _pad_entry(pad_width: Any, value: Any, ndim: int) -> int:
-    if isinstance(value, (list, tuple)):
-        raise _pad_shape_error(pad_width, ndim)
-    if type(value) is bool or not hasattr(value, "__index__"):
-        raise decided(
-            TypeError(
-                f"pad: pad_width must hold integers, got {value!r} (a {type(value).__name__})"
-            )
-        )
-    value = operator.index(value)
-    if value < 0:
-        raise decided(ValueError(f"pad: pad_width must not hold negative sizes, got {pad_width!r}"))
-    return value
-
-
-def _pad_shape_error(pad_width: Any, ndim: int) -> Exception:
-    return decided(
-        ValueError(
-            f"pad: pad_width {pad_width!r} does not fit x's {ndim} dimension(s); give an int, "
-            f"(before, after), or one (before, after) pair per axis"
-        )
-    )
-
-
-def pad_pairs(pad_width: Any, ndim: int) -> tuple[tuple[int, int], ...]:
-    """NumPy's forms of ``pad_width`` (an int, ``(pad,)``, ``(before, after)``, ``((before,
-    after),)`` or one pair per axis) as one ``(before, after)`` pair per axis; the decided
-    ``TypeError`` for entries that are not integers, ``ValueError`` for negative ones or a form
-    that does not fit ``ndim`` axes."""
-    value = pad_width
-    if hasattr(value, "tolist") and not isinstance(value, (list, tuple)):
-        value = value.tolist()  # a NumPy (or framework) array or integer scalar
-    if not isinstance(value, (list, tuple)):
-        n = _pad_entry(pad_width, value, ndim)
-        return ((n, n),) * ndim
-    rows = list(value)
-    if not any(isinstance(r, (list, tuple)) for r in rows):  # (pad,) or (before, after)
-        if len(rows) not in (1, 2):
-            raise _pad_shape_error(pad_width, ndim)
-        pair = tuple(_pad_entry(pad_width, v, ndim) for v in rows)
-        return ((pair[0], pair[-1]),) * ndim
-    pairs = []
-    for row in rows:
-        if not isinstance(row, (list, tuple)) or len(row) not in (1, 2):
-            raise _pad_shape_error(pad_width, ndim)
-        entries = [_pad_entry(pad_width, v, ndim) for v in row]
-        pairs.append((entries[0], entries[-1]))
-    if len(pairs) == 1:
-        return (pairs[0],) * ndim
-    if len(pairs) != ndim:
-        raise _pad_shape_error(pad_width, ndim)
-    return tuple(pairs)
-
-
-def pad_error(x: Any, pad_width: Any, mode: Any, constant_values: Any) -> Exception | None:
-    """The decided error for ``pad``'s arguments, or None."""
-    if type(mode) is not str or mode not in PAD_MODES:
-        return pad_mode_error(mode)
-    shape = shape_of(x)
-    if shape is None:
-        return None
-    try:
-        pairs = pad_pairs(pad_width, len(shape))
-    except (TypeError, ValueError) as error:
-        return error
-    if mode != "constant":
-        for axis, (size, pair) in enumerate(zip(shape, pairs)):
-            if size == 0 and pair != (0, 0):
-                return decided(
-                    ValueError(
-                        f"pad: mode={mode!r} cannot extend x's empty axis {axis} (only "
-                        f"'constant' can)"
-                    )
-                )
-    elif type(constant_values) not in _SCALARS and shape_of(constant_values) != ():
-        return decided(
-            TypeError(
-                f"pad: constant_values must be a number, got {type(constant_values).__name__}"
-            )
-        )
-    return None
-
-
-def pad_args(spec: OpSpec, args: dict[str, Any]) -> None:
-    error = pad_error(args["x"], args["pad_width"], args["mode"], args["constant_values"])
-    if error is not None:
-        raise error
-
-
-# one_hot, top_k, scatter_add, segment_sum / segment_max -----------------------------------------
-def one_hot_error(indices: Any, num_classes: Any) -> Exception | None:
-    return integer_array_error("one_hot", "indices", indices) or int_error(
-        "one_hot", "num_classes", num_classes
-    )
-
-
-def one_hot_args(spec: OpSpec, args: dict[str, Any]) -> None:
-    error = one_hot_error(args["indices"], args["num_classes"])
-    if error is not None:
-        raise error
-
-
-def scatter_add_error(x: Any, indices: Any, updates: Any) -> Exception | None:
-    """``x`` numeric and at least 1-D, integer ``indices``, numeric ``updates`` broadcasting to
-    the rows they select: ``indices.shape + x.shape[1:]``."""
-    shape = shape_of(x)
-    error = (
-        leading_axis_error("scatter_add", "x", shape, "indices select along axis 0")
-        or kind_error("scatter_add", "x", x, NUMERIC)
-        or integer_array_error("scatter_add", "indices", indices)
-        or kind_error("scatter_add", "updates", updates, NUMERIC)
-    )
-    if error is not None:
-        return error
-    rows, given = shape_of(indices), shape_of(updates)
-    if shape is None or rows is None or given is None:
-        return None
-    target = rows + shape[1:]
-    fits = len(given) <= len(target) and all(
-        g == 1 or g == t or None in (g, t) for g, t in zip(reversed(given), reversed(target))
-    )
-    if fits:
-        return None
-    return decided(
-        ValueError(
-            f"scatter_add: updates of shape {given} do not broadcast to {target}, the shape of "
-            f"the rows they add to (indices' shape {rows}, then x's shape after axis 0)"
-        )
-    )
-
-
-def scatter_add_args(spec: OpSpec, args: dict[str, Any]) -> None:
-    error = scatter_add_error(args["x"], args["indices"], args["updates"])
-    if error is not None:
-        raise error
-
-
-def segment_error(where: str, data: Any, segment_ids: Any, num_segments: Any) -> Exception | None:
-    """``num_segments`` an int >= 0, ``data`` at least 1-D and numeric (real for
-    ``segment_max``), ``segment_ids`` an integer array of one id per row of ``data``."""
-    shape = shape_of(data)
-    error = (
-        int_error(where, "num_segments", num_segments)
-        or leading_axis_error(where, "data", shape, "segment_ids label its rows")
-        or kind_error(where, "data", data, REAL if where == "segment_max" else NUMERIC)
-        or integer_array_error(where, "segment_ids", segment_ids)
-    )
-    if error is not None:
-        return error
-    ids = shape_of(segment_ids)
-    if shape is None or ids is None:
-        return None
-    if len(ids) != 1 or (ids[0] != shape[0] and None not in (ids[0], shape[0])):
-        return decided(
-            ValueError(
-                f"{where}: segment_ids must be 1-D with one id per row of data (shape "
-                f"({shape[0]},)), got shape {ids}"
-            )
-        )
-    return None
-
-
-def segment_args(spec: OpSpec, args: dict[str, Any]) -> None:
-    error = segment_error(spec.name, args["data"], args["segment_ids"], args["num_segments"])
-    if error is not None:
-        raise error

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..core.decided_errors import (
-    arange_count,
     creation_shape,
-    eye_sizes,
+    decided,
+    itemsize_of,
     like_shape,
     linspace_num,
+    shape_error,
+    shape_of,
 )
 from ..core.registry import OpSpec, op
 
@@ -133,8 +136,97 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None):
     """
 
 
+# -- argument checks (run before any kernel; see ``OpSpec.check``) -------------------------------
+# Below this many elements a size check costs more than it saves: every backend allocates it.
+_LARGE = 2**24
+_REAL = (int, float)
+
+
+def arange_length(start: Any, stop: Any, step: Any) -> int | None:
+    """How many values ``arange(start, stop, step)`` has (``stop`` None: from 0 to ``start``),
+    for real Python numbers; None for anything else, a zero step or a bound that is not finite
+    (the frameworks refuse those in their own words)."""
+    if stop is None:
+        start, stop = 0, start
+    if type(start) not in _REAL or type(stop) not in _REAL or type(step) not in _REAL or not step:
+        return None
+    try:
+        return max(0, math.ceil((stop - start) / step))
+    except (OverflowError, ValueError):  # an infinite or NaN bound
+        return None
+
+
+def _check_arange(
+    start: Any, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
+) -> None:
+    """A range of more values than int64 can count or the machine can hold is refused before
+    a framework tries it (MLX would crash reading it, XLA abort, MXNet wrap the count around)."""
+    count = arange_length(start, stop, step)
+    if count is None or count <= _LARGE:
+        return  # the common case; other bounds the frameworks refuse themselves
+    floats = float in (type(start), type(stop), type(step))
+    if stop is None:
+        start, stop = 0, start
+    shown = f"[{start}, {stop}) in steps of {step} ({count} values)"
+    itemsize = itemsize_of(dtype, 1.0 if floats else 1)
+    error = shape_error("arange", count, itemsize, name="the range", scalar=True, shown=shown)
+    if error is not None:
+        raise error
+
+
+def _check_eye(
+    n_rows: Any,
+    n_cols: Any = None,
+    /,
+    *,
+    k: Any = 0,
+    dtype: Any = None,
+    device: Any = None,
+) -> None:
+    """``n_rows`` and ``n_cols`` are sizes (MXNet reads -1 as "square"), and a matrix of more
+    bytes than the machine holds is refused before any framework allocates (``tf.eye`` sets
+    up its diagonal first: 16 GiB for ``eye(2**32)``)."""
+    cols = n_rows if n_cols is None else n_cols
+    if type(n_rows) is int and type(cols) is int and 0 <= n_rows and 0 <= cols:
+        if n_rows * cols <= _LARGE:
+            return  # the common case: two ints and a product
+    for name, size in (("n_rows", n_rows), ("n_cols", n_cols)):
+        if size is not None:
+            error = shape_error("eye", size, name=name, scalar=True, sizes=False)
+            if error is not None:
+                raise error
+    shape = (n_rows, cols)
+    error = shape_error("eye", shape, itemsize_of(dtype), name="(n_rows, n_cols)")
+    if error is not None:
+        raise error
+
+
+def _check_meshgrid(*arrays: Any, indexing: Any = "xy") -> None:
+    """``indexing`` is ``"xy"`` or ``"ij"`` and every input is 1-D (NumPy would flatten)."""
+    if indexing != "xy" and indexing != "ij":
+        raise decided(ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}"))
+    for i, a in enumerate(arrays):
+        ndim = len(getattr(a, "shape", ()))
+        if ndim != 1:
+            raise decided(ValueError(f"meshgrid: arrays[{i}] must be 1-D, got {ndim} dimensions"))
+
+
+def _check_matrices(where: str, x: Any) -> None:
+    shape = shape_of(x)
+    if shape is not None and len(shape) < 2:
+        raise decided(ValueError(f"{where}: x must have at least 2 dimensions, got {len(shape)}"))
+
+
+def _check_tril(x: Any, /, *, k: Any = 0) -> None:
+    _check_matrices("tril", x)
+
+
+def _check_triu(x: Any, /, *, k: Any = 0) -> None:
+    _check_matrices("triu", x)
+
+
 @_default_for(_kind_of_range)
-@op(dtypes=("dtype",), creation=True, shape_rule=arange_count)
+@op(dtypes=("dtype",), creation=True, check=_check_arange)
 def arange(
     start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
 ):
@@ -173,7 +265,7 @@ def linspace(
 
 
 @_default_for(_always_floating)
-@op(dtypes=("dtype",), creation=True, shape_rule=eye_sizes)
+@op(dtypes=("dtype",), creation=True, check=_check_eye)
 def eye(
     n_rows: int,
     n_cols: int | None = None,
@@ -218,7 +310,7 @@ def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None):
     """
 
 
-# -- array API creation functions (issue 5) -----------------------------------------------------
+# -- the rest of the array API creation functions --------------------------------------------
 @_default_for(_always_floating)
 @op(dtypes=("dtype",), creation=True, shape_rule=creation_shape)
 def empty(shape: Any, *, dtype: Any = None, device: Any = None):
@@ -281,7 +373,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None):
     """
 
 
-@op(sequences=("arrays",), n_outputs=-1)
+@op(sequences=("arrays",), n_outputs=-1, check=_check_meshgrid)
 def meshgrid(*arrays: Any, indexing: str = "xy"):
     """Coordinate grids from 1-D coordinate arrays; a tuple with one array per input.
 
@@ -300,7 +392,7 @@ def meshgrid(*arrays: Any, indexing: str = "xy"):
     """
 
 
-@op(arrays=("x",))
+@op(arrays=("x",), check=_check_tril)
 def tril(x: Any, /, *, k: int = 0, out: Any = None):
     """The lower triangle of each matrix of ``x`` (the last two axes); zeros above diagonal k.
 
@@ -315,7 +407,7 @@ def tril(x: Any, /, *, k: int = 0, out: Any = None):
     """
 
 
-@op(arrays=("x",))
+@op(arrays=("x",), check=_check_triu)
 def triu(x: Any, /, *, k: int = 0, out: Any = None):
     """The upper triangle of each matrix of ``x`` (the last two axes); zeros below diagonal k.
 
@@ -328,39 +420,3 @@ def triu(x: Any, /, *, k: int = 0, out: Any = None):
     ivy_like.array([[0, 1, 1],
                     [0, 0, 1]])
     """
-
-
-# -- shared rules (backends call these; no framework is imported here) ------------------------
-def _check_meshgrid(arrays: Any, indexing: Any) -> None:
-    if indexing not in ("xy", "ij"):
-        raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
-    for i, a in enumerate(arrays):
-        ndim = len(getattr(a, "shape", ()))
-        if ndim != 1:
-            raise ValueError(f"meshgrid: arrays[{i}] must be 1-D, got {ndim} dimensions")
-
-
-def _check_matrix(x: Any, name: str) -> None:
-    if len(x.shape) < 2:
-        raise ValueError(f"{name}: x must have at least 2 dimensions, got {len(x.shape)}")
-
-
-def _meshgrid_shapes(
-    lengths: list[int], indexing: str
-) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
-    """``(output shape, shape each 1-D input is reshaped to before broadcasting)``.
-
-    For backends whose own meshgrid needs one dtype (torch, tensorflow).
-    """
-    n = len(lengths)
-    axes = list(range(n))
-    if indexing == "xy" and n >= 2:
-        axes[0], axes[1] = 1, 0  # Cartesian: x varies along columns, y along rows
-    shape = [1] * n
-    views = []
-    for size, axis in zip(lengths, axes):
-        shape[axis] = size
-        view = [1] * n
-        view[axis] = size
-        views.append(tuple(view))
-    return tuple(shape), views

@@ -15,7 +15,6 @@ from ..core.decided_errors import (
     REAL_FLOAT,
     broadcasting,
 )
-from ..core.dtypes import as_dtype
 from ..core.registry import op
 
 # Keyword arguments of @op shared by many declarations (Any: they fill keywords of several types).
@@ -892,93 +891,3 @@ def trunc(x: Any, /, *, out: Any = None):
     >>> ivy_like.trunc(ivy_like.array([-1.7, 1.7]))
     ivy_like.array([-1.,  1.])
     """
-
-
-# -- shared rules (backends call these; no framework is imported here) ------------------------
-def _clip_bound(name: str, bound: Any, x_dtype: Any, bound_dtype: Any = None) -> Any:
-    """Check one ``clip`` bound against ``x``'s unified dtype; clamp Python ints into range.
-
-    ``bound_dtype`` is the unified dtype of an array bound (None for a Python scalar).
-    """
-    if x_dtype.kind not in "iuf":
-        raise TypeError(f"clip: x must have an integer or real floating-point dtype, got {x_dtype}")
-    if bound_dtype is None:
-        if isinstance(bound, bool) or not isinstance(bound, (int, float)):
-            raise TypeError(
-                f"clip: {name} must be an int, a float, an array or None, got "
-                f"{type(bound).__name__}"
-            )
-        kind = "f" if isinstance(bound, float) else "i"
-    else:
-        kind = bound_dtype.kind
-        if kind not in "iuf":
-            raise TypeError(f"clip: {name} must have a real numeric dtype, got {bound_dtype}")
-    if x_dtype.kind in "iu" and kind == "f":
-        raise TypeError(
-            f"clip: {name} is floating-point but x is {x_dtype}; convert one of them first"
-        )
-    if bound_dtype is None and x_dtype.kind in "iu":
-        import numpy as np
-
-        info = np.iinfo(x_dtype.name)
-        return int(info.min) if bound < info.min else int(info.max) if bound > info.max else bound
-    return bound
-
-
-def _clip(x: Any, lo: Any, hi: Any, maximum: Any, minimum: Any, astype: Any) -> Any:
-    """``clip`` from a backend's own ``maximum``, ``minimum`` and ``astype`` (native arrays).
-
-    The backends' maximum/minimum propagate NaN and broadcast, so the rules documented on
-    :func:`clip` hold wherever those two do.
-    """
-    x_dtype = as_dtype(x.dtype)
-    out = x
-    for name, bound, fn in (("min", lo, maximum), ("max", hi, minimum)):
-        if bound is None:
-            continue
-        bound_dtype = as_dtype(bound.dtype) if hasattr(bound, "dtype") else None
-        out = fn(out, _clip_bound(name, bound, x_dtype, bound_dtype))
-    if out is x:
-        return astype(x, x.dtype, copy=True)  # both bounds None: a copy, never an alias
-    # An array bound of a wider dtype promoted the result: the standard keeps x's dtype.
-    return out if out.dtype == x.dtype else astype(out, x.dtype)
-
-
-# Bits of +inf for each float width; the magnitudes above it are NaN.
-def _int_pow(x1: Any, x2: Any, power: Any, where: Any, maximum: Any, cast: Any) -> Any:
-    """``x1 ** x2`` for integer arrays of one dtype where ``x2`` may be negative: the exact
-    value truncated toward zero (``pow``'s rule), from a backend's ``power``, ``where``,
-    ``maximum`` and ``cast(array, like)``. No values are read: it works under tracing."""
-    base = power(x1, maximum(x2, 0))
-    unit = where(x1 == -1, where(x2 % 2 == 0, 1, -1), where(x1 == 1, 1, 0))
-    return where(x2 < 0, cast(unit, base), base)
-
-
-_INF_BITS = {16: 0x7C00, 32: 0x7F800000, 64: 0x7FF0000000000000}
-
-
-def _nextafter_bits(ia: Any, ib: Any, width: int, where: Any, bitwise_and: Any) -> Any:
-    """``nextafter`` on the signed-integer views ``ia``, ``ib`` of two float arrays.
-
-    Integer operations only (jax, tensorflow and mlx use it): XLA and TensorFlow flush
-    subnormal floats to zero in float comparisons and arithmetic on the CPU, so steps to,
-    from and between subnormals are taken on the bits. Floats are sign-magnitude: one integer step moves one ulp (+1 away from zero,
-    -1 towards it; from the largest float to inf, from inf to the largest float). Equal
-    arguments (0.0 and -0.0 too) give ``ib``; NaN bits go through here and are the caller's.
-    """
-    magnitude = (1 << (width - 1)) - 1
-    mag_a, mag_b = bitwise_and(ia, magnitude), bitwise_and(ib, magnitude)
-    key_a = where(ia < 0, -mag_a, ia)  # order-preserving: -0.0 and 0.0 are both 0
-    key_b = where(ib < 0, -mag_b, ib)
-    up = key_b > key_a
-    out = where(up != (ia < 0), ia + 1, ia - 1)
-    smallest = where(up, ia * 0 + 1, ia * 0 - magnitude)  # +-(smallest subnormal), from zero
-    out = where(mag_a == 0, smallest, out)
-    return where(key_a == key_b, ib, out)
-
-
-def _has_nan_bits(ia: Any, ib: Any, width: int, bitwise_and: Any) -> Any:
-    """Where either integer view holds a NaN (magnitude bits above those of inf)."""
-    magnitude = (1 << (width - 1)) - 1
-    inf = _INF_BITS[width]
-    return (bitwise_and(ia, magnitude) > inf) | (bitwise_and(ib, magnitude) > inf)

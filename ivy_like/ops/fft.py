@@ -24,12 +24,54 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.decided_errors import kind_of
 from ..core.registry import op
 
 _FFT = ("fft",)
 
 
-@op(arrays=("x",), namespaces=_FFT)
+# -- argument checks (run before any kernel; see ``OpSpec.check``) -------------------------------
+NORMS = ("backward", "ortho", "forward")
+
+
+def _transform_check(name: str, real_only: bool = False) -> Any:
+    """The check of transform ``name``: a floating-point ``x`` (real only for ``rfft``,
+    ``rfftn`` and ``ihfft``; the frameworks would convert integers each their own way) and a
+    ``norm`` of :data:`NORMS`. ``n``/``axis`` and ``s``/``axes`` are resolved by the kernels
+    (``backends/_common/fft.py``), which need the resolved values."""
+
+    def check(x: Any, /, *, norm: Any = "backward", **_: Any) -> None:
+        kind = kind_of(x)
+        if kind != "f" and (kind != "c" or real_only):
+            if kind == "c":
+                raise TypeError(
+                    f"fft.{name}: expected a real floating-point array, got a complex one"
+                )
+            raise TypeError(f"fft.{name}: expected a floating-point array (see ivy_like.fft)")
+        if norm != "backward" and norm not in NORMS:
+            raise ValueError(
+                f"fft.{name}: norm must be 'backward', 'ortho' or 'forward', got {norm!r}"
+            )
+
+    check.__name__ = check.__qualname__ = f"_check_{name}"
+    return check
+
+
+def _points_check(name: str) -> Any:
+    """The check of ``fftfreq``/``rfftfreq`` (``name``): ``n`` is an int of at least 1."""
+
+    def check(n: Any, /, **_: Any) -> None:
+        if type(n) is int and n >= 1:
+            return
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"fft.{name}: n must be an int or None, got {n!r}")
+        raise ValueError(f"fft.{name}: the number of points must be >= 1, got {n}")
+
+    check.__name__ = check.__qualname__ = f"_check_{name}"
+    return check
+
+
+@op(arrays=("x",), namespaces=_FFT, check=_transform_check("fft"))
 def fft(
     x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
 ):
@@ -44,7 +86,7 @@ def fft(
     """
 
 
-@op(arrays=("x",), namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT, check=_transform_check("ifft"))
 def ifft(
     x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
 ):
@@ -58,7 +100,7 @@ def ifft(
     """
 
 
-@op(arrays=("x",), namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT, check=_transform_check("fftn"))
 def fftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward", out: Any = None):
     """N-dimensional discrete Fourier transform over ``axes``.
 
@@ -71,7 +113,7 @@ def fftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward", 
     """
 
 
-@op(arrays=("x",), namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT, check=_transform_check("ifftn"))
 def ifftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward", out: Any = None):
     """N-dimensional inverse discrete Fourier transform over ``axes``.
 
@@ -84,7 +126,7 @@ def ifftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward",
     """
 
 
-@op(arrays=("x",), namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT, check=_transform_check("rfft", real_only=True))
 def rfft(
     x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
 ):
@@ -98,7 +140,7 @@ def rfft(
     """
 
 
-@op(arrays=("x",), namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT, check=_transform_check("irfft"))
 def irfft(
     x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
 ):
@@ -112,7 +154,7 @@ def irfft(
     """
 
 
-@op(arrays=("x",), namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT, check=_transform_check("rfftn", real_only=True))
 def rfftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward", out: Any = None):
     """N-dimensional transform of real input; the last of ``axes`` is halved.
 
@@ -124,7 +166,7 @@ def rfftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward",
     """
 
 
-@op(arrays=("x",), namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT, check=_transform_check("irfftn"))
 def irfftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward", out: Any = None):
     """Inverse of :func:`rfftn`; real output, the last of ``axes`` has ``s[-1]`` points.
 
@@ -137,7 +179,7 @@ def irfftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward"
     """
 
 
-@op(arrays=("x",), namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT, check=_transform_check("hfft"))
 def hfft(
     x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
 ):
@@ -151,7 +193,7 @@ def hfft(
     """
 
 
-@op(arrays=("x",), namespaces=_FFT)
+@op(arrays=("x",), namespaces=_FFT, check=_transform_check("ihfft", real_only=True))
 def ihfft(
     x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", out: Any = None
 ):
@@ -165,7 +207,7 @@ def ihfft(
     """
 
 
-@op(dtypes=("dtype",), creation=True, namespaces=_FFT)
+@op(dtypes=("dtype",), creation=True, namespaces=_FFT, check=_points_check("fftfreq"))
 def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None):
     """Sample frequencies of :func:`fft` for ``n`` points spaced ``d`` apart (default float32).
 
@@ -177,7 +219,7 @@ def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None)
     """
 
 
-@op(dtypes=("dtype",), creation=True, namespaces=_FFT)
+@op(dtypes=("dtype",), creation=True, namespaces=_FFT, check=_points_check("rfftfreq"))
 def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None):
     """Sample frequencies of :func:`rfft` (the ``n // 2 + 1`` non-negative ones).
 
@@ -211,95 +253,3 @@ def ifftshift(x: Any, /, *, axes: Any = None, out: Any = None):
     >>> ivy_like.fft.ifftshift(ivy_like.array([-1., 0., 1.]))
     ivy_like.array([ 0.,  1., -1.])
     """
-
-
-# -- helpers shared by the backends (plain Python, no framework) -------------------------------
-NORMS = ("backward", "ortho", "forward")
-
-
-def _check_norm(name: str, norm: Any) -> str:
-    if norm not in NORMS:
-        raise ValueError(f"fft.{name}: norm must be 'backward', 'ortho' or 'forward', got {norm!r}")
-    return norm
-
-
-def _check_kind(name: str, kind: str, real_only: bool = False) -> None:
-    """``kind`` is the NumPy dtype kind letter of the input."""
-    if kind not in ("f", "c"):
-        raise TypeError(f"fft.{name}: expected a floating-point array (see ivy_like.fft)")
-    if real_only and kind == "c":
-        raise TypeError(f"fft.{name}: expected a real floating-point array, got a complex one")
-
-
-def _axis(name: str, ndim: int, axis: Any) -> int:
-    if isinstance(axis, bool) or not isinstance(axis, int):
-        raise TypeError(f"fft.{name}: axis must be an int, got {axis!r}")
-    if not -ndim <= axis < ndim:
-        raise ValueError(f"fft.{name}: axis {axis} is out of range for a {ndim}-d array")
-    return axis % ndim
-
-
-def _length(name: str, n: Any, default: int) -> int:
-    if n is None:
-        n = default
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"fft.{name}: n must be an int or None, got {n!r}")
-    if n < 1:
-        raise ValueError(f"fft.{name}: the number of points must be >= 1, got {n}")
-    return n
-
-
-def _one_d(
-    name: str, shape: tuple[int, ...], n: Any, axis: Any, inverse_real: bool = False
-) -> tuple[int, int]:
-    """(axis, n) of a 1-D transform, resolved: ``inverse_real`` for irfft/hfft defaults."""
-    ax = _axis(name, len(shape), axis)
-    default = 2 * (shape[ax] - 1) if inverse_real else shape[ax]
-    return ax, _length(name, n, default)
-
-
-def _n_d(
-    name: str, shape: tuple[int, ...], s: Any, axes: Any, inverse_real: bool = False
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(axes, sizes) of an n-D transform, resolved as the module docstring says."""
-    ndim = len(shape)
-    if s is not None:
-        s = tuple(s)
-    if axes is None:
-        axes = tuple(range(ndim - len(s), ndim)) if s is not None else tuple(range(ndim))
-        if s is not None and len(s) > ndim:
-            raise ValueError(f"fft.{name}: s has {len(s)} entries for a {ndim}-d array")
-    axes = tuple(_axis(name, ndim, a) for a in axes)
-    if len(set(axes)) != len(axes):
-        raise ValueError(f"fft.{name}: repeated axis in {axes!r}")
-    if s is None:
-        s = (-1,) * len(axes)
-    if len(s) != len(axes):
-        raise ValueError(f"fft.{name}: s and axes must have the same length, got {s} and {axes}")
-    sizes = []
-    for i, (a, size) in enumerate(zip(axes, s)):
-        last = i == len(axes) - 1
-        default = 2 * (shape[a] - 1) if inverse_real and last else shape[a]
-        sizes.append(_length(name, None if size == -1 else size, default))
-    return axes, tuple(sizes)
-
-
-def _shift_axes(name: str, ndim: int, axes: Any) -> tuple[int, ...]:
-    if axes is None:
-        return tuple(range(ndim))
-    items = tuple(axes) if isinstance(axes, (tuple, list)) else (axes,)
-    return tuple(_axis(name, ndim, a) for a in items)
-
-
-def _swap_norm(norm: str) -> str:
-    """The norm of the opposite direction: hfft is irfft of the conjugate with it swapped."""
-    return {"backward": "forward", "forward": "backward"}.get(norm, norm)
-
-
-def _scale(norm: str, n: int, inverse: bool) -> float | None:
-    """The factor to apply after an unnormalised transform of ``n`` points, or None."""
-    if norm == "ortho":
-        return 1.0 / n**0.5
-    if (norm == "forward") != inverse:
-        return 1.0 / n
-    return None

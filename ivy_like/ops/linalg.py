@@ -72,13 +72,21 @@ returns them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..core.decided_errors import NUMERIC, matmul_shapes, tensordot_axes
+from ..core.decided_errors import (
+    KIND_OF_DTYPE,
+    NUMERIC,
+    decided,
+    kind_of,
+    matmul_shapes,
+    shape_of,
+    tensordot_axes,
+)
 from ..core.registry import op
-from ._half import HALF_EPS, _half_in_float32  # noqa: F401  (the backends' linalg uses them)
 
 __all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult"]
 
@@ -100,12 +108,6 @@ class LinAlgError(np.linalg.LinAlgError, ValueError):
     ...     print(e)
     linalg.inv: x is singular (its LU factorization has a zero pivot)
     """
-
-
-def _singular(name: str, arg: str, ndim: int) -> LinAlgError:
-    """The error for a singular ``arg`` of ``linalg.<name>`` with ``ndim`` dimensions."""
-    which = f"{arg} holds a singular matrix" if ndim > 2 else f"{arg} is singular"
-    return LinAlgError(f"linalg.{name}: {which} (its LU factorization has a zero pivot)")
 
 
 class EighResult(NamedTuple):
@@ -141,6 +143,138 @@ _BOTH = ("", "linalg")
 _LINALG = ("linalg",)
 
 
+# -- argument checks (run before any kernel; see ``OpSpec.check``) -------------------------------
+MATRIX_NORM_ORDS = ("fro", "nuc", 1, -1, 2, -2, float("inf"), -float("inf"))
+_FLOATING = ("f", "c")
+
+
+def _matrices(name: str, x: Any, square: bool = False, floating: bool = True) -> None:
+    """``x`` a floating-point array (``floating``) and a stack of (``square``) matrices. The
+    frameworks would compute integers in float64 or float32, or refuse them in their words."""
+    if floating and kind_of(x) not in _FLOATING:
+        raise TypeError(f"linalg.{name}: expected a floating-point array (see ivy_like.linalg)")
+    shape = shape_of(x)
+    if shape is None:
+        return
+    if len(shape) < 2:
+        raise ValueError(f"linalg.{name}: x must be at least 2-D, got shape {shape}")
+    if square and shape[-1] != shape[-2]:
+        raise ValueError(f"linalg.{name}: x must be square, got shape {shape}")
+
+
+def _check_matrix_transpose(x: Any, /) -> None:
+    _matrices("matrix_transpose", x, floating=False)
+
+
+def _check_diagonal(x: Any, /, **_: Any) -> None:
+    _matrices("diagonal", x, floating=False)
+
+
+def _check_trace(x: Any, /, **_: Any) -> None:
+    _matrices("trace", x, floating=False)
+
+
+def _square_check(name: str) -> Callable[..., None]:
+    """The check of an op of one floating-point stack of square matrices."""
+
+    def check(x: Any, /, **_: Any) -> None:
+        _matrices(name, x, square=True)
+
+    check.__name__ = check.__qualname__ = f"_check_{name}"
+    return check
+
+
+def _matrix_check(name: str) -> Callable[..., None]:
+    """The check of an op of one floating-point stack of matrices."""
+
+    def check(x: Any, /, **_: Any) -> None:
+        _matrices(name, x)
+
+    check.__name__ = check.__qualname__ = f"_check_{name}"
+    return check
+
+
+def _check_matrix_power(x: Any, n: Any, /) -> None:
+    _matrices("matrix_power", x, square=True)
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"linalg.matrix_power: n must be an int, got {n!r}")
+
+
+def _check_matrix_norm(x: Any, /, *, keepdims: Any = False, ord: Any = "fro") -> None:  # noqa: A002
+    if isinstance(ord, bool) or ord not in MATRIX_NORM_ORDS:
+        raise ValueError(
+            f"linalg.matrix_norm: ord must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, -inf; "
+            f"got {ord!r}"
+        )
+    _matrices("matrix_norm", x)
+
+
+def _check_qr(x: Any, /, *, mode: Any = "reduced") -> None:
+    if mode != "reduced" and mode != "complete":
+        raise ValueError(f"linalg.qr: mode must be 'reduced' or 'complete', got {mode!r}")
+    _matrices("qr", x)
+
+
+def _check_vector_norm(x: Any, /, *, axis: Any = None, keepdims: Any = False, ord: Any = 2) -> None:  # noqa: A002
+    if kind_of(x) not in _FLOATING:
+        raise TypeError("linalg.vector_norm: expected a floating-point array (see ivy_like.linalg)")
+    if isinstance(ord, bool) or not isinstance(ord, (int, float)) or ord != ord:
+        raise ValueError(f"linalg.vector_norm: ord must be a real number, got {ord!r}")
+
+
+def _check_solve(x1: Any, x2: Any, /) -> None:
+    """Floating-point ``x1`` and ``x2`` (NumPy would solve integers in float64, JAX in
+    float32). Two dict lookups on the common path: ``solve`` is timed per call. The shapes
+    are decided by :func:`solve_shapes` once a framework refused them."""
+    try:
+        if KIND_OF_DTYPE[x1.dtype] in _FLOATING and KIND_OF_DTYPE[x2.dtype] in _FLOATING:
+            return
+    except (AttributeError, KeyError, TypeError):  # a dtype not met yet (kind_of adds it)
+        pass
+    for x in (x1, x2):
+        if kind_of(x) not in _FLOATING:
+            raise TypeError("linalg.solve: expected a floating-point array (see ivy_like.linalg)")
+
+
+def solve_operands_error(x1: Any, x2: Any) -> Exception | None:
+    """The decided error for the shapes of ``solve``'s operands, or None: ``x1`` a stack of
+    square matrices; ``x2`` a vector of ``n`` values (``n`` = x1's rows) or a stack of ``n``-row
+    matrices whose batch dimensions broadcast with x1's. The frameworks raise ValueError,
+    RuntimeError or InvalidArgumentError here, in their own words; ivy_like raises one
+    ValueError. Unknown (None) sizes of a traced TensorFlow shape are not checked. (MXNet, which
+    reports a bad shape only when the result is read, calls it before its solve.)"""
+    shape1, shape2 = shape_of(x1), shape_of(x2)
+    if shape1 is None or shape2 is None:
+        return None
+    if len(shape1) < 2:
+        return ValueError(f"linalg.solve: x must be at least 2-D, got shape {shape1}")
+    if shape1[-1] != shape1[-2]:
+        return ValueError(f"linalg.solve: x must be square, got shape {shape1}")
+    n = shape1[-1]
+    if len(shape2) == 0:
+        return ValueError("linalg.solve: x2 must be at least 1-D, got a 0-d array")
+    rows = shape2[-1] if len(shape2) == 1 else shape2[-2]
+    if rows != n and rows is not None and n is not None:
+        return ValueError(
+            f"linalg.solve: x2 must have x1's {n} rows, got x2 of shape {shape2} for "
+            f"x1 of shape {shape1}"
+        )
+    for a, b in zip(reversed(shape1[:-2]), reversed(shape2[:-2])):
+        if a != b and 1 not in (a, b) and None not in (a, b):
+            return ValueError(
+                f"linalg.solve: the batch dimensions of x1 {shape1[:-2]} and x2 "
+                f"{shape2[:-2]} do not broadcast"
+            )
+    return None
+
+
+def solve_shapes(spec: Any, args: dict[str, Any]) -> None:
+    """``solve``'s shape rule, after a framework failed (see :func:`solve_operands_error`)."""
+    error = solve_operands_error(args["x1"], args["x2"])
+    if error is not None:
+        raise decided(error)
+
+
 # -- in ivy_like and ivy_like.linalg ------------------------------------------------------------
 @op(arrays=("x1", "x2"), namespaces=_BOTH, dtype_category=NUMERIC, shape_rule=matmul_shapes)
 def matmul(x1: Any, x2: Any, /, *, out: Any = None):
@@ -155,7 +289,7 @@ def matmul(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x",), namespaces=_BOTH)
+@op(arrays=("x",), namespaces=_BOTH, check=_check_matrix_transpose)
 def matrix_transpose(x: Any, /, *, out: Any = None):
     """Transpose the last two axes of ``x`` (at least two-dimensional).
 
@@ -204,7 +338,7 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1, out: Any = None):
 
 
 # -- ivy_like.linalg only -------------------------------------------------------------------------
-@op(arrays=("x",), namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG, check=_square_check("cholesky"))
 def cholesky(x: Any, /, *, upper: bool = False, out: Any = None):
     """Cholesky factor of a symmetric (Hermitian) positive-definite matrix (stack).
 
@@ -234,7 +368,7 @@ def cross(x1: Any, x2: Any, /, *, axis: int = -1, out: Any = None):
     """
 
 
-@op(arrays=("x",), namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG, check=_square_check("det"))
 def det(x: Any, /, *, out: Any = None):
     """Determinant of a square matrix (or of each in a stack).
 
@@ -246,7 +380,7 @@ def det(x: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x",), namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG, check=_check_diagonal)
 def diagonal(x: Any, /, *, offset: int = 0, out: Any = None):
     """The ``offset``-th diagonal of the last two axes (above the main one when positive).
 
@@ -261,7 +395,7 @@ def diagonal(x: Any, /, *, offset: int = 0, out: Any = None):
     """
 
 
-@op(arrays=("x",), n_outputs=2, namespaces=_LINALG)
+@op(arrays=("x",), n_outputs=2, namespaces=_LINALG, check=_square_check("eigh"))
 def eigh(x: Any, /):
     """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric/Hermitian matrix.
 
@@ -277,7 +411,7 @@ def eigh(x: Any, /):
     """
 
 
-@op(arrays=("x",), namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG, check=_square_check("eigvalsh"))
 def eigvalsh(x: Any, /, *, out: Any = None):
     """Eigenvalues (ascending) of a symmetric/Hermitian matrix (stack).
 
@@ -289,7 +423,7 @@ def eigvalsh(x: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x",), namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG, check=_square_check("inv"))
 def inv(x: Any, /, *, out: Any = None):
     """Inverse of a square matrix (stack).
 
@@ -306,7 +440,7 @@ def inv(x: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x",), namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG, check=_check_matrix_norm)
 def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro", out: Any = None):  # noqa: A002
     """Matrix norm over the last two axes.
 
@@ -324,7 +458,7 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro", out: Any
     """
 
 
-@op(arrays=("x",), namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG, check=_check_matrix_power)
 def matrix_power(x: Any, n: int, /, *, out: Any = None):
     """``x`` raised to the integer power ``n`` (``n = 0``: identity; negative: of the inverse).
 
@@ -337,7 +471,7 @@ def matrix_power(x: Any, n: int, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x", "rtol"), namespaces=_LINALG)
+@op(arrays=("x", "rtol"), namespaces=_LINALG, check=_matrix_check("matrix_rank"))
 def matrix_rank(x: Any, /, *, rtol: Any = None, out: Any = None):
     """Number of singular values above ``rtol * largest`` (default ``rtol``: ``max(M, N) * eps``).
 
@@ -365,7 +499,7 @@ def outer(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x", "rtol"), namespaces=_LINALG)
+@op(arrays=("x", "rtol"), namespaces=_LINALG, check=_matrix_check("pinv"))
 def pinv(x: Any, /, *, rtol: Any = None, out: Any = None):
     """Moore-Penrose pseudo-inverse; singular values below ``rtol * largest`` count as zero.
 
@@ -380,7 +514,7 @@ def pinv(x: Any, /, *, rtol: Any = None, out: Any = None):
     """
 
 
-@op(arrays=("x",), n_outputs=2, namespaces=_LINALG)
+@op(arrays=("x",), n_outputs=2, namespaces=_LINALG, check=_check_qr)
 def qr(x: Any, /, *, mode: str = "reduced"):
     """QR decomposition ``x = Q @ R`` of an ``(..., M, N)`` matrix; a :class:`QRResult`.
 
@@ -397,7 +531,7 @@ def qr(x: Any, /, *, mode: str = "reduced"):
     """
 
 
-@op(arrays=("x",), n_outputs=2, namespaces=_LINALG)
+@op(arrays=("x",), n_outputs=2, namespaces=_LINALG, check=_square_check("slogdet"))
 def slogdet(x: Any, /):
     """Sign and natural log of the absolute determinant; a :class:`SlogdetResult`.
 
@@ -412,7 +546,7 @@ def slogdet(x: Any, /):
     """
 
 
-@op(arrays=("x1", "x2"), namespaces=_LINALG)
+@op(arrays=("x1", "x2"), namespaces=_LINALG, shape_rule=solve_shapes, check=_check_solve)
 def solve(x1: Any, x2: Any, /, *, out: Any = None):
     """Solve ``x1 @ result = x2`` for square ``x1``, broadcasting batch dimensions.
 
@@ -428,7 +562,7 @@ def solve(x1: Any, x2: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x",), n_outputs=3, namespaces=_LINALG)
+@op(arrays=("x",), n_outputs=3, namespaces=_LINALG, check=_matrix_check("svd"))
 def svd(x: Any, /, *, full_matrices: bool = True):
     """Singular value decomposition ``x = U @ diag(S) @ Vh``; an :class:`SVDResult`.
 
@@ -445,7 +579,7 @@ def svd(x: Any, /, *, full_matrices: bool = True):
     """
 
 
-@op(arrays=("x",), namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG, check=_matrix_check("svdvals"))
 def svdvals(x: Any, /, *, out: Any = None):
     """Singular values of ``x`` (stack), descending.
 
@@ -457,7 +591,7 @@ def svdvals(x: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x",), dtypes=("dtype",), namespaces=_LINALG)
+@op(arrays=("x",), dtypes=("dtype",), namespaces=_LINALG, check=_check_trace)
 def trace(x: Any, /, *, offset: int = 0, dtype: Any = None, out: Any = None):
     """Sum of the ``offset``-th diagonal of the last two axes.
 
@@ -472,7 +606,7 @@ def trace(x: Any, /, *, offset: int = 0, dtype: Any = None, out: Any = None):
     """
 
 
-@op(arrays=("x",), namespaces=_LINALG)
+@op(arrays=("x",), namespaces=_LINALG, check=_check_vector_norm)
 def vector_norm(
     x: Any,
     /,
@@ -496,148 +630,3 @@ def vector_norm(
     >>> ivy_like.linalg.vector_norm(ivy_like.array([3., -4.]), ord=float("inf"))
     ivy_like.array(4.)
     """
-
-
-# -- helpers shared by the backends (plain Python, no framework) -------------------------------
-MATRIX_NORM_ORDS = ("fro", "nuc", 1, -1, 2, -2, float("inf"), -float("inf"))
-
-
-def _check_float(name: str, kind: str) -> None:
-    """``kind`` is the NumPy dtype kind letter of the input ("f", "c", "i", ...)."""
-    if kind not in ("f", "c"):
-        raise TypeError(f"linalg.{name}: expected a floating-point array (see ivy_like.linalg)")
-
-
-# eps of the half-precision dtypes, for the default rtol of pinv/matrix_rank on such input
-def _check_matrix(name: str, shape: tuple[int, ...], square: bool = False) -> None:
-    if len(shape) < 2:
-        raise ValueError(f"linalg.{name}: x must be at least 2-D, got shape {tuple(shape)}")
-    if square and shape[-1] != shape[-2]:
-        raise ValueError(f"linalg.{name}: x must be square, got shape {tuple(shape)}")
-
-
-def _check_solve_operands(shape1: tuple[Any, ...], shape2: tuple[Any, ...]) -> None:
-    """``linalg.solve``'s rule for ``x2`` beside a square stack ``x1`` of shape ``shape1``: a
-    vector of ``n`` values (``n`` = x1's rows) or a stack of ``n``-row matrices whose batch
-    dimensions broadcast with x1's. The frameworks raise ValueError, RuntimeError or
-    InvalidArgumentError here, in their own words; ivy_like raises one ValueError. Unknown
-    (None) sizes of a traced TensorFlow shape are not checked."""
-    n = shape1[-1]
-    if len(shape2) == 0:
-        raise ValueError("linalg.solve: x2 must be at least 1-D, got a 0-d array")
-    rows = shape2[-1] if len(shape2) == 1 else shape2[-2]
-    if rows != n and rows is not None and n is not None:
-        raise ValueError(
-            f"linalg.solve: x2 must have x1's {n} rows, got x2 of shape {tuple(shape2)} for "
-            f"x1 of shape {tuple(shape1)}"
-        )
-    for a, b in zip(reversed(shape1[:-2]), reversed(shape2[:-2])):
-        if a != b and 1 not in (a, b) and None not in (a, b):
-            raise ValueError(
-                f"linalg.solve: the batch dimensions of x1 {tuple(shape1[:-2])} and x2 "
-                f"{tuple(shape2[:-2])} do not broadcast"
-            )
-
-
-def _check_matrix_norm_ord(ord: Any) -> None:  # noqa: A002
-    if isinstance(ord, bool) or ord not in MATRIX_NORM_ORDS:
-        raise ValueError(
-            f"linalg.matrix_norm: ord must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, -inf; "
-            f"got {ord!r}"
-        )
-
-
-def _power_sum_norm(a: Any, p: float, total: Any, sqrt: Any, where: Any = None) -> Any:
-    """``(sum |x|^p)^(1/p)`` of ``a = |x|`` for finite non-zero ``p``, from a backend's
-    ``total`` (its most accurate sum over the reduced axes) and ``sqrt``. Given ``where`` (a
-    backend passes it where a gradient may be taken), ``p > 1`` has gradient 0 at a zero
-    vector (see :func:`_root_zero_grad`); the value is the same either way."""
-    if p == 1:
-        return total(a)
-    s = total(a * a) if p == 2 else total(a**p)
-    root = sqrt if p == 2 else (lambda v: v ** (1.0 / p))
-    if where is None or p < 1:  # (below 1 the root has no infinite slope at 0)
-        return root(s)
-    return _root_zero_grad(s, root, where)
-
-
-def _root_zero_grad(s: Any, root: Any, where: Any) -> Any:
-    """``root(s)`` of sums ``s >= 0`` with gradient 0 where ``s == 0``.
-
-    The root's slope is infinite at 0, so the chain rule gives ``inf * 0 = NaN`` for the
-    gradient of a 2-norm at a zero vector (JAX, TensorFlow, MLX, MXNet); torch defines it as
-    0 (a subgradient), the rule here on every backend. The root sees 1 where ``s`` is 0.
-    Five more operations: backends use it only where a gradient may be taken (a JAX tracer,
-    a TensorFlow tape or graph, MXNet recording; always on MLX, which cannot tell).
-    """
-    positive = s > 0
-    zeros = s * 0
-    return where(positive, root(where(positive, s, zeros + 1)), zeros)
-
-
-def _check_vector_norm_ord(ord: Any) -> float:  # noqa: A002
-    if isinstance(ord, bool) or not isinstance(ord, (int, float)) or ord != ord:
-        raise ValueError(f"linalg.vector_norm: ord must be a real number, got {ord!r}")
-    return float(ord)
-
-
-def _norm_axes(ndim: int, axis: Any) -> tuple[int, ...]:
-    """``axis`` of vector_norm as non-negative axes (None: all), checked."""
-    if axis is None:
-        return tuple(range(ndim))
-    items = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    out = []
-    for a in items:
-        if isinstance(a, bool) or not isinstance(a, int):
-            raise TypeError(f"linalg.vector_norm: axis must be an int or tuple, got {axis!r}")
-        if not -ndim <= a < max(ndim, 1):
-            raise ValueError(f"linalg.vector_norm: axis {a} out of range for {ndim}-d input")
-        out.append(a % ndim if ndim else 0)
-    if len(set(out)) != len(out):
-        raise ValueError(f"linalg.vector_norm: repeated axis in {axis!r}")
-    return tuple(out)
-
-
-def _check_qr_mode(mode: Any) -> None:
-    if mode not in ("reduced", "complete"):
-        raise ValueError(f"linalg.qr: mode must be 'reduced' or 'complete', got {mode!r}")
-
-
-def _check_power(n: Any) -> int:
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"linalg.matrix_power: n must be an int, got {n!r}")
-    return n
-
-
-def _vector_axis(name: str, shape1: tuple[int, ...], shape2: tuple[int, ...], axis: Any) -> int:
-    """The negative axis of ``vecdot``/``cross`` after broadcasting, checked."""
-    if isinstance(axis, bool) or not isinstance(axis, int):
-        raise TypeError(f"{name}: axis must be an int, got {axis!r}")
-    n = min(len(shape1), len(shape2))
-    if not -n <= axis <= -1:
-        raise ValueError(f"{name}: axis must be in [-{n}, -1] (negative, counted from the end)")
-    if shape1[axis] != shape2[axis]:
-        raise ValueError(
-            f"{name}: x1 and x2 must have the same size along axis {axis}, "
-            f"got {shape1[axis]} and {shape2[axis]}"
-        )
-    return axis
-
-
-def _tensordot_axes(axes: Any, ndim1: int, ndim2: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``axes`` of tensordot as two tuples of non-negative axes."""
-    if isinstance(axes, int) and not isinstance(axes, bool):
-        if not 0 <= axes <= min(ndim1, ndim2):
-            raise ValueError(f"tensordot: axes={axes} is out of range for these inputs")
-        return tuple(range(ndim1 - axes, ndim1)), tuple(range(axes))
-    try:
-        a1, a2 = axes
-        a1 = tuple(a1) if isinstance(a1, (tuple, list)) else (a1,)
-        a2 = tuple(a2) if isinstance(a2, (tuple, list)) else (a2,)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"tensordot: axes must be an int or a pair of sequences, got {axes!r}"
-        ) from None
-    if len(a1) != len(a2):
-        raise ValueError(f"tensordot: the two sequences in axes differ in length: {axes!r}")
-    return tuple(a % ndim1 for a in a1), tuple(a % ndim2 for a in a2)

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import math
+import operator
 from typing import Any
 
-from ..core.axes import _axes, _axis, _axis_error, _check_repeats_array  # noqa: F401
+from ..core.axes import check_repeats_array, normalize_axis
 from ..core.decided_errors import (
+    decided,
     joined_shapes,
-    pad_args,
+    kind_of,
     permute_axes,
-    repeat_counts,
     reshape_size,
+    shape_of,
 )
 from ..core.registry import op
+
+_SCALARS = (bool, int, float, complex)
 
 
 @op(arrays=("x",), shape_rule=reshape_size)
@@ -77,7 +82,7 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None, out:
     """
 
 
-# -- array API manipulation functions (issue 5) ------------------------------------------------
+# -- the rest of the array API manipulation functions -----------------------------------------
 # Rules decided once for every backend (each backend calls these helpers before its native op):
 # * an axis out of range raises ``AxisError`` (NumPy's: both an IndexError and a ValueError);
 #   a repeated axis raises ValueError;
@@ -158,7 +163,28 @@ def moveaxis(x: Any, source: Any, destination: Any, /, *, out: Any = None):
     """
 
 
-@op(arrays=("x", "repeats"), shape_rule=repeat_counts)
+def _check_repeat(x: Any, repeats: Any, /, *, axis: Any = None) -> None:
+    """``repeats`` a non-negative int, or an integer array of 0 or 1 dimensions with 1 or
+    ``n`` counts (``n``: the size of ``axis``, or of ``x`` when ``axis`` is None), and ``axis``
+    in range. Negative counts in an array are found by the kernels, which read its values."""
+    if type(repeats) is int and repeats >= 0 and axis is None:
+        return  # the common case
+    shape = shape_of(x)
+    ax = None if axis is None or shape is None else normalize_axis(axis, len(shape), "repeat")
+    if not hasattr(repeats, "dtype"):  # a Python number
+        if isinstance(repeats, bool) or not hasattr(repeats, "__index__"):
+            raise TypeError(f"repeat: repeats must be an int or an integer array, got {repeats!r}")
+        if repeats < 0:
+            raise ValueError(f"repeat: repeats must be non-negative, got {repeats}")
+        return
+    counts = shape_of(repeats)
+    if shape is None or counts is None or None in counts or None in shape:
+        return  # sizes a traced TensorFlow shape does not know: the kernel's to check
+    size = math.prod(shape) if ax is None else shape[ax]
+    check_repeats_array(counts, size, axis, kind_of(repeats) or "f")
+
+
+@op(arrays=("x", "repeats"), check=_check_repeat)
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None, out: Any = None):
     """Each element of ``x`` repeated ``repeats`` times along ``axis`` (None: flattened first).
 
@@ -236,7 +262,93 @@ def unstack(x: Any, /, *, axis: int = 0):
     """
 
 
-@op(arrays=("x",), shape_rule=pad_args)
+PAD_MODES = ("constant", "reflect", "edge")
+
+
+def _pad_entry(pad_width: Any, value: Any, ndim: int) -> int:
+    if isinstance(value, (list, tuple)):
+        raise _pad_shape_error(pad_width, ndim)
+    if type(value) is bool or not hasattr(value, "__index__"):
+        raise decided(
+            TypeError(
+                f"pad: pad_width must hold integers, got {value!r} (a {type(value).__name__})"
+            )
+        )
+    value = operator.index(value)
+    if value < 0:
+        raise decided(ValueError(f"pad: pad_width must not hold negative sizes, got {pad_width!r}"))
+    return value
+
+
+def _pad_shape_error(pad_width: Any, ndim: int) -> Exception:
+    return decided(
+        ValueError(
+            f"pad: pad_width {pad_width!r} does not fit x's {ndim} dimension(s); give an int, "
+            f"(before, after), or one (before, after) pair per axis"
+        )
+    )
+
+
+def pad_pairs(pad_width: Any, ndim: int) -> tuple[tuple[int, int], ...]:
+    """NumPy's forms of ``pad_width`` (an int, ``(pad,)``, ``(before, after)``, ``((before,
+    after),)`` or one pair per axis) as one ``(before, after)`` pair per axis; the decided
+    ``TypeError`` for entries that are not integers, ``ValueError`` for negative ones or a form
+    that does not fit ``ndim`` axes."""
+    value = pad_width
+    if hasattr(value, "tolist") and not isinstance(value, (list, tuple)):
+        value = value.tolist()  # a NumPy (or framework) array or integer scalar
+    if not isinstance(value, (list, tuple)):
+        n = _pad_entry(pad_width, value, ndim)
+        return ((n, n),) * ndim
+    rows = list(value)
+    if not any(isinstance(r, (list, tuple)) for r in rows):  # (pad,) or (before, after)
+        if len(rows) not in (1, 2):
+            raise _pad_shape_error(pad_width, ndim)
+        pair = tuple(_pad_entry(pad_width, v, ndim) for v in rows)
+        return ((pair[0], pair[-1]),) * ndim
+    pairs = []
+    for row in rows:
+        if not isinstance(row, (list, tuple)) or len(row) not in (1, 2):
+            raise _pad_shape_error(pad_width, ndim)
+        entries = [_pad_entry(pad_width, v, ndim) for v in row]
+        pairs.append((entries[0], entries[-1]))
+    if len(pairs) == 1:
+        return (pairs[0],) * ndim
+    if len(pairs) != ndim:
+        raise _pad_shape_error(pad_width, ndim)
+    return tuple(pairs)
+
+
+def _check_pad(x: Any, pad_width: Any, mode: Any = "constant", constant_values: Any = 0) -> None:
+    """``mode`` one of :data:`PAD_MODES`, ``pad_width`` one of NumPy's forms for ``x``'s axes
+    (see :func:`pad_pairs`), an empty axis extended only by ``"constant"``, and a number for
+    ``constant_values``."""
+    if type(mode) is not str or mode not in PAD_MODES:
+        raise decided(
+            ValueError(f"pad: mode must be 'constant', 'reflect' or 'edge', got {mode!r}")
+        )
+    shape = shape_of(x)
+    if shape is None:
+        return
+    pairs = pad_pairs(pad_width, len(shape))
+    if mode != "constant":
+        for axis, (size, pair) in enumerate(zip(shape, pairs)):
+            if size == 0 and pair != (0, 0):
+                raise decided(
+                    ValueError(
+                        f"pad: mode={mode!r} cannot extend x's empty axis {axis} (only "
+                        f"'constant' can)"
+                    )
+                )
+    elif type(constant_values) not in _SCALARS and shape_of(constant_values) != ():
+        raise decided(
+            TypeError(
+                f"pad: constant_values must be a number, got {type(constant_values).__name__}"
+            )
+        )
+
+
+@op(arrays=("x",), check=_check_pad)
 def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0):
     """``x`` extended at both ends of each axis (NumPy's ``pad``, three of its modes).
 
@@ -257,98 +369,3 @@ def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0
     ivy_like.array([[1., 2., 2.],
                     [1., 2., 2.]])
     """
-
-
-# -- shared rules (backends call these; no framework is imported here) ------------------------
-
-
-def _squeeze_axes(shape: tuple[int, ...], axis: Any) -> tuple[int, ...]:
-    axes = _axes(axis, len(shape), "squeeze")
-    for a in axes:
-        if shape[a] != 1:
-            raise ValueError(f"squeeze: cannot squeeze axis {a} of size {shape[a]} (not 1)")
-    return axes
-
-
-def _moveaxis_perm(ndim: int, source: Any, destination: Any) -> list[int]:
-    """The permutation that ``moveaxis(x, source, destination)`` applies to ``x``'s axes."""
-    src = _axes(source, ndim, "moveaxis")
-    dst = _axes(destination, ndim, "moveaxis")
-    if len(src) != len(dst):
-        raise ValueError(
-            f"moveaxis: source {source!r} and destination {destination!r} differ in length"
-        )
-    rest = [a for a in range(ndim) if a not in src]
-    for d, s in sorted(zip(dst, src)):
-        rest.insert(d, s)
-    return rest
-
-
-def _roll_args(shift: Any, axis: Any, ndim: int) -> tuple[Any, Any]:
-    """``(shifts, axes)`` as tuples with distinct axes (repeated axes' shifts summed), or
-    ``(shift, None)`` for the flattened roll."""
-    if axis is None:
-        if isinstance(shift, bool) or not hasattr(shift, "__index__"):
-            raise TypeError(f"roll: with axis=None, shift must be an int, got {shift!r}")
-        return shift.__index__(), None
-    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    shifts = tuple(shift) if isinstance(shift, (tuple, list)) else (shift,) * len(axes)
-    if len(shifts) != len(axes):
-        raise ValueError(f"roll: shift {shift!r} and axis {axis!r} differ in length")
-    total: dict[int, int] = {}
-    for s, a in zip(shifts, axes):
-        if isinstance(s, bool) or not hasattr(s, "__index__"):
-            raise TypeError(f"roll: shift must be an int or a tuple of ints, got {shift!r}")
-        a = _axis(a, ndim, "roll")
-        total[a] = total.get(a, 0) + s.__index__()
-    return tuple(total.values()), tuple(total)
-
-
-def _tile_shapes(
-    shape: tuple[int, ...], repetitions: Any
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``(shape of x with leading ones, repetitions with leading ones)``, of equal length."""
-    reps = tuple(repetitions) if isinstance(repetitions, (tuple, list)) else (repetitions,)
-    for r in reps:
-        if isinstance(r, bool) or not hasattr(r, "__index__"):
-            raise TypeError(f"tile: repetitions must be ints, got {repetitions!r}")
-        if r < 0:
-            raise ValueError(f"tile: repetitions must be non-negative, got {repetitions!r}")
-    n = max(len(shape), len(reps))
-    return (1,) * (n - len(shape)) + tuple(shape), (1,) * (n - len(reps)) + reps
-
-
-def _repeat_count(repeats: int) -> int:
-    """A Python int of repeats, checked (arrays of repeats are checked by each backend)."""
-    if isinstance(repeats, bool) or not hasattr(repeats, "__index__"):
-        raise TypeError(f"repeat: repeats must be an int or an integer array, got {repeats!r}")
-    if repeats < 0:
-        raise ValueError(f"repeat: repeats must be non-negative, got {repeats}")
-    return repeats.__index__()
-
-
-def _pad_sources(
-    shape: tuple[int, ...], pairs: tuple[tuple[int, int], ...], mode: str
-) -> list[tuple[int, list[int]]]:
-    """``pad`` in mode "reflect" or "edge" as gathers: for each axis it extends, ``(axis,
-    sources)``, the position in ``x`` that each position of the padded axis copies. NumPy's
-    rule: "reflect" mirrors about the end values without repeating them, as often as needed
-    (an axis of one value repeats it); "edge" repeats the end values."""
-    out = []
-    for axis, (size, (before, after)) in enumerate(zip(shape, pairs)):
-        if not before and not after:
-            continue
-        if not size:
-            raise ValueError(
-                f"pad: mode={mode!r} cannot extend x's empty axis {axis} (only 'constant' can)"
-            )
-        last = size - 1
-        positions = range(-before, size + after)
-        if mode == "edge" or last == 0:
-            sources = [min(max(i, 0), last) for i in positions]
-        else:
-            period = 2 * last  # mirroring about both ends repeats with this period
-            folded = [i % period for i in positions]
-            sources = [f if f <= last else period - f for f in folded]
-        out.append((axis, sources))
-    return out

@@ -132,7 +132,26 @@ def prod(
     """
 
 
-@op(arrays=("x",), dtype_category=REAL_FLOAT, shape_rule=axis_in_range)
+def _correction_check(name: str) -> Any:
+    """The check of ``std``/``var`` (``name``): ``correction`` is an int or a float (the
+    frameworks would read a bool, a string or an array each in their own way)."""
+
+    def check(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: Any = False) -> None:
+        if type(correction) is float or type(correction) is int:
+            return  # the common case
+        if isinstance(correction, bool) or not isinstance(correction, (int, float)):
+            raise TypeError(f"{name}: correction must be an int or a float, got {correction!r}")
+
+    check.__name__ = check.__qualname__ = f"_check_{name}"
+    return check
+
+
+@op(
+    arrays=("x",),
+    dtype_category=REAL_FLOAT,
+    shape_rule=axis_in_range,
+    check=_correction_check("std"),
+)
 def std(
     x: Any,
     /,
@@ -156,7 +175,12 @@ def std(
     """
 
 
-@op(arrays=("x",), dtype_category=REAL_FLOAT, shape_rule=axis_in_range)
+@op(
+    arrays=("x",),
+    dtype_category=REAL_FLOAT,
+    shape_rule=axis_in_range,
+    check=_correction_check("var"),
+)
 def var(
     x: Any,
     /,
@@ -177,69 +201,3 @@ def var(
     >>> ivy_like.var(ivy_like.array([1., 2., 3., 4.])), ivy_like.var(ivy_like.array([1.]), correction=1)
     (ivy_like.array(1.25), ivy_like.array(nan))
     """
-
-
-# -- helpers shared by the backends (plain Python, no framework) ---------------------------------
-def _axes(ndim: int, axis: Any, name: str) -> tuple[int, ...]:
-    """``axis`` (None, an int or a sequence of ints) as sorted non-negative axes of ``ndim``."""
-    if axis is None:
-        return tuple(range(ndim))
-    items = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    out = []
-    for a in items:
-        if not isinstance(a, int) or isinstance(a, bool):
-            raise TypeError(f"{name}: axis must be an int or a tuple of ints, got {axis!r}")
-        if not -ndim <= a < ndim:
-            raise ValueError(f"{name}: axis {a} is out of range for a {ndim}-d array")
-        out.append(a % ndim)
-    if len(set(out)) != len(out):
-        raise ValueError(f"{name}: repeated axis in {axis!r}")
-    return tuple(sorted(out))
-
-
-def _count(shape: tuple[int, ...], axis: Any, name: str) -> int:
-    """Number of elements one reduction over ``axis`` combines."""
-    n = 1
-    for a in _axes(len(shape), axis, name):
-        n *= shape[a]
-    return n
-
-
-# Float32 reductions of this many values or more take each backend's accurate path (blocked
-# sums on mlx, float64 accumulation of leading axes on numpy and tensorflow, torch.sum beside
-# torch's vector_norm); below it one running total is off by a few ulps at most.
-_ACCURATE_SUM_FROM = 512
-
-
-def _leading_reduction_size(shape: tuple[int, ...], axis: Any) -> int:
-    """Values per output of a reduction over ``axis`` that leaves the last axis out (NumPy and
-    TensorFlow add those in one running total per output), else 0; 0 too for an ``axis`` the
-    framework must reject itself."""
-    try:
-        axes = _axes(len(shape), axis, "sum")
-    except (TypeError, ValueError):
-        return 0
-    if not axes or axes[-1] == len(shape) - 1:
-        return 0
-    n = 1
-    for a in axes:
-        n *= shape[a]
-    return n
-
-
-def _cumulative_axis(ndim: int, axis: int | None, name: str = "cumulative_sum") -> int:
-    """The one axis of ``cumulative_sum``/``cumulative_prod`` (``name``): required unless
-    ``x`` is 1-D; 0-d is an error."""
-    if ndim == 0:
-        raise ValueError(f"{name}: x must have at least one dimension, got a 0-d array")
-    if axis is None:
-        if ndim != 1:
-            raise ValueError(f"{name}: axis is required for a {ndim}-d array")
-        return 0
-    return _axes(ndim, axis, name)[0]
-
-
-def _check_correction(correction: Any, name: str) -> float:
-    if isinstance(correction, bool) or not isinstance(correction, (int, float)):
-        raise TypeError(f"{name}: correction must be an int or a float, got {correction!r}")
-    return float(correction)

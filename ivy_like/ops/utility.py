@@ -8,8 +8,8 @@ import sys
 from typing import Any
 
 from ..core import backend as _backend
-from ..core.axes import _axis
-from ..core.decided_errors import NUMERIC, axis_in_range
+from ..core.axes import normalize_axis
+from ..core.decided_errors import NUMERIC, axis_in_range, kind_of, shape_of
 from ..core.registry import op
 
 
@@ -41,7 +41,45 @@ def any(  # noqa: A001 - array API name
     """
 
 
-@op(arrays=("x", "prepend", "append"), dtype_category=NUMERIC)
+# -- argument checks (run before any kernel; see ``OpSpec.check``) -------------------------------
+def _check_diff(
+    x: Any, /, *, axis: Any = -1, n: Any = 1, prepend: Any = None, append: Any = None
+) -> None:
+    """``diff``'s rules: a numeric ``x`` of at least one dimension, ``n`` a non-negative int,
+    ``axis`` in range, ``prepend``/``append`` of ``x``'s shape off ``axis``."""
+    if kind_of(x) == "b":
+        raise TypeError("diff: x must have a numeric dtype (the array API standard's), got bool")
+    joined = {"prepend": prepend, "append": append}
+    _diff_axis(shape_of(x) or (), axis, n, joined, shape_of)
+
+
+def _diff_axis(
+    shape: tuple[int, ...], axis: Any, n: Any, joined: dict[str, Any], shape_of: Any
+) -> int:
+    """The checked axis of ``diff``; ``joined`` maps "prepend"/"append" to arrays or None,
+    whose shapes ``shape_of`` reads (the backend's ``shape``)."""
+    if not shape:
+        raise ValueError("diff: x must have at least one dimension, got a 0-d array")
+    if isinstance(n, bool) or not hasattr(n, "__index__"):
+        raise TypeError(f"diff: n must be an int, got {n!r}")
+    if operator.index(n) < 0:
+        raise ValueError(f"diff: n must be non-negative, got {n}")
+    axis = normalize_axis(axis, len(shape), "diff")
+    for name, a in joined.items():
+        if a is None:
+            continue
+        if not hasattr(a, "shape"):
+            raise TypeError(f"diff: {name} must be an array or None, got {type(a).__name__}")
+        got = tuple(shape_of(a))
+        off = [(s, g) for d, (s, g) in enumerate(zip(shape, got)) if d != axis]
+        if len(got) != len(shape) or builtins.any(s != g for s, g in off):
+            raise ValueError(
+                f"diff: {name} of shape {got} must have x's shape {shape} except along axis {axis}"
+            )
+    return axis
+
+
+@op(arrays=("x", "prepend", "append"), dtype_category=NUMERIC, check=_check_diff)
 def diff(
     x: Any,
     /,
@@ -72,9 +110,7 @@ def diff(
     """
     # One composite for every backend: slices (each backend's getitem) and subtract.
     b = _backend.current_backend()
-    shape = tuple(b.shape(x))
-    _check_numeric(b.unified_dtype(b.dtype(x)).kind)
-    axis = _diff_axis(shape, axis, n, {"prepend": prepend, "append": append}, b.shape)
+    axis = normalize_axis(axis, len(b.shape(x)), "diff")  # diff's check ran first
     il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     if prepend is not None or append is not None:
         x = il.concat([a for a in (prepend, x, append) if a is not None], axis=axis)
@@ -84,36 +120,3 @@ def diff(
     for _ in range(min(operator.index(n), b.shape(x)[axis])):
         x = il.subtract(b.getitem(x, tail), b.getitem(x, head))
     return x
-
-
-# -- shared rules (no framework is imported here) -------------------------------------------------
-def _check_numeric(kind: str) -> None:
-    """``diff``'s dtype rule (``kind``: the dtype kind letter of ``x``)."""
-    if kind == "b":
-        raise TypeError("diff: x must have a numeric dtype (the array API standard's), got bool")
-
-
-def _diff_axis(
-    shape: tuple[int, ...], axis: Any, n: Any, joined: dict[str, Any], shape_of: Any
-) -> int:
-    """The checked axis of ``diff``; ``joined`` maps "prepend"/"append" to arrays or None,
-    whose shapes ``shape_of`` reads (the backend's ``shape``)."""
-    if not shape:
-        raise ValueError("diff: x must have at least one dimension, got a 0-d array")
-    if isinstance(n, bool) or not hasattr(n, "__index__"):
-        raise TypeError(f"diff: n must be an int, got {n!r}")
-    if operator.index(n) < 0:
-        raise ValueError(f"diff: n must be non-negative, got {n}")
-    axis = _axis(axis, len(shape), "diff")
-    for name, a in joined.items():
-        if a is None:
-            continue
-        if not hasattr(a, "shape"):
-            raise TypeError(f"diff: {name} must be an array or None, got {type(a).__name__}")
-        got = tuple(shape_of(a))
-        off = [(s, g) for d, (s, g) in enumerate(zip(shape, got)) if d != axis]
-        if len(got) != len(shape) or builtins.any(s != g for s, g in off):
-            raise ValueError(
-                f"diff: {name} of shape {got} must have x's shape {shape} except along axis {axis}"
-            )
-    return axis

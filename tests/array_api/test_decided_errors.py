@@ -228,3 +228,47 @@ def test_a_failed_call_leaves_out_unwritten(backend):
     with pytest.raises(ValueError, match="do not broadcast"):
         ivy_like.add(backend.asarray(ones(3)), backend.asarray(ones(4)), out=out)
     np.testing.assert_array_equal(ivy_like.to_numpy(out), np.full(3, 7.0, F32))
+
+
+# Rules declared with the op (``@op(check=...)``): they run before any kernel, so the backends
+# that would have accepted the call answer as the others do.
+DECLARED = {
+    "scatter_add of booleans": (
+        lambda b: ivy_like.scatter_add(
+            b.asarray(np.zeros(3, bool)),
+            b.asarray(np.array([0], np.int32)),
+            b.asarray(np.array([True])),
+        ),
+        TypeError,
+        r"scatter_add: x must have a numeric dtype, got bool",
+    ),
+    "solve of an integer x2": (
+        lambda b: ivy_like.linalg.solve(
+            b.asarray(np.eye(2, dtype=F32)), b.asarray(np.ones(2, np.int32))
+        ),
+        TypeError,
+        r"linalg.solve: expected a floating-point array",
+    ),
+    "eye too large": (
+        lambda b: ivy_like.eye(2**20, 2**20),
+        MemoryError,
+        r"eye: \(n_rows, n_cols\) \(1048576, 1048576\) of 4-byte elements needs .* more than this machine",
+    ),
+    "fftfreq of no points": (
+        lambda b: ivy_like.fft.fftfreq(0),
+        ValueError,
+        r"fft.fftfreq: the number of points must be >= 1, got 0",
+    ),
+    "std correction": (
+        lambda b: ivy_like.std(b.asarray(ones(3)), correction="1"),
+        TypeError,
+        r"std: correction must be an int or a float, got '1'",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(DECLARED))
+def test_a_declared_check_is_the_same_on_every_backend(backend, case):
+    call, error, pattern = DECLARED[case]
+    with pytest.raises(error, match=pattern):
+        call(backend)

@@ -2,11 +2,11 @@
 
 Each ``*_for`` factory returns the kernel itself. ``xp`` is a NumPy-like namespace (``numpy``,
 ``jax.numpy``, ``mlx.core``, and ``torch`` where its function takes the same arguments); the
-shared rules of ``ivy_like.ops.creation`` (matrix and meshgrid checks) run first so every
-backend raises the same errors. NumPy, the one required dependency, is the only import.
+argument checks ``ivy_like.ops.creation`` declares with each op (matrix and meshgrid inputs,
+``arange`` and ``eye`` sizes) run before them, so every backend raises the same errors. NumPy,
+the one required dependency, is the only framework imported.
 
-The checks of bad input (issue 25) are here too, for every backend's ``asarray`` and shape
-kernels: :func:`refuse_data` and :func:`check_numeric` decide Python data the framework refused
+The checks of bad input are here too, for every backend's ``asarray`` and shape kernels: :func:`refuse_data` and :func:`check_numeric` decide Python data the framework refused
 or read as strings or objects, :func:`too_big` refuses shapes before the frameworks that would
 crash on them (MLX, JAX) or wrap their sizes around (MXNet) are called.
 """
@@ -22,7 +22,6 @@ import numpy as np
 
 from ...core import dtypes as _dtypes
 from ...core.decided_errors import data_error, is_decided, shape_error
-from ...ops.creation import _check_matrix, _check_meshgrid
 
 Kernel = Callable[..., Any]
 is_decided = is_decided  # for the backends: a decided error is raised as it is
@@ -169,7 +168,6 @@ def meshgrid_for(xp: Any) -> Kernel:
     """meshgrid as a tuple (numpy, jax.numpy, mlx.core: each input keeps its dtype)."""
 
     def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
-        _check_meshgrid(arrays, indexing)
         return tuple(xp.meshgrid(*arrays, indexing=indexing))
 
     return meshgrid
@@ -180,7 +178,6 @@ def tril_for(xp: Any) -> Kernel:
     which calls it ``diagonal``)."""
 
     def tril(x: Any, /, *, k: int = 0) -> Any:
-        _check_matrix(x, "tril")
         return xp.tril(x, k)
 
     return tril
@@ -190,7 +187,27 @@ def triu_for(xp: Any) -> Kernel:
     """triu with ``k`` as the second positional argument (as ``tril_for``)."""
 
     def triu(x: Any, /, *, k: int = 0) -> Any:
-        _check_matrix(x, "triu")
         return xp.triu(x, k)
 
     return triu
+
+
+def meshgrid_shapes(
+    lengths: list[int], indexing: str
+) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
+    """``(output shape, shape each 1-D input is reshaped to before broadcasting)``.
+
+    For backends whose own meshgrid needs one dtype (torch, tensorflow).
+    """
+    n = len(lengths)
+    axes = list(range(n))
+    if indexing == "xy" and n >= 2:
+        axes[0], axes[1] = 1, 0  # Cartesian: x varies along columns, y along rows
+    shape = [1] * n
+    views = []
+    for size, axis in zip(lengths, axes):
+        shape[axis] = size
+        view = [1] * n
+        view[axis] = size
+        views.append(tuple(view))
+    return tuple(shape), views

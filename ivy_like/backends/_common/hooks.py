@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ...core import dtypes as D
-from ...ops.indexing import _in_range_basic
+from .indexing import in_range_basic
 
 
 def dtype_table(native: Callable[[str], Any], names: str) -> dict[D.Dtype, Any]:
@@ -117,7 +117,7 @@ def getitem_for(key_for: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]
 
     def getitem(x: Any, key: Any) -> Any:
         """``x[key]`` with NumPy's rules (see :func:`ivy_like.backends._common.hooks.getitem_for`)."""
-        if _in_range_basic(x.shape, key):  # nothing to translate or check
+        if in_range_basic(x.shape, key):  # nothing to translate or check
             return x[key]
         return x[key_for(x, key)]
 

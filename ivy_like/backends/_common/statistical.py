@@ -1,7 +1,7 @@
 """Statistical kernels shared by several backends: factories that return the kernel itself.
 
 ``in_float32`` is always the backend's half-precision decorator (its ``_helpers._in_float32``,
-``ivy_like.ops._half``), applied here as the backend applied it to its own kernel.
+``ivy_like.backends._common.half``), applied here as the backend applied it to its own kernel.
 
 ``mean_for`` is the floating-point-only ``mean`` of jax and mlx. ``var_for``/``std_for`` are
 ``var``/``std`` over a backend's ``_var(name, x, axis, correction, keepdims)``, which holds what
@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ivy_like.ops.statistical import _ACCURATE_SUM_FROM, _cumulative_axis
-
 from .helpers import named
 
 
@@ -29,7 +27,7 @@ def mean_for(
     """``mean`` from a NumPy-like ``xp_mean(x, axis=, keepdims=)`` (``jnp.mean``; mlx: its
     guarded ``mx.mean``) of floating-point arrays (``inexact``: the backend's float and complex
     dtypes); other dtypes raise ``TypeError``. ``accurate_sum(x, axis, keepdims)`` sums inputs
-    of ``_ACCURATE_SUM_FROM`` elements or more where ``xp_mean``'s own sum drifts (mlx:
+    of ``ACCURATE_SUM_FROM`` elements or more where ``xp_mean``'s own sum drifts (mlx:
     ``_float_sum``, in blocks).
 
     Examples
@@ -48,7 +46,7 @@ def mean_for(
         """The mean of a floating-point array (see ``_common.statistical.mean_for``)."""
         if x.dtype not in inexact:
             raise TypeError(f"mean: expected a floating-point array, got dtype {x.dtype}")
-        if accurate_sum is None or x.size < _ACCURATE_SUM_FROM:
+        if accurate_sum is None or x.size < ACCURATE_SUM_FROM:
             return xp_mean(x, axis=axis, keepdims=keepdims)
         total = accurate_sum(x, axis, keepdims)
         return total / (x.size // total.size)  # (total is not empty: x has 512+ elements)
@@ -129,7 +127,7 @@ def _cumulative_for(
         x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
     ) -> Any:
         ndim = len(x.shape)
-        axis = _cumulative_axis(ndim, axis, name)
+        axis = cumulative_axis(ndim, axis, name)
         dtype = dtype or accumulator.get(x.dtype)
         if dtype is not None:
             x = cast(x, dtype)
@@ -161,3 +159,63 @@ def prod_for(
         return prod(x, axis=reduce_axes(x, axis, "prod"), keepdims=keepdims)
 
     return in_float32(dtype_arg=True)(named(prod_, "prod"))
+
+
+# -- reduction axes and sizes the backends share (plain Python, no framework) ----------------
+def reduction_axes(ndim: int, axis: Any, name: str) -> tuple[int, ...]:
+    """``axis`` (None, an int or a sequence of ints) as sorted non-negative axes of ``ndim``."""
+    if axis is None:
+        return tuple(range(ndim))
+    items = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    out = []
+    for a in items:
+        if not isinstance(a, int) or isinstance(a, bool):
+            raise TypeError(f"{name}: axis must be an int or a tuple of ints, got {axis!r}")
+        if not -ndim <= a < ndim:
+            raise ValueError(f"{name}: axis {a} is out of range for a {ndim}-d array")
+        out.append(a % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError(f"{name}: repeated axis in {axis!r}")
+    return tuple(sorted(out))
+
+
+def reduction_count(shape: tuple[int, ...], axis: Any, name: str) -> int:
+    """Number of elements one reduction over ``axis`` combines."""
+    n = 1
+    for a in reduction_axes(len(shape), axis, name):
+        n *= shape[a]
+    return n
+
+
+# Float32 reductions of this many values or more take each backend's accurate path (blocked
+# sums on mlx, float64 accumulation of leading axes on numpy and tensorflow, torch.sum beside
+# torch's vector_norm); below it one running total is off by a few ulps at most.
+ACCURATE_SUM_FROM = 512
+
+
+def leading_reduction_size(shape: tuple[int, ...], axis: Any) -> int:
+    """Values per output of a reduction over ``axis`` that leaves the last axis out (NumPy and
+    TensorFlow add those in one running total per output), else 0; 0 too for an ``axis`` the
+    framework must reject itself."""
+    try:
+        axes = reduction_axes(len(shape), axis, "sum")
+    except (TypeError, ValueError):
+        return 0
+    if not axes or axes[-1] == len(shape) - 1:
+        return 0
+    n = 1
+    for a in axes:
+        n *= shape[a]
+    return n
+
+
+def cumulative_axis(ndim: int, axis: int | None, name: str = "cumulative_sum") -> int:
+    """The one axis of ``cumulative_sum``/``cumulative_prod`` (``name``): required unless
+    ``x`` is 1-D; 0-d is an error."""
+    if ndim == 0:
+        raise ValueError(f"{name}: x must have at least one dimension, got a 0-d array")
+    if axis is None:
+        if ndim != 1:
+            raise ValueError(f"{name}: axis is required for a {ndim}-d array")
+        return 0
+    return reduction_axes(ndim, axis, name)[0]

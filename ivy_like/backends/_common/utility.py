@@ -12,23 +12,21 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from ivy_like.ops.utility import _check_numeric, _diff_axis
+from ivy_like.core.axes import normalize_axis
 
 Kernel = Callable[..., Any]
 
 
-def diff_for(
-    concat: Kernel, subtract: Kernel, shifted: Kernel, shape_of: Kernel, kind_of: Kernel
-) -> Kernel:
+def diff_for(concat: Kernel, subtract: Kernel, shifted: Kernel, shape_of: Kernel) -> Kernel:
     """``diff`` for a backend: ``shifted(x, axis)`` returns ``(x[1:], x[:-1])`` along
-    ``axis``, ``shape_of`` an array's shape as a tuple, ``kind_of`` its dtype's kind letter."""
+    ``axis``, ``shape_of`` an array's shape as a tuple (diff's declared check read the dtype
+    and the arguments before)."""
 
     def diff(
         x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None
     ) -> Any:
         shape = shape_of(x)
-        _check_numeric(kind_of(x))
-        axis = _diff_axis(shape, axis, n, {"prepend": prepend, "append": append}, shape_of)
+        axis = normalize_axis(axis, len(shape), "diff")  # diff's check ran first
         parts = [a for a in (prepend, x, append) if a is not None]
         if len(parts) > 1:
             x = concat(parts, axis=axis)

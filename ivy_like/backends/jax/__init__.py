@@ -25,8 +25,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from ...core import dtypes as D
-from ...ops.indexing import _check_bounds, _host_bounds
 from .._common import hooks as _hooks
+from .._common.indexing import check_bounds, host_bounds
 
 NAME = "jax"
 VERSION = jax.__version__
@@ -163,7 +163,7 @@ def _index_range(k: Any) -> tuple[int, int]:
     if known is not None:
         return known
     if k.size <= _HOST_CHECK_MAX:
-        known = _host_bounds(np.asarray(k))
+        known = host_bounds(np.asarray(k))
     else:
         lo, hi = np.asarray(_min_max(k)).tolist()
         known = int(lo), int(hi)
@@ -222,7 +222,7 @@ def _key(x: Any, key: Any) -> Any:
         elif _index_dims(k) == 1 and hasattr(k, "dtype") and not isinstance(k, jax.core.Tracer):
             if getattr(k, "size", 0) and jnp.issubdtype(k.dtype, jnp.integer):
                 size = shp[axis]
-                _check_bounds(*_index_range(k), size, axis)
+                check_bounds(*_index_range(k), size, axis)
         axis += _index_dims(k)
     if widened is not None:
         return tuple(widened) if type(key) is tuple else widened[0]

@@ -15,7 +15,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from ...core.decided_errors import arange_error, arange_length, memory_limit
+from ...core.decided_errors import memory_limit
 from .._common import creation as _creation
 from . import DEFAULT_FLOAT, DEFAULT_INT, X64, _check_representable, _device
 
@@ -87,9 +87,6 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
     if dtype is None:
         dtype = _arange_dtype(start, stop, step)
-    count = arange_length(start, stop, step)
-    if count is not None and count * dtype.itemsize > _XLA_MAX_BYTES:
-        raise arange_error(start, stop, step, dtype.itemsize)  # type: ignore[misc]
     return jnp.arange(start, stop, step, dtype=dtype, device=_device(device))
 
 
@@ -105,8 +102,6 @@ def eye(
     n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None
 ) -> Any:
     dtype = dtype or DEFAULT_FLOAT
-    shape = (n_rows, n_rows if n_cols is None else n_cols)
-    _too_big("eye", shape, dtype.itemsize, _XLA_MAX_BYTES, name="(n_rows, n_cols)")
     return jnp.eye(n_rows, n_cols, k=k, dtype=dtype, device=_device(device))
 
 

@@ -14,8 +14,8 @@ from typing import Any, Callable
 import jax
 import jax.numpy as jnp
 
-from ...ops.elementwise import _has_nan_bits, _int_pow, _nextafter_bits
 from .._common import elementwise as _elementwise
+from .._common.elementwise import has_nan_bits, int_pow, nextafter_bits
 from .._common.helpers import named
 from . import _X64_HINT, DTYPES, X64
 from .manipulation import astype
@@ -95,7 +95,7 @@ _power = jax.jit(_traced_power)
 def _signed_int_pow(x1: Any, x2: Any) -> Any:
     dtype = jnp.result_type(x1, x2)
     a, b = jnp.asarray(x1, dtype=dtype), jnp.asarray(x2, dtype=dtype)
-    return _int_pow(a, b, jnp.power, jnp.where, jnp.maximum, lambda v, like: v.astype(like.dtype))
+    return int_pow(a, b, jnp.power, jnp.where, jnp.maximum, lambda v, like: v.astype(like.dtype))
 
 
 add = _checked(jnp.add, "add")
@@ -220,6 +220,6 @@ def nextafter(x1: Any, x2: Any, /) -> Any:
     ia = jax.lax.bitcast_convert_type(a, itype)
     ib = jax.lax.bitcast_convert_type(b, itype)
     out = jax.lax.bitcast_convert_type(
-        _nextafter_bits(ia, ib, width, jnp.where, jnp.bitwise_and), dtype
+        nextafter_bits(ia, ib, width, jnp.where, jnp.bitwise_and), dtype
     )
-    return jnp.where(_has_nan_bits(ia, ib, width, jnp.bitwise_and), a + b, out)
+    return jnp.where(has_nan_bits(ia, ib, width, jnp.bitwise_and), a + b, out)

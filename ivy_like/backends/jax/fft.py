@@ -10,12 +10,10 @@ from typing import Any
 
 import jax.numpy as jnp
 
-from ivy_like.ops.fft import _length
-
 from .._common import fft as _fft
 from . import DEFAULT_FLOAT, _device
 
-_input = _fft.checked_input_for(jnp)
+_input = _fft.input_for(jnp)
 fft_fft = _fft.one_d_for(jnp.fft.fft, "fft", _input)
 fft_ifft = _fft.one_d_for(jnp.fft.ifft, "ifft", _input)
 fft_rfft = _fft.one_d_for(jnp.fft.rfft, "rfft", _input, real_only=True)
@@ -29,12 +27,10 @@ fft_irfftn = _fft.n_d_for(jnp.fft.irfftn, "irfftn", _input, inverse_real=True)
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = _length("fftfreq", n, n)
     return jnp.fft.fftfreq(n, d, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
 
 
 def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = _length("rfftfreq", n, n)
     return jnp.fft.rfftfreq(n, d, dtype=dtype or DEFAULT_FLOAT, device=_device(device))
 
 

@@ -12,7 +12,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ...ops.indexing import _check_bounds, _take_axis
+from .._common.indexing import check_bounds, take_axis
 from . import (
     _BOUNDS_ATTR,
     DEFAULT_INT,
@@ -59,7 +59,7 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
                 if size <= 127 or size <= _index_max(indices.dtype):
                     return _take_vector(x, indices)
     dt = getattr(indices, "dtype", None)
-    axis = _take_axis(x.ndim, indices, axis, None if dt is None else np.dtype(dt).kind)
+    axis = take_axis(x.ndim, indices, axis, None if dt is None else np.dtype(dt).kind)
     if axis is None:  # flatten (a no-op for 1-D x, skipped: a reshape costs ~15 µs)
         x, axis = (x if x.ndim == 1 else jnp.reshape(x, (-1,))), 0
     if dt is None:  # a Python int: getitem's checks
@@ -68,7 +68,7 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     size = x.shape[axis]
     if not isinstance(indices, jax.core.Tracer) and indices.size:
         # Concrete indices are bounds-checked (JAX would fill or clamp); traced ones cannot be.
-        _check_bounds(*_index_range(indices), size, axis)
+        check_bounds(*_index_range(indices), size, axis)
     if size > _index_max(dt):
         # JAX wraps negative indices with ``size`` in the index dtype, which would overflow.
         indices = indices.astype(DEFAULT_INT)

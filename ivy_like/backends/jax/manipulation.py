@@ -8,14 +8,14 @@ non-1 axis, repeats); those that are the same code in numpy are written once in
 from __future__ import annotations
 
 import inspect
+import operator
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 
-from ...core import dtypes as D
-from ...core.decided_errors import pad_mode_error, pad_pairs
-from ...ops.manipulation import _axis, _check_repeats_array, _repeat_count
+from ...core.axes import normalize_axis
+from ...ops.manipulation import pad_pairs
 from .._common import manipulation as _manipulation
 from . import _device
 
@@ -47,15 +47,13 @@ moveaxis = _manipulation.moveaxis_for(jnp)
 
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     if axis is not None:
-        axis = _axis(axis, jnp.ndim(x), "repeat")
-    if isinstance(repeats, (jax.Array, jax.core.Tracer)):
-        size = jnp.size(x) if axis is None else jnp.shape(x)[axis]
-        _check_repeats_array(tuple(repeats.shape), size, axis, D.as_dtype(repeats.dtype).kind)
+        axis = normalize_axis(axis, jnp.ndim(x), "repeat")
+    if isinstance(repeats, (jax.Array, jax.core.Tracer)):  # its shape and dtype: repeat's check
         # Values known outside a trace are checked (JAX reads a negative count as 0).
         if not isinstance(repeats, jax.core.Tracer) and bool((repeats < 0).any()):
             raise ValueError("repeat: repeats must be non-negative")
     else:
-        repeats = _repeat_count(repeats)
+        repeats = operator.index(repeats)
     return jnp.repeat(x, repeats, axis=axis)
 
 
@@ -65,7 +63,7 @@ tile = _manipulation.tile_for(jnp)
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
-    return tuple(jnp.unstack(x, axis=_axis(axis, jnp.ndim(x), "unstack")))
+    return tuple(jnp.unstack(x, axis=normalize_axis(axis, jnp.ndim(x), "unstack")))
 
 
 def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Any:
@@ -74,6 +72,4 @@ def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0
     pairs = pad_pairs(pad_width, jnp.ndim(x))
     if mode == "constant":
         return jnp.pad(x, pairs, constant_values=constant_values) if pairs else x
-    if mode == "reflect" or mode == "edge":  # jnp.pad has other modes, which ivy_like's has not
-        return jnp.pad(x, pairs, mode=mode) if pairs else x
-    raise pad_mode_error(mode)
+    return jnp.pad(x, pairs, mode=mode) if pairs else x  # reflect or edge (pad's check)

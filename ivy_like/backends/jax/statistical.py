@@ -13,9 +13,8 @@ from typing import Any
 
 import jax.numpy as jnp
 
-from ivy_like.ops.statistical import _check_correction, _count
-
 from .._common import statistical as _statistical
+from .._common.statistical import reduction_count
 from . import DEFAULT_INT, DTYPES
 from ._helpers import _in_float32
 
@@ -51,8 +50,8 @@ def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fal
 def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     if not jnp.issubdtype(x.dtype, jnp.floating):
         raise TypeError(f"{name}: expected a real floating-point array, got {x.dtype}")
-    c = _check_correction(correction, name)
-    if _count(tuple(x.shape), axis, name) - c <= 0:
+    c = float(correction)  # checked by the op (ops/statistical.py)
+    if reduction_count(tuple(x.shape), axis, name) - c <= 0:
         return jnp.sum(x, axis=axis, keepdims=keepdims) * jnp.nan
     return jnp.var(x, axis=axis, ddof=c, keepdims=keepdims)
 

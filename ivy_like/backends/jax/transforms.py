@@ -12,6 +12,8 @@ from typing import Any, Callable
 import jax
 from jax import custom_batching
 
+from .._common.helpers import JvpRule, LeavesFn, VjpRule, VmapFn, VmapRule
+
 
 def vjp_leaves(
     f: Callable[[list[Any]], list[Any]],
@@ -30,10 +32,7 @@ def jvp_leaves(
 
 
 def vmap_leaves(
-    f: Callable[[list[Any]], tuple[list[Any], list[Any]]],
-    leaves: list[Any],
-    in_axes: list[Any],
-    axis_size: int,
+    f: VmapFn, leaves: list[Any], in_axes: list[Any], axis_size: int
 ) -> tuple[list[Any], list[Any]]:
     return jax.vmap(f, in_axes=(list(in_axes),), out_axes=(0, None), axis_size=axis_size)(leaves)  # type: ignore[no-any-return]
 
@@ -55,11 +54,8 @@ def checkpoint_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
 
 
 def custom_function_leaves(
-    f: Callable[..., list[Any]],
-    vjp: Callable[[list[Any], list[Any], list[Any]], list[Any]] | None,
-    jvp: Callable[[list[Any], list[Any]], list[Any]] | None,
-    vmap: Callable[[list[Any], list[Any]], tuple[list[Any], list[Any]]] | None,
-) -> Callable[..., list[Any]]:
+    f: LeavesFn, vjp: VjpRule | None, jvp: JvpRule | None, vmap: VmapRule | None
+) -> LeavesFn:
     fun: Any = f
     if vmap is not None:
         # custom_vmap's rule gets (axis_size, in_batched, *args) with batched args' axis at 0.

@@ -31,6 +31,7 @@ Choices and gaps, measured on MLX 0.32 (CPU):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import mlx.core as mx
@@ -38,8 +39,8 @@ import numpy as np
 
 from ...core import dtypes as D
 from ...core.interop import GradientCutError
-from ...ops.indexing import _check_step
 from .._common import hooks as _hooks
+from .._common.indexing import check_step
 from ._helpers import _out_of_bounds, _stream
 from .gradients import TRACING
 
@@ -49,6 +50,11 @@ ARRAY_TYPES = (mx.array,)
 HAS_AUTODIFF = True
 MUTABLE_ARRAYS = False
 UNSUPPORTED: dict[str, str] = {}
+
+# This backend's asarray kernel, for the hooks below that convert Python values: creation.py
+# defines it and registers it here when it loads (it imports this module, so this module
+# cannot import it).
+ASARRAY: list[Callable[..., Any]] = []
 
 
 def _float64_works() -> bool:
@@ -199,7 +205,7 @@ def _key(x: Any, key: Any) -> Any:
             k = int(k)
             axis += 1
         elif isinstance(k, slice):
-            _check_step(k)  # MLX 0.32 dies of SIGFPE on a zero step
+            check_step(k)  # MLX 0.32 dies of SIGFPE on a zero step
             axis += 1
         else:
             if isinstance(k, list):
@@ -245,9 +251,7 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
     """
     key = _key(x, key)
     if not isinstance(value, (mx.array, bool, int, float, complex)):
-        from .creation import asarray  # imported here: creation.py imports this module
-
-        value = asarray(value)
+        value = ASARRAY[0](value)
     out = mx.array(x)  # a new array object: the assignment below rebinds only this one
     out[key] = value
     return out

@@ -4,7 +4,7 @@
 ``manipulation.py``, ``fft.py``); ``_out_of_bounds``: the bounds check of integer index arrays
 (``getitem``/``setitem``, ``indexing.py``); ``_float_sum``: the accurate float32 sum, in
 blocks (``statistical.py``, ``linalg.py``); ``_in_float32``: half precision computed in float32,
-the rule of ``ivy_like.ops._half`` (``statistical.py``, ``linalg.py``); ``_reduce_axes``: checked
+the rule of ``ivy_like.backends._common.half`` (``statistical.py``, ``linalg.py``); ``_reduce_axes``: checked
 reduction axes (``statistical.py``, ``utility.py``). Nothing here imports the backend's
 ``__init__``, which imports this module.
 """
@@ -18,9 +18,9 @@ from typing import Any
 import mlx.core as mx
 import numpy as np
 
-from ...ops._half import _half_in_float32
-from ...ops.indexing import _host_bounds
-from ...ops.statistical import _ACCURATE_SUM_FROM, _axes
+from .._common.half import half_in_float32
+from .._common.indexing import host_bounds
+from .._common.statistical import ACCURATE_SUM_FROM, reduction_axes
 
 
 def _stream(device: Any) -> Any:
@@ -45,7 +45,7 @@ def _out_of_bounds(index: Any, size: int) -> Any:
             values = index.tolist()  # a few values: a list is 4x cheaper than a NumPy view
             lo, hi = builtins.min(values), builtins.max(values)
         else:
-            lo, hi = _host_bounds(np.asarray(index))
+            lo, hi = host_bounds(np.asarray(index))
     except ValueError:  # inside mx.compile / mx.vmap: values unknown, MLX must take it as is
         return None
     if hi >= size:
@@ -55,7 +55,7 @@ def _out_of_bounds(index: Any, size: int) -> Any:
 
 # MLX 0.32 sums float32 in one running total: measured relative errors of 1e-5 for a thousand
 # 0.1s, 1e-2 for a million and 9e-2 for ten million (NumPy, JAX, torch: about 1e-7). Sums
-# reducing at least _ACCURATE_SUM_FROM float32/complex64 elements go in blocks of 16: partial sums
+# reducing at least ACCURATE_SUM_FROM float32/complex64 elements go in blocks of 16: partial sums
 # of partial sums, NumPy's accuracy (1.5e-7 on the same data), and faster than mx.sum from
 # 16k elements (0.4 ms against 0.9 for a million); the same mx.eval cost below (~50 us).
 _BLOCK = 16
@@ -68,12 +68,12 @@ def _float_sum(x: Any, axis: Any, keepdims: bool) -> Any:
     if x.dtype not in _BLOCKED_DTYPES:
         return mx.sum(x, axis=axis, keepdims=keepdims)
     try:
-        reduced = list(_axes(ndim, axis, "sum"))
+        reduced = list(reduction_axes(ndim, axis, "sum"))
     except (TypeError, ValueError):  # not axes, repeated or out of range: mx.sum's own error
         return mx.sum(x, axis=axis, keepdims=keepdims)
     shape = x.shape
     n = math.prod(shape[a] for a in reduced)
-    if n < _ACCURATE_SUM_FROM:
+    if n < ACCURATE_SUM_FROM:
         return mx.sum(x, axis=axis, keepdims=keepdims)
     kept = [a for a in range(ndim) if a not in reduced]
     if kept + reduced != list(range(ndim)):
@@ -102,10 +102,10 @@ def _blocked_sum(x: Any) -> Any:
     return mx.sum(x, axis=-1)
 
 
-# Half precision computed in float32 (ivy_like.ops._half): mean, var, std, cumulative_sum and
+# Half precision computed in float32 (ivy_like.backends._common.half): mean, var, std, cumulative_sum and
 # prod in statistical.py, the decompositions in linalg.py.
-_in_float32 = _half_in_float32({"float16": mx.float16, "bfloat16": mx.bfloat16}, mx.float32)
+_in_float32 = half_in_float32({"float16": mx.float16, "bfloat16": mx.bfloat16}, mx.float32)
 
 
 def _reduce_axes(x: Any, axis: Any, name: str) -> Any:
-    return None if axis is None else list(_axes(x.ndim, axis, name))
+    return None if axis is None else list(reduction_axes(x.ndim, axis, name))

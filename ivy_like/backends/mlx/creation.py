@@ -21,9 +21,9 @@ import mlx.core as mx
 import numpy as np
 
 from ...core import dtypes as D
-from ...core.decided_errors import arange_error, arange_length, memory_limit
+from ...core.decided_errors import memory_limit
 from .._common import creation as _creation
-from . import DEFAULT_FLOAT, DEFAULT_INT, DTYPES
+from . import ASARRAY, DEFAULT_FLOAT, DEFAULT_INT, DTYPES
 from ._helpers import _stream
 
 _DEFAULT_COMPLEX = mx.complex64
@@ -99,6 +99,9 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = N
     return mx.array(arr, dtype=dtype)
 
 
+ASARRAY.append(asarray)  # for the package's hooks that convert Python values (__init__.py)
+
+
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
     dtype = dtype or DEFAULT_FLOAT
     _too_big("zeros", shape, dtype.size, _LIMIT)
@@ -130,9 +133,6 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
     if dtype is None:
         dtype = _arange_dtype(start, stop, step)
-    count = arange_length(start, stop, step)
-    if count is not None and count * dtype.size > _LIMIT:
-        raise arange_error(start, stop, step, dtype.size)  # type: ignore[misc]
     if stop is None:
         start, stop = 0, start
     return mx.arange(start, stop, step, dtype=dtype, stream=_stream(device))
@@ -152,8 +152,6 @@ def eye(
     n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None
 ) -> Any:
     dtype = dtype or DEFAULT_FLOAT
-    shape = (n_rows, n_rows if n_cols is None else n_cols)
-    _too_big("eye", shape, dtype.size, _LIMIT, name="(n_rows, n_cols)")
     return mx.eye(n_rows, n_cols, k=k, dtype=dtype, stream=_stream(device))
 
 

@@ -21,8 +21,8 @@ from typing import Any, Callable
 
 import mlx.core as mx
 
-from ...ops.elementwise import _int_pow, _nextafter_bits
 from .._common import elementwise as _elementwise
+from .._common.elementwise import int_pow, nextafter_bits
 from .._common.helpers import named
 from . import DTYPES
 from .manipulation import astype
@@ -140,7 +140,7 @@ def _power(x1: Any, x2: Any, /) -> Any:
         a = x1 if isinstance(x1, mx.array) else mx.array(x1, dtype=out.dtype)
         b = x2 if isinstance(x2, mx.array) else mx.array(x2, dtype=out.dtype)
         a, b = a.astype(out.dtype), b.astype(out.dtype)
-        return _int_pow(a, b, mx.power, mx.where, mx.maximum, lambda v, like: v.astype(like.dtype))
+        return int_pow(a, b, mx.power, mx.where, mx.maximum, lambda v, like: v.astype(like.dtype))
     return out
 
 
@@ -264,7 +264,7 @@ def nextafter(x1: Any, x2: Any, /) -> Any:
         raise TypeError(f"nextafter: expected real floating-point arrays, got {a.dtype}")
     # The integer-view step shared with jax and tensorflow (ops.elementwise).
     width = a.dtype.size * 8
-    bits = _nextafter_bits(mx.view(a, itype), mx.view(b, itype), width, mx.where, mx.bitwise_and)
+    bits = nextafter_bits(mx.view(a, itype), mx.view(b, itype), width, mx.where, mx.bitwise_and)
     return mx.where(mx.isnan(a) | mx.isnan(b), a + b, mx.view(bits, a.dtype))  # NaN in, out
 
 

@@ -13,18 +13,15 @@ from typing import Any
 
 import mlx.core as mx
 
-from ivy_like.ops.fft import _check_kind, _check_norm, _length, _one_d, _swap_norm
-
 from .._common import fft as _fft
-from . import _INEXACT, DEFAULT_FLOAT
+from .._common.fft import one_d, swap_norm
+from . import DEFAULT_FLOAT
 from ._helpers import _stream
 
 _ndim = attrgetter("ndim")
 
 
 def _input(name: str, x: Any, real_only: bool = False) -> Any:
-    kind = "c" if x.dtype == mx.complex64 else "f" if x.dtype in _INEXACT else "i"
-    _check_kind(name, kind, real_only)
     if x.dtype == getattr(mx, "float64", None):
         raise TypeError(
             f"fft.{name}: the mlx backend computes FFTs in single precision only; "
@@ -45,14 +42,14 @@ fft_irfftn = _fft.n_d_for(mx.fft.irfftn, "irfftn", _input, inverse_real=True)
 
 def fft_hfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
     x = _input("hfft", x).astype(mx.complex64)
-    ax, n = _one_d("hfft", tuple(x.shape), n, axis, inverse_real=True)
-    return mx.fft.irfft(mx.conj(x), n=n, axis=ax, norm=_swap_norm(_check_norm("hfft", norm)))
+    ax, n = one_d("hfft", tuple(x.shape), n, axis, inverse_real=True)
+    return mx.fft.irfft(mx.conj(x), n=n, axis=ax, norm=swap_norm(norm))
 
 
 def fft_ihfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
     x = _input("ihfft", x, real_only=True)
-    ax, n = _one_d("ihfft", tuple(x.shape), n, axis)
-    norm = _swap_norm(_check_norm("ihfft", norm))
+    ax, n = one_d("ihfft", tuple(x.shape), n, axis)
+    norm = swap_norm(norm)
     return mx.conj(mx.fft.rfft(x, n=n, axis=ax, norm=norm))
 
 
@@ -65,13 +62,11 @@ def _freq(n: int, d: float, dtype: Any, device: Any, values: Any) -> Any:
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = _length("fftfreq", n, n)
     values = mx.concatenate([mx.arange(0, (n - 1) // 2 + 1), mx.arange(-(n // 2), 0)])
     return _freq(n, d, dtype, device, values)
 
 
 def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = _length("rfftfreq", n, n)
     return _freq(n, d, dtype, device, mx.arange(0, n // 2 + 1))
 
 

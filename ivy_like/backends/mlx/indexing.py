@@ -11,7 +11,7 @@ from typing import Any
 
 import mlx.core as mx
 
-from ...ops.indexing import _take_axis
+from .._common.indexing import take_axis
 from . import _INTEGER, getitem
 from ._helpers import _out_of_bounds
 
@@ -39,7 +39,7 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     kind = None
     if isinstance(indices, mx.array):
         kind = "i" if indices.dtype in _INTEGER else "f"
-    axis = _take_axis(x.ndim, indices, axis, kind)
+    axis = take_axis(x.ndim, indices, axis, kind)
     if axis is None:
         x, axis = (x if x.ndim == 1 else mx.reshape(x, (-1,))), 0
     if kind != "i" or indices.ndim != 1:

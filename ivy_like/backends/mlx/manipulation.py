@@ -11,21 +11,15 @@ Aliases of ``mlx.core`` after the shared rules of ``ivy_like.ops``. Gaps filled 
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import mlx.core as mx
 
-from ...core.decided_errors import pad_mode_error, pad_pairs
-from ...ops.manipulation import (
-    _axes,
-    _axis,
-    _check_repeats_array,
-    _pad_sources,
-    _repeat_count,
-    _squeeze_axes,
-)
+from ...core.axes import normalize_axes, normalize_axis
+from ...ops.manipulation import pad_pairs
 from .._common import manipulation as _manipulation
-from . import _INTEGER
+from .._common.manipulation import pad_sources, squeeze_axes
 from ._helpers import _stream
 
 reshape = _manipulation.reshape_for(mx)
@@ -47,7 +41,7 @@ expand_dims = _manipulation.expand_dims_by(mx.expand_dims)
 
 
 def flip(x: Any, /, *, axis: Any = None) -> Any:
-    axes = _axes(axis, x.ndim, "flip")
+    axes = normalize_axes(axis, x.ndim, "flip")
     return mx.flip(x, axis=axes) if axes else x
 
 
@@ -58,14 +52,15 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     if axis is None:
         x, axis = mx.reshape(x, (-1,)), 0
     else:
-        axis = _axis(axis, x.ndim, "repeat")
+        axis = normalize_axis(axis, x.ndim, "repeat")
     if not isinstance(repeats, mx.array):
-        return mx.repeat(x, _repeat_count(repeats), axis=axis)
-    size = x.shape[axis]
-    kind = "i" if repeats.dtype in _INTEGER else "f"
-    _check_repeats_array(tuple(repeats.shape), size, axis, kind)
+        return mx.repeat(x, operator.index(repeats), axis=axis)
+    # An array of repeats: its shape and dtype are repeat's check's, its values read here.
     if repeats.size == 1:
-        return mx.repeat(x, _repeat_count(repeats.item()), axis=axis)
+        count = repeats.item()
+        if count < 0:
+            raise ValueError(f"repeat: repeats must be non-negative, got {count}")
+        return mx.repeat(x, count, axis=axis)
     if repeats.size == 0:  # an empty axis stays empty
         return x
     if mx.any(repeats < 0).item():
@@ -83,7 +78,7 @@ roll = _manipulation.roll_by(mx.roll)
 
 
 def squeeze(x: Any, /, axis: Any) -> Any:
-    axes = _squeeze_axes(x.shape, axis)
+    axes = squeeze_axes(x.shape, axis)
     return mx.squeeze(x, axes) if axes else x
 
 
@@ -91,7 +86,7 @@ tile = _manipulation.tile_by(mx.tile)
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
-    axis = _axis(axis, x.ndim, "unstack")
+    axis = normalize_axis(axis, x.ndim, "unstack")
     return tuple(mx.unstack(x, axis=axis)) if x.shape[axis] else ()
 
 
@@ -99,9 +94,8 @@ def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0
     pairs = pad_pairs(pad_width, x.ndim)
     if mode == "constant":
         return mx.pad(x, pairs, constant_values=constant_values) if pairs else x
-    if mode != "reflect" and mode != "edge":
-        raise pad_mode_error(mode)
-    # NumPy's reflect and edge as gathers (mx.pad has no reflect mode).
-    for axis, sources in _pad_sources(x.shape, pairs, mode):
+    # NumPy's reflect and edge (pad's check refused any other mode) as gathers: mx.pad has no
+    # reflect mode.
+    for axis, sources in pad_sources(x.shape, pairs, mode):
         x = mx.take(x, mx.array(sources), axis=axis)
     return x

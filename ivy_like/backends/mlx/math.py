@@ -13,8 +13,9 @@ Differences from MLX handled here:
 * the scatters send indices out of range to an extra row that is cut off afterwards (MLX would
   write out of bounds).
 
-What MLX would accept silently is checked first (a dtype and a shape test): float or bool
-indices, a non-int ``num_classes``/``num_segments``, ``k`` past the end of the axis.
+What MLX would accept silently (float or bool indices, a non-int ``num_classes`` or
+``num_segments``, ``k`` past the end of the axis) is refused by the checks each op declares in
+``ivy_like.ops.math``, which run before these kernels.
 """
 
 from __future__ import annotations
@@ -23,23 +24,16 @@ from typing import Any
 
 import mlx.core as mx
 
-from ...core.decided_errors import (
-    einsum_checked,
-    one_hot_error,
-    scatter_add_error,
-    segment_error,
-)
-from . import _INEXACT, _INTEGER, DEFAULT_FLOAT
+from ...ops.math import einsum_checked
+from . import _INEXACT, DEFAULT_FLOAT
 from . import sorting as _sorting
 
 
 def einsum(subscripts: Any, *operands: Any) -> Any:
-    if type(subscripts) is not str:
-        return mx.einsum(subscripts, *operands)  # fails: the decided error follows
-    # MLX sums '...' away where NumPy refuses it: the subscripts are checked first.
-    labels, output, _ = einsum_checked(subscripts, tuple(o.shape for o in operands))
     if all(o.dtype in _INEXACT for o in operands):
         return mx.einsum(subscripts, *operands)
+    # The labels einsum's check read (remembered there): MLX has no einsum for integers.
+    labels, output, _ = einsum_checked(subscripts, tuple(o.shape for o in operands))
     return _einsum_exact(labels, output, operands)
 
 
@@ -66,10 +60,6 @@ def _einsum_exact(labels: tuple[str, ...], output: str, operands: Any) -> Any:
 
 
 def one_hot(indices: Any, num_classes: Any, dtype: Any = None) -> Any:
-    if indices.dtype not in _INTEGER or type(num_classes) is not int or num_classes < 0:
-        error = one_hot_error(indices, num_classes)
-        if error is not None:
-            raise error
     hits = mx.expand_dims(indices, -1) == mx.arange(num_classes)
     return hits.astype(DEFAULT_FLOAT if dtype is None else dtype)
 
@@ -103,10 +93,6 @@ def _rows(indices: Any, size: int, wrap: bool) -> Any:
 def scatter_add(x: Any, indices: Any, updates: Any) -> Any:
     if type(indices) is int:
         indices = mx.array(indices)
-    if x.ndim == 0 or indices.dtype not in _INTEGER:
-        error = scatter_add_error(x, indices, updates)
-        if error is not None:
-            raise error
     n, rest = x.shape[0], x.shape[1:]
     if isinstance(updates, mx.array):
         updates = updates.astype(x.dtype)
@@ -119,21 +105,12 @@ def scatter_add(x: Any, indices: Any, updates: Any) -> Any:
     return extended.at[_rows(indices, n, wrap=True)].add(updates)[:n]
 
 
-def _segment_rows(where: str, data: Any, segment_ids: Any, num_segments: Any) -> Any:
-    if (
-        type(num_segments) is not int
-        or num_segments < 0
-        or segment_ids.shape != data.shape[:1]
-        or segment_ids.dtype not in _INTEGER
-    ):
-        error = segment_error(where, data, segment_ids, num_segments)
-        if error is not None:
-            raise error
+def _segment_rows(segment_ids: Any, num_segments: Any) -> Any:
     return _rows(segment_ids, num_segments, wrap=False)
 
 
 def segment_sum(data: Any, segment_ids: Any, num_segments: Any) -> Any:
-    rows = _segment_rows("segment_sum", data, segment_ids, num_segments)
+    rows = _segment_rows(segment_ids, num_segments)
     out = mx.zeros((num_segments + 1, *data.shape[1:]), data.dtype)
     if not data.size:  # MLX's scatter refuses empty updates
         return out[:num_segments]
@@ -141,7 +118,7 @@ def segment_sum(data: Any, segment_ids: Any, num_segments: Any) -> Any:
 
 
 def segment_max(data: Any, segment_ids: Any, num_segments: Any) -> Any:
-    rows = _segment_rows("segment_max", data, segment_ids, num_segments)
+    rows = _segment_rows(segment_ids, num_segments)
     dtype = data.dtype
     lowest = -float("inf") if dtype in _INEXACT else mx.iinfo(dtype).min
     shape = (num_segments + 1, *data.shape[1:])  # the extra row takes the dropped ids

@@ -13,9 +13,8 @@ from typing import Any
 
 import mlx.core as mx
 
-from ivy_like.ops.statistical import _ACCURATE_SUM_FROM, _axes, _check_correction, _count
-
 from .._common import statistical as _statistical
+from .._common.statistical import ACCURATE_SUM_FROM, reduction_axes, reduction_count
 from . import _INEXACT
 from ._helpers import _float_sum, _in_float32, _reduce_axes
 
@@ -41,7 +40,7 @@ def _of_nothing(x: Any, axis: Any, keepdims: bool, value: Any, dtype: Any, name:
     reason in ``linalg.py``.) Reducing nothing gives the identity (or NaN) in a shape known
     from ``axis`` and ``keepdims``, so it is built directly: MLX's reduction never runs.
     """
-    axes = _axes(x.ndim, axis, name)
+    axes = reduction_axes(x.ndim, axis, name)
     shape = [1 if i in axes else n for i, n in enumerate(x.shape) if keepdims or i not in axes]
     return mx.full(shape, value, dtype)
 
@@ -63,7 +62,7 @@ def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fals
         dtype = _ACCUMULATOR.get(x.dtype)
     if dtype is not None:
         x = x.astype(dtype)
-    if n < _ACCURATE_SUM_FROM:  # small: MLX's own sum (no rounding to speak of)
+    if n < ACCURATE_SUM_FROM:  # small: MLX's own sum (no rounding to speak of)
         if n:
             return mx.sum(x, axis=axis, keepdims=keepdims)
         # MLX's sum widens as _ACCUMULATOR says (bool and narrow ints), and so does this.
@@ -105,11 +104,11 @@ prod = _statistical.prod_for(_prod, mx.astype, _ACCUMULATOR, _reduce_axes, _in_f
 def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     if x.dtype not in _REAL_FLOATS:
         raise TypeError(f"{name}: expected a real floating-point array, got {x.dtype}")
-    c = _check_correction(correction, name)
+    c = float(correction)  # checked by the op (ops/statistical.py)
     if not x.size:  # NaN over an empty axis, else an empty result (see _of_nothing)
         return _of_nothing(x, axis, keepdims, math.nan, x.dtype, name)
     axes = _reduce_axes(x, axis, name)
-    n = _count(tuple(x.shape), axis, name)
+    n = reduction_count(tuple(x.shape), axis, name)
     if n - c <= 0:
         return mx.sum(x, axis=axes, keepdims=keepdims) * float("nan")
     # Two passes with the divisor N - correction (mx.var takes only an integer ddof).

@@ -47,6 +47,7 @@ from typing import Any, Callable
 
 import mlx.core as mx
 
+from .._common.helpers import JvpRule, LeavesFn, VjpRule, VmapFn, VmapRule
 from .gradients import TRACING
 
 # True while vmap_leaves traces: a checkpoint's backward pass built then must be mappable.
@@ -127,10 +128,7 @@ def _dependence_probe(hits: list[bool]) -> Any:
 
 
 def vmap_leaves(
-    f: Callable[[list[Any]], tuple[list[Any], list[Any]]],
-    leaves: list[Any],
-    in_axes: list[Any],
-    axis_size: int,
+    f: VmapFn, leaves: list[Any], in_axes: list[Any], axis_size: int
 ) -> tuple[list[Any], list[Any]]:
     # axis_size is implied by the mapped leaves (the frontend checked that one is mapped).
     del axis_size
@@ -212,11 +210,8 @@ def checkpoint_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
 
 
 def custom_function_leaves(
-    f: Callable[..., list[Any]],
-    vjp: Callable[[list[Any], list[Any], list[Any]], list[Any]] | None,
-    jvp: Callable[[list[Any], list[Any]], list[Any]] | None,
-    vmap: Callable[[list[Any], list[Any]], tuple[list[Any], list[Any]]] | None,
-) -> Callable[..., list[Any]]:
+    f: LeavesFn, vjp: VjpRule | None, jvp: JvpRule | None, vmap: VmapRule | None
+) -> LeavesFn:
     fun = mx.custom_function(f)
     if vjp is not None:
 

@@ -57,6 +57,11 @@ ARRAY_TYPES = (NDArray,)
 HAS_AUTODIFF = True
 MUTABLE_ARRAYS = True
 UNSUPPORTED: dict[str, str] = {}
+
+# This backend's asarray kernel, for the hooks below that convert Python values: creation.py
+# defines it and registers it here when it loads (it imports this module, so this module
+# cannot import it).
+ASARRAY: list[Callable[..., Any]] = []
 DTYPES = _hooks.dtype_table(np.dtype, "bool int8 int32 int64 uint8 float16 float32 float64")
 DEFAULT_FLOAT = np.dtype("float32")
 DEFAULT_INT = np.dtype("int64")
@@ -180,9 +185,7 @@ def getitem(x: Any, key: Any) -> Any:
 @numpy_shapes
 def setitem(x: Any, key: Any, value: Any) -> Any:
     if not isinstance(value, (NDArray, bool, int, float)):
-        from .creation import asarray  # imported here: creation.py imports this module
-
-        value = asarray(value, dtype=dtype(x))
+        value = ASARRAY[0](value, dtype=dtype(x))
     x[_key(key)] = value
     return x
 

@@ -17,8 +17,8 @@ from typing import Any, Callable
 import mxnet as mx
 import numpy as np
 
-from ...ops._half import _half_in_float32
-from . import _BOOL, _SUPPORTED, _UINT8, DEFAULT_FLOAT, DEFAULT_INT, NDArray
+from .._common.half import half_in_float32
+from . import _BOOL, _SUPPORTED, _UINT8, ASARRAY, DEFAULT_FLOAT, DEFAULT_INT, NDArray
 
 nd = mx.nd
 
@@ -50,9 +50,7 @@ def _operands(where: str, *xs: Any) -> tuple[list[Any], np.dtype]:
     """Arrays of one promoted dtype (Python scalars become 0-d arrays of it)."""
     arrays = [x for x in xs if isinstance(x, NDArray)]
     if not arrays:
-        from .creation import asarray  # imported here: creation.py imports this module
-
-        arrays = [asarray(x) for x in xs]
+        arrays = [ASARRAY[0](x) for x in xs]
         xs = tuple(arrays)
     dt = np.result_type(*[np.dtype(a.dtype) for a in arrays])
     for x in xs:
@@ -151,9 +149,9 @@ def _reduce(mx_op: Callable[..., Any], x: Any, axis: Any, keepdims: bool, who: s
     return out if tuple(out.shape) == want else out.reshape(want)  # (1,) -> ()
 
 
-# Half precision computed in float32 (ivy_like.ops._half): mean, var/std, prod and
+# Half precision computed in float32 (ivy_like.backends._common.half): mean, var/std, prod and
 # cumulative_sum in statistical.py, the decompositions in linalg.py.
-_in_float32 = _half_in_float32({"float16": np.float16}, np.dtype("float32"), _cast)
+_in_float32 = half_in_float32({"float16": np.float16}, np.dtype("float32"), _cast)
 
 
 # -- sorting --------------------------------------------------------------------------------------

@@ -21,10 +21,8 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
-from ...core.decided_errors import arange_error, shape_error
-from ...ops.creation import _check_matrix, _check_meshgrid
 from .._common import creation as _creation
-from . import _BOOL, DEFAULT_FLOAT, DEFAULT_INT, NDArray, _context, numpy_shapes
+from . import _BOOL, ASARRAY, DEFAULT_FLOAT, DEFAULT_INT, NDArray, _context, numpy_shapes
 from ._helpers import (
     _broadcast,
     _broadcast_to,
@@ -80,6 +78,9 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = N
     return nd.array(arr.astype(want, copy=False), ctx=ctx, dtype=want)
 
 
+ASARRAY.append(asarray)  # for the package's hooks that convert Python values (__init__.py)
+
+
 def _fits(where: str, shape: Any, dtype: Any, name: str = "shape") -> None:
     """Refuse more elements than this MXNet holds (2**31 - 1: built without int64 tensor
     sizes) before it sees them: it wraps larger products around (``zeros((2**62, 4))`` had
@@ -131,8 +132,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
     # NumPy's length rule, computed here: MXNet rounds the count of float ranges differently.
     n = builtins.max(0, int(np.ceil((stop - start) / step)))
     if n > _MAX_ELEMENTS:  # before NumPy allocates it (MXNet aborted the process after)
-        itemsize = np.dtype(dtype).itemsize
-        raise arange_error(start, stop, step, itemsize) or ValueError(
+        raise ValueError(  # arange's check refused the sizes no machine holds
             f"arange: {n} values, more than the {_MAX_ELEMENTS} elements this MXNet build holds"
         )
     if n == 0:
@@ -154,10 +154,6 @@ def eye(
 ) -> Any:
     dtype = dtype or DEFAULT_FLOAT
     n_cols = n_rows if n_cols is None else n_cols
-    for name, size in (("n_rows", n_rows), ("n_cols", n_cols)):  # MXNet reads -1 as "square"
-        error = shape_error("eye", size, name=name, scalar=True, sizes=False)
-        if error is not None:
-            raise error
     _fits("eye", (n_rows, n_cols), dtype, name="(n_rows, n_cols)")
     if n_rows == 0 or n_cols == 0:  # MXNet reads M=0 as "square"
         return nd.zeros((n_rows, n_cols), ctx=_context(device), dtype=dtype)
@@ -230,7 +226,6 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
 
 @numpy_shapes
 def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
-    _check_meshgrid(arrays, indexing)
     n = len(arrays)
     lengths = [int(a.shape[0]) for a in arrays]
     if indexing == "xy" and n >= 2:
@@ -248,8 +243,7 @@ def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _triangle(x: Any, k: int, lower: bool, name: str) -> Any:
-    _check_matrix(x, name)
+def _triangle(x: Any, k: int, lower: bool) -> Any:
     n, m = x.shape[-2], x.shape[-1]
     if x.size == 0:
         return nd.identity(x)
@@ -266,9 +260,9 @@ def _triangle(x: Any, k: int, lower: bool, name: str) -> Any:
 
 @numpy_shapes
 def tril(x: Any, /, *, k: int = 0) -> Any:
-    return _triangle(x, k, True, "tril")
+    return _triangle(x, k, True)
 
 
 @numpy_shapes
 def triu(x: Any, /, *, k: int = 0) -> Any:
-    return _triangle(x, k, False, "triu")
+    return _triangle(x, k, False)

@@ -14,8 +14,7 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
-from ivy_like.ops.fft import _length, _shift_axes
-
+from .._common.fft import shift_axes
 from . import DEFAULT_FLOAT, _context, numpy_shapes
 from ._helpers import _supported
 
@@ -36,13 +35,11 @@ def _host(values: np.ndarray, dtype: Any, device: Any, who: str) -> Any:
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = _length("fftfreq", n, n)
     k = np.concatenate([np.arange((n - 1) // 2 + 1), np.arange(-(n // 2), 0)])
     return _host(k / (d * n), dtype, device, "fftfreq")
 
 
 def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = _length("rfftfreq", n, n)
     return _host(np.arange(n // 2 + 1) / (d * n), dtype, device, "rfftfreq")
 
 
@@ -59,9 +56,9 @@ def _roll(x: Any, axes: tuple[int, ...], half: Any) -> Any:
 
 @numpy_shapes
 def fft_fftshift(x: Any, /, *, axes: Any = None) -> Any:
-    return _roll(x, _shift_axes("fftshift", x.ndim, axes), lambda size: size // 2)
+    return _roll(x, shift_axes("fftshift", x.ndim, axes), lambda size: size // 2)
 
 
 @numpy_shapes
 def fft_ifftshift(x: Any, /, *, axes: Any = None) -> Any:
-    return _roll(x, _shift_axes("ifftshift", x.ndim, axes), lambda size: -(size // 2))
+    return _roll(x, shift_axes("ifftshift", x.ndim, axes), lambda size: -(size // 2))

@@ -14,7 +14,8 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
-from ...ops.indexing import _along_axis, _along_axis_key, _check_bounds, _take_axis
+from ...ops.indexing import along_axis, along_axis_key
+from .._common.indexing import check_bounds, take_axis
 from . import NDArray, getitem, numpy_shapes, to_numpy
 from ._helpers import _gather, _supported
 from .creation import arange, asarray
@@ -36,7 +37,7 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     array([3., 3.], dtype=float32)
     """
     kind = np.dtype(indices.dtype).kind if hasattr(indices, "dtype") else None
-    axis = _take_axis(x.ndim, indices, axis, kind)
+    axis = take_axis(x.ndim, indices, axis, kind)
     if axis is None:
         x, axis = x.reshape((-1,)), 0
     if not isinstance(indices, NDArray):
@@ -67,12 +68,12 @@ def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
     """
     kind = np.dtype(indices.dtype).kind if isinstance(indices, NDArray) else None
     shape = tuple(x.shape)
-    axis = _along_axis(shape, tuple(indices.shape) if kind else (), axis, kind)
+    axis = along_axis(shape, tuple(indices.shape) if kind else (), axis, kind)
     if indices.size:
         host = to_numpy(indices)
-        _check_bounds(int(host.min()), int(host.max()), shape[axis], axis)
+        check_bounds(int(host.min()), int(host.max()), shape[axis], axis)
     ishape = tuple(indices.shape)
     out = tuple(i if d == axis or a == 1 else a for d, (a, i) in enumerate(zip(shape, ishape)))
     if 0 in out:  # an empty result: built here (MXNet's gather cannot index with empty keys)
         return nd.zeros(out, ctx=x.context, dtype=x.dtype)
-    return getitem(x, _along_axis_key(shape, indices, axis, arange, reshape))
+    return getitem(x, along_axis_key(shape, indices, axis, arange, reshape))

@@ -30,26 +30,16 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
+from ivy_like.core.decided_errors import decided
 from ivy_like.ops.linalg import (
     EighResult,
     QRResult,
     SlogdetResult,
     SVDResult,
-    _check_float,
-    _check_matrix,
-    _check_matrix_norm_ord,
-    _check_power,
-    _check_qr_mode,
-    _check_solve_operands,
-    _check_vector_norm_ord,
-    _norm_axes,
-    _power_sum_norm,
-    _root_zero_grad,
-    _singular,
-    _tensordot_axes,
-    _vector_axis,
+    solve_operands_error,
 )
 
+from .._common import linalg as _linalg
 from . import _BOOL, DEFAULT_INT, NDArray, numpy_shapes
 from ._helpers import _broadcast, _broadcast_to, _cast, _in_float32, _no_bool, _operands
 from .elementwise import abs as _abs
@@ -65,15 +55,13 @@ nd = mx.nd
 
 UNSUPPORTED: dict[str, str] = {}
 _F16, _F32 = np.dtype("float16"), np.dtype("float32")
-# vector_norm and solve: float16 computed in float32 (_in_float32, ivy_like.ops._half); the
+# vector_norm and solve: float16 computed in float32 (_in_float32, ivy_like.backends._common.half); the
 # functions that go through _float do the same there. MXNet gives dtypes as NumPy types.
 
 
 def _float(name: str, x: Any, square: bool = False) -> tuple[Any, np.dtype]:
     """``x`` in a dtype ``mx.nd.linalg`` computes in, and the dtype to return."""
-    dt = np.dtype(x.dtype)
-    _check_float(name, dt.kind)
-    _check_matrix(name, tuple(x.shape), square)
+    dt = np.dtype(x.dtype)  # checked by the op's declared check (ops/linalg.py)
     return (_cast(x, _F32) if dt == _F16 else x), dt
 
 
@@ -136,12 +124,11 @@ def matmul(x1: Any, x2: Any, /) -> Any:
 
 @numpy_shapes
 def matrix_transpose(x: Any, /) -> Any:
-    _check_matrix("matrix_transpose", tuple(x.shape))
     return _swap_last(x)
 
 
 def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
-    a1, a2 = _tensordot_axes(axes, x1.ndim, x2.ndim)
+    a1, a2 = _linalg.tensordot_axes(axes, x1.ndim, x2.ndim)
     free1 = [i for i in range(x1.ndim) if i not in a1]
     free2 = [i for i in range(x2.ndim) if i not in a2]
     for i, j in zip(a1, a2):
@@ -159,7 +146,7 @@ def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
 
 
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
-    axis = _vector_axis("vecdot", tuple(x1.shape), tuple(x2.shape), axis)
+    axis = _linalg.vector_axis("vecdot", tuple(x1.shape), tuple(x2.shape), axis)
     product = _multiply(x1, x2)  # real dtypes only: MXNet has no complex
     return _sum(product, axis=axis, dtype=np.dtype(product.dtype))
 
@@ -228,7 +215,7 @@ def _inverse(x: Any, name: str, arg: str) -> Any:
     except mx.base.MXNetError as e:
         if "non-convertible" not in str(e):
             raise
-        raise _singular(name, arg, x.ndim) from e
+        raise _linalg.singular_error(name, arg, x.ndim) from e
     return _cast(out, dt)
 
 
@@ -239,16 +226,15 @@ def linalg_inv(x: Any, /) -> Any:
 @_in_float32(pair=True)
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
     (x1, x2), _ = _operands("solve", x1, x2)
-    _check_float("solve", np.dtype(x1.dtype).kind)
-    _check_matrix("solve", tuple(x1.shape), square=True)
-    _check_solve_operands(tuple(x1.shape), tuple(x2.shape))
+    error = solve_operands_error(x1, x2)  # MXNet reports a bad shape only when it is read
+    if error is not None:
+        raise decided(error)
     # A 1-D x2 is a vector, as the standard reads it.
     return matmul(_inverse(x1, "solve", "x1"), x2)
 
 
 @numpy_shapes
 def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
-    _check_matrix("diagonal", tuple(x.shape))
     rows, cols = x.shape[-2:]
     if not -rows < offset < cols:  # MXNet raises "Diagonal does not exist"
         return nd.zeros(tuple(x.shape[:-2]) + (0,), ctx=x.context, dtype=x.dtype)
@@ -271,9 +257,8 @@ def linalg_outer(x1: Any, x2: Any, /) -> Any:
 @numpy_shapes
 @_in_float32
 def linalg_vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:  # noqa: A002
-    _check_float("vector_norm", np.dtype(x.dtype).kind)
-    p = _check_vector_norm_ord(ord)
-    axes = tuple(range(x.ndim)) if axis is None else _norm_axes(x.ndim, axis)
+    p = float(ord)
+    axes = tuple(range(x.ndim)) if axis is None else _linalg.norm_axes(x.ndim, axis)
     a = _abs(x)
     if p == float("inf"):
         return _max(a, axis=axes, keepdims=keepdims)
@@ -283,14 +268,14 @@ def linalg_vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, o
         return _sum((a != 0).astype(x.dtype), axis=axes, keepdims=keepdims)
     where = nd.where if mx.autograd.is_recording() else None  # the zero-gradient guard
     with np.errstate(divide="ignore"):
-        return _power_sum_norm(
+        return _linalg.power_sum_norm(
             a, p, lambda v: _sum(v, axis=axes, keepdims=keepdims), nd.sqrt, where
         )
 
 
 @numpy_shapes
 def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
-    axis = _vector_axis("linalg.cross", tuple(x1.shape), tuple(x2.shape), axis)
+    axis = _linalg.vector_axis("linalg.cross", tuple(x1.shape), tuple(x2.shape), axis)
     if x1.shape[axis] != 3:
         raise ValueError("linalg.cross: the vectors must have 3 elements along axis")
     (a, b), _ = _operands("linalg.cross", x1, x2)
@@ -310,7 +295,6 @@ def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 @numpy_shapes
 def linalg_matrix_power(x: Any, n: int, /) -> Any:
     x, dt = _float("matrix_power", x, square=True)
-    n = _check_power(n)
     if n < 0:
         x, n = nd.linalg.inverse(x), -n
     size = x.shape[-1]
@@ -373,12 +357,11 @@ def linalg_svdvals(x: Any, /) -> Any:
 
 @numpy_shapes
 def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
-    _check_matrix_norm_ord(ord)
     x, dt = _float("matrix_norm", x)
     if ord == "fro":  # gradient 0 at a zero matrix (where recorded), as on every backend
         squares = _sum(nd.square(x), axis=(-2, -1))
         recording = mx.autograd.is_recording()
-        out = _root_zero_grad(squares, nd.sqrt, nd.where) if recording else nd.sqrt(squares)
+        out = _linalg.root_zero_grad(squares, nd.sqrt, nd.where) if recording else nd.sqrt(squares)
     elif ord in (1, -1, float("inf"), float("-inf")):
         # The largest (smallest) absolute column sum for 1 (-1), row sum for inf (-inf).
         sums = _sum(_abs(x), axis=-2 if ord in (1, -1) else -1)
@@ -501,7 +484,6 @@ def _reflect(a: Any, v: Any, tau: Any, axis: int) -> Any:
 @_in_float32
 @numpy_shapes
 def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
-    _check_qr_mode(mode)
     x, _ = _float("qr", x)
     return QRResult(*_householder_qr(x, mode == "complete"))
 

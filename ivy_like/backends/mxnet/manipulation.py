@@ -23,18 +23,10 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
-from ...core.decided_errors import pad_mode_error, pad_pairs
-from ...ops.manipulation import (
-    _axes,
-    _axis,
-    _check_repeats_array,
-    _pad_sources,
-    _repeat_count,
-    _roll_args,
-    _squeeze_axes,
-    _tile_shapes,
-)
+from ...core.axes import normalize_axes, normalize_axis
+from ...ops.manipulation import pad_pairs
 from .._common import manipulation as _manipulation
+from .._common.manipulation import pad_sources, repeat_count, roll_args, squeeze_axes, tile_shapes
 from . import _BOOL, NDArray, _context, numpy_shapes, to_numpy
 from ._helpers import (
     _broadcast,
@@ -154,14 +146,14 @@ def broadcast_to(x: Any, /, shape: Any) -> Any:
 
 @numpy_shapes
 def expand_dims(x: Any, /, axis: int = 0) -> Any:
-    axis = _axis(axis, x.ndim + 1, "expand_dims")
+    axis = normalize_axis(axis, x.ndim + 1, "expand_dims")
     shape = tuple(x.shape)
     return reshape(x, shape[:axis] + (1,) + shape[axis:])
 
 
 @numpy_shapes
 def flip(x: Any, /, *, axis: Any = None) -> Any:
-    axes = _axes(axis, x.ndim, "flip")
+    axes = normalize_axes(axis, x.ndim, "flip")
     if not axes or x.size == 0:
         return nd.identity(x)
     return _keep_bool(x, nd.flip(_no_bool(x), axis=axes))
@@ -184,20 +176,19 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     (array([1, 1, 2, 2]), array([2, 2, 2]))
     """
     if axis is not None:
-        axis = _axis(axis, x.ndim, "repeat")
+        axis = normalize_axis(axis, x.ndim, "repeat")
     if axis is None:
         x = x.reshape((-1,)) if x.ndim != 1 else x
         axis = 0
     if isinstance(repeats, (NDArray, np.ndarray, np.generic)):
         counts = to_numpy(repeats) if isinstance(repeats, NDArray) else np.asarray(repeats)
-        _check_repeats_array(counts.shape, x.shape[axis], axis, counts.dtype.kind)
         if (counts < 0).any():
             raise ValueError("repeat: repeats must be non-negative")
         counts = np.broadcast_to(counts.reshape(-1), (x.shape[axis],))
         # The output length depends on the values: the gather positions are known only here.
         index = np.repeat(np.arange(x.shape[axis]), counts)
         return _gather(x, nd.array(index, ctx=x.context, dtype="int64"), axis)
-    count = _repeat_count(repeats)
+    count = repeat_count(repeats)
     if count == 0 or x.size == 0:
         shape = list(x.shape)
         shape[axis] *= count
@@ -207,7 +198,7 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
 
 @numpy_shapes
 def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
-    shift, axis = _roll_args(shift, axis, x.ndim)
+    shift, axis = roll_args(shift, axis, x.ndim)
     if x.size == 0:
         return nd.identity(x)
     out = mx.np.roll(_no_bool(x).as_np_ndarray(), shift, axis=axis).as_nd_ndarray()
@@ -216,13 +207,13 @@ def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
 
 @numpy_shapes
 def squeeze(x: Any, /, axis: Any) -> Any:
-    axes = _squeeze_axes(tuple(x.shape), axis)
+    axes = squeeze_axes(tuple(x.shape), axis)
     return reshape(x, tuple(n for i, n in enumerate(x.shape) if i not in axes))
 
 
 @numpy_shapes
 def tile(x: Any, repetitions: Any, /) -> Any:
-    shape, reps = _tile_shapes(tuple(x.shape), repetitions)
+    shape, reps = tile_shapes(tuple(x.shape), repetitions)
     target = tuple(s * r for s, r in zip(shape, reps))
     if int(np.prod(target)) == 0:
         return nd.zeros(target, ctx=x.context, dtype=x.dtype)
@@ -239,7 +230,7 @@ def tile(x: Any, repetitions: Any, /) -> Any:
 
 @numpy_shapes
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
-    axis = _axis(axis, x.ndim, "unstack")
+    axis = normalize_axis(axis, x.ndim, "unstack")
     rest = tuple(n for i, n in enumerate(x.shape) if i != axis)
     out = []
     for i in range(x.shape[axis]):
@@ -267,9 +258,7 @@ def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0
             if len(parts) > 1:
                 out = nd.concat(*parts, dim=axis)
         return _keep_bool(x, out) if out is not x else nd.identity(x)
-    if mode != "reflect" and mode != "edge":
-        raise pad_mode_error(mode)
-    out = x
-    for axis, sources in _pad_sources(tuple(x.shape), pairs, mode):
+    out = x  # reflect or edge: pad's check refused any other mode
+    for axis, sources in pad_sources(tuple(x.shape), pairs, mode):
         out = _gather(out, nd.array(sources, ctx=x.context, dtype="int64"), axis)
     return out if out is not x else nd.identity(x)

@@ -17,7 +17,8 @@ How, on MXNet 1.9.1:
   ids with ``arange`` and reduced with ``max`` (memory: rows x segments x row size).
 
 Float or bool indices, a non-int ``num_classes``/``num_segments`` and ``k`` past the end of the
-axis are checked first (MXNet reads indices as floats and slices leniently).
+axis are refused by the checks each op declares in ``ivy_like.ops.math``, before these kernels
+run (MXNet reads indices as floats and slices leniently).
 """
 
 from __future__ import annotations
@@ -28,12 +29,6 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
-from ...core.decided_errors import (
-    einsum_checked,
-    one_hot_error,
-    scatter_add_error,
-    segment_error,
-)
 from . import DEFAULT_FLOAT, DEFAULT_INT, NDArray, numpy_shapes
 from . import sorting as _sorting
 from ._helpers import _axes, _broadcast_to, _cast, _no_bool, _operands
@@ -42,14 +37,8 @@ nd = mx.nd
 _SMALL_INTS = (np.dtype("int8"), np.dtype("uint8"))  # _backward_gather_nd refuses them
 
 
-def _kind(x: Any) -> str:
-    return np.dtype(x.dtype).kind if isinstance(x, NDArray) else ""
-
-
 @numpy_shapes
 def einsum(subscripts: Any, *operands: Any) -> Any:
-    if type(subscripts) is str:  # MXNet reports some bad subscripts only when the result is read
-        einsum_checked(subscripts, tuple(tuple(o.shape) for o in operands))
     arrays, _ = _operands("einsum", *operands)
     views = [a.as_np_ndarray() for a in arrays]
     return mx.np.einsum(subscripts, *views).as_nd_ndarray()
@@ -57,10 +46,6 @@ def einsum(subscripts: Any, *operands: Any) -> Any:
 
 @numpy_shapes
 def one_hot(indices: Any, num_classes: Any, dtype: Any = None) -> Any:
-    if _kind(indices) not in ("i", "u") or type(num_classes) is not int or num_classes < 0:
-        error = one_hot_error(indices, num_classes)
-        if error is not None:
-            raise error
     dtype = DEFAULT_FLOAT if dtype is None else np.dtype(dtype)
     shape = (*indices.shape, num_classes)
     if indices.size == 0 or num_classes == 0:
@@ -131,10 +116,6 @@ def _added(values: Any, rows: Any, count: int) -> Any:
 def scatter_add(x: Any, indices: Any, updates: Any) -> Any:
     if type(indices) is int:
         indices = nd.array(np.asarray(indices), ctx=x.context, dtype=DEFAULT_INT)
-    if x.ndim == 0 or _kind(indices) not in ("i", "u"):
-        error = scatter_add_error(x, indices, updates)
-        if error is not None:
-            raise error
     n, rest = x.shape[0], tuple(x.shape[1:])
     dtype = np.dtype(x.dtype)
     if isinstance(updates, NDArray):
@@ -148,22 +129,13 @@ def scatter_add(x: Any, indices: Any, updates: Any) -> Any:
     return x + nd.slice_axis(added, axis=0, begin=0, end=n)
 
 
-def _segment_rows(where: str, data: Any, segment_ids: Any, num_segments: Any) -> Any:
-    if (
-        type(num_segments) is not int
-        or num_segments < 0
-        or tuple(segment_ids.shape) != tuple(data.shape[:1])
-        or _kind(segment_ids) not in ("i", "u")
-    ):
-        error = segment_error(where, data, segment_ids, num_segments)
-        if error is not None:
-            raise error
+def _segment_rows(segment_ids: Any, num_segments: Any) -> Any:
     return _rows(segment_ids, num_segments, wrap=False)
 
 
 @numpy_shapes
 def segment_sum(data: Any, segment_ids: Any, num_segments: Any) -> Any:
-    rows = _segment_rows("segment_sum", data, segment_ids, num_segments)
+    rows = _segment_rows(segment_ids, num_segments)
     if num_segments == 0:
         return nd.zeros((0, *data.shape[1:]), ctx=data.context, dtype=data.dtype)
     added = _added(data, rows, num_segments + 1)
@@ -172,7 +144,7 @@ def segment_sum(data: Any, segment_ids: Any, num_segments: Any) -> Any:
 
 @numpy_shapes
 def segment_max(data: Any, segment_ids: Any, num_segments: Any) -> Any:
-    rows = _segment_rows("segment_max", data, segment_ids, num_segments)
+    rows = _segment_rows(segment_ids, num_segments)
     dtype = np.dtype(data.dtype)
     lowest = -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
     rest = tuple(data.shape[1:])

@@ -21,9 +21,8 @@ from typing import Any, Callable
 import mxnet as mx
 import numpy as np
 
-from ivy_like.ops.statistical import _check_correction, _count, _cumulative_axis
-
 from .._common import statistical as _statistical
+from .._common.statistical import cumulative_axis, reduction_count
 from . import _BOOL, DEFAULT_INT, numpy_shapes
 from ._helpers import _axes, _cast, _in_float32, _no_bool, _reduce, _supported
 
@@ -97,7 +96,7 @@ def cumulative_sum(
     >>> B.to_numpy(statistical.cumulative_sum(mx.nd.array([1, 2, 3], dtype="int32"), include_initial=True))
     array([0, 1, 3, 6])
     """
-    axis = _cumulative_axis(x.ndim, axis)
+    axis = cumulative_axis(x.ndim, axis)
     x = _accumulator(x, dtype, "cumulative_sum")
     out = nd.cumsum(x, axis=axis) if x.size else nd.identity(x)
     if include_initial:
@@ -125,7 +124,7 @@ def cumulative_prod(
     >>> B.to_numpy(statistical.cumulative_prod(mx.nd.array([2, 3], dtype="int32"), include_initial=True))
     array([1, 2, 6])
     """
-    axis = _cumulative_axis(x.ndim, axis, "cumulative_prod")
+    axis = cumulative_axis(x.ndim, axis, "cumulative_prod")
     x = _accumulator(x, dtype, "cumulative_prod")
     shape = list(x.shape)
     shape[axis] = 1
@@ -155,8 +154,8 @@ def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fal
 def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     if np.dtype(x.dtype).kind != "f":
         raise TypeError(f"{name}: expected a real floating-point array, got {np.dtype(x.dtype)}")
-    c = _check_correction(correction, name)
-    n = _count(tuple(x.shape), axis, name)
+    c = float(correction)  # checked by the op (ops/statistical.py)
+    n = reduction_count(tuple(x.shape), axis, name)
     axes = _axes(x, axis, name)
     shape = tuple(1 if i in axes else s for i, s in enumerate(x.shape) if keepdims or i not in axes)
     if n - c <= 0:  # the standard's NaN

@@ -16,9 +16,9 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
-from ivy_like.ops.statistical import _count
-from ivy_like.ops.utility import _check_numeric, _diff_axis
+from ivy_like.core.axes import normalize_axis
 
+from .._common.statistical import reduction_count
 from . import _BOOL, DEFAULT_INT, numpy_shapes
 from ._helpers import _axes, _no_bool, _reduce, _truth
 from .elementwise import subtract
@@ -38,7 +38,7 @@ def _logical_reduce(x: Any, axis: Any, keepdims: bool, name: str) -> Any:
     hits = _reduce(nd.sum, truth.astype(DEFAULT_INT), axis, keepdims, name)
     if name == "any":
         return nd.broadcast_greater(hits, nd.zeros_like(hits)).astype(_BOOL)
-    size = builtins.max(1, _count(tuple(x.shape), axis, name))
+    size = builtins.max(1, reduction_count(tuple(x.shape), axis, name))
     return nd.broadcast_equal(hits, nd.full(hits.shape, size, dtype=hits.dtype)).astype(_BOOL)
 
 
@@ -65,8 +65,7 @@ def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: 
     array([1., 3., 5.], dtype=float32)
     """
     shape = tuple(x.shape)
-    _check_numeric(np.dtype(x.dtype).kind)
-    axis = _diff_axis(shape, axis, n, {"prepend": prepend, "append": append}, _shape)
+    axis = normalize_axis(axis, len(shape), "diff")  # diff's check ran first
     n = operator.index(n)
     parts = [a for a in (prepend, x, append) if a is not None]
     final = list(shape)

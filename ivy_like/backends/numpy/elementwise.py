@@ -11,8 +11,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ...ops.elementwise import _int_pow
 from .._common import elementwise as _elementwise
+from .._common.elementwise import int_pow
 from .._common.helpers import named
 from . import DEFAULT_INT
 from .manipulation import astype
@@ -33,9 +33,7 @@ def pow(x1: Any, x2: Any, /) -> Any:  # noqa: A001
         if "negative integer powers" not in str(err):
             raise
         x1, x2 = _int_operands(x1, x2)
-        return _int_pow(
-            x1, x2, np.power, np.where, np.maximum, lambda a, like: a.astype(like.dtype)
-        )
+        return int_pow(x1, x2, np.power, np.where, np.maximum, lambda a, like: a.astype(like.dtype))
 
 
 def _int_operands(x1: Any, x2: Any) -> tuple[Any, Any]:

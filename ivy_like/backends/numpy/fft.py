@@ -13,8 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from ivy_like.ops.fft import _length
-
 from .._common import fft as _fft
 from . import DEFAULT_FLOAT
 
@@ -36,7 +34,7 @@ def _precise(fn: Any) -> Any:
     return kept
 
 
-_input = _fft.checked_input_for(np)
+_input = _fft.input_for(np)
 fft_fft = _fft.one_d_for(_precise(np.fft.fft), "fft", _input)
 fft_ifft = _fft.one_d_for(_precise(np.fft.ifft), "ifft", _input)
 fft_rfft = _fft.one_d_for(_precise(np.fft.rfft), "rfft", _input, real_only=True)
@@ -50,11 +48,11 @@ fft_irfftn = _fft.n_d_for(_precise(np.fft.irfftn), "irfftn", _input, inverse_rea
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    return np.fft.fftfreq(_length("fftfreq", n, n), d).astype(dtype or DEFAULT_FLOAT)
+    return np.fft.fftfreq(n, d).astype(dtype or DEFAULT_FLOAT)
 
 
 def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    return np.fft.rfftfreq(_length("rfftfreq", n, n), d).astype(dtype or DEFAULT_FLOAT)
+    return np.fft.rfftfreq(n, d).astype(dtype or DEFAULT_FLOAT)
 
 
 fft_fftshift = _fft.shift_for(np.fft.fftshift, "fftshift", np.ndim)

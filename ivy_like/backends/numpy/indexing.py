@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...ops.indexing import _check_bounds, _take_axis
+from .._common.indexing import check_bounds, take_axis
 
 
 def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
@@ -28,14 +28,14 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
         except (IndexError, TypeError, ValueError):
             pass
     kind = indices.dtype.kind if isinstance(indices, (np.ndarray, np.generic)) else None
-    axis = _take_axis(np.ndim(x), indices, axis, kind)
+    axis = take_axis(np.ndim(x), indices, axis, kind)
     if kind == "u" and indices.dtype.itemsize == 8:
         # NumPy 1 refuses uint64 indices (no 'safe' cast to intp). Any index that fits the
         # axis fits intp, so only values beyond intp need their own IndexError.
         indices = np.asarray(indices)
         if indices.size and indices.max() > _INTP_MAX:
             size = np.size(x) if axis is None else np.shape(x)[axis]
-            _check_bounds(0, int(indices.max()), size, 0 if axis is None else axis)
+            check_bounds(0, int(indices.max()), size, 0 if axis is None else axis)
         indices = indices.astype(np.intp)
     return np.take(x, indices, axis=axis)
 

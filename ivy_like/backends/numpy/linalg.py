@@ -2,8 +2,9 @@
 and the linear algebra functions of the main namespace (``matmul``, ``matrix_transpose``,
 ``tensordot``, ``vecdot``).
 
-Wrappers only add the rules of ``ivy_like.ops.linalg``: floating-point input for the
-decompositions, the standard's default ``rtol`` for ``pinv``, named-tuple results.
+Wrappers only add the rules of ``ivy_like.ops.linalg`` (whose declared checks, floating-point
+input for the decompositions and stacks of matrices, run before these kernels): the standard's
+default ``rtol`` for ``pinv``, named-tuple results.
 
 NumPy 1.x (the core supports >= 1.23) lacks ``vecdot``, ``cross``, ``diagonal``, ``matrix_norm``,
 ``outer``, ``svdvals``, ``trace`` and ``vector_norm`` in ``numpy.linalg``, ``cholesky(upper=)``
@@ -20,32 +21,19 @@ from typing import Any
 
 import numpy as np
 
-from ivy_like.ops.linalg import (
-    EighResult,
-    SlogdetResult,
-    _check_float,
-    _check_matrix,
-    _check_matrix_norm_ord,
-    _check_vector_norm_ord,
-    _norm_axes,
-    _vector_axis,
-)
+from ivy_like.ops.linalg import EighResult, SlogdetResult
 
 from .._common import linalg as _linalg
 from ._helpers import _in_float32, _wide_accumulator
 
 # _in_float32 (from _helpers.py): float16/bfloat16 computed in float32, the rule of
-# ivy_like.ops._half.
+# ivy_like.backends._common.half.
 
 _NP2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
 
 
 def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> np.ndarray:
-    x = np.asarray(x)
-    _check_float(name, x.dtype.kind)
-    if matrix:
-        _check_matrix(name, x.shape, square)
-    return x
+    return np.asarray(x)  # checked by the op's declared check (ops/linalg.py)
 
 
 _default_rtol = _linalg.default_rtol_for(np.finfo)
@@ -61,7 +49,7 @@ if _NP2:
 else:
 
     def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
-        axis = _vector_axis("vecdot", np.shape(x1), np.shape(x2), axis)
+        axis = _linalg.vector_axis("vecdot", np.shape(x1), np.shape(x2), axis)
         x1, x2 = np.asarray(x1), np.asarray(x2)
         prod = (np.conj(x1) if x1.dtype.kind == "c" else x1) * x2
         wide = _wide_accumulator(prod, axis)  # a leading float32 axis: in float64 (see sum)
@@ -93,9 +81,7 @@ if _NP2:
 else:
 
     def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
-        x = np.asarray(x)
-        _check_matrix("diagonal", x.shape)
-        return np.diagonal(x, offset=offset, axis1=-2, axis2=-1)
+        return np.diagonal(np.asarray(x), offset=offset, axis1=-2, axis2=-1)
 
 
 linalg_eigh = _in_float32(_linalg.named_result_for(np.linalg.eigh, "eigh", _float, EighResult))
@@ -108,7 +94,6 @@ linalg_inv = _in_float32(_linalg.inv_for(np.linalg.inv, _float, _SINGULAR))
 
 @_in_float32
 def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
-    _check_matrix_norm_ord(ord)
     x = _float("matrix_norm", x)
     if _NP2:
         return np.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)
@@ -213,7 +198,6 @@ linalg_svdvals = _in_float32(
 
 def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
     x = np.asarray(x)
-    _check_matrix("trace", x.shape)
     if _NP2:
         return np.asarray(np.linalg.trace(x, offset=offset, dtype=dtype))
     return np.asarray(np.trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype))
@@ -222,8 +206,7 @@ def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
 @_in_float32
 def linalg_vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:  # noqa: A002
     x = _float("vector_norm", x, matrix=False)
-    _check_vector_norm_ord(ord)
-    axes = None if axis is None else _norm_axes(x.ndim, axis)
+    axes = None if axis is None else _linalg.norm_axes(x.ndim, axis)
     strided = axes is not None and _wide_accumulator(x, axes) is not None
     if _NP2 and not strided:
         # NumPy's stubs take axis=None only with keepdims=False; NumPy itself takes both.

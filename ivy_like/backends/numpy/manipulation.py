@@ -8,12 +8,12 @@ written once in ``_common/manipulation.py``.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
 
-from ...core.decided_errors import pad_mode_error
-from ...ops.manipulation import _axis, _check_repeats_array, _repeat_count
+from ...core.axes import normalize_axis
 from .._common import manipulation as _manipulation
 
 
@@ -51,14 +51,12 @@ moveaxis = _manipulation.moveaxis_for(np)
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     x = np.asarray(x)
     if axis is not None:
-        axis = _axis(axis, x.ndim, "repeat")
-    if isinstance(repeats, (np.ndarray, np.generic)):
-        size = x.size if axis is None else x.shape[axis]
-        _check_repeats_array(repeats.shape, size, axis, repeats.dtype.kind)
+        axis = normalize_axis(axis, x.ndim, "repeat")
+    if isinstance(repeats, (np.ndarray, np.generic)):  # its shape and dtype: repeat's check
         if np.less(repeats, 0).any():  # (`repeats < 0` on a np.generic is untyped in NumPy's stubs)
             raise ValueError("repeat: repeats must be non-negative")
     else:
-        repeats = _repeat_count(repeats)
+        repeats = operator.index(repeats)
     return np.repeat(x, repeats, axis=axis)
 
 
@@ -68,16 +66,12 @@ tile = _manipulation.tile_for(np)
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
-    axis = _axis(axis, np.ndim(x), "unstack")
+    axis = normalize_axis(axis, np.ndim(x), "unstack")
     return tuple(np.moveaxis(np.asarray(x), axis, 0))
 
 
 def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Any:
     if mode == "constant":
         return np.pad(x, pad_width, constant_values=constant_values)
-    # np.pad has other modes, which ivy_like's pad has not.
-    if mode == "reflect":
-        return np.pad(x, pad_width, mode="reflect")
-    if mode == "edge":
-        return np.pad(x, pad_width, mode="edge")
-    raise pad_mode_error(mode)
+    # "reflect" or "edge": pad's check refused the other modes of np.pad.
+    return np.pad(x, pad_width, mode="reflect" if mode == "reflect" else "edge")

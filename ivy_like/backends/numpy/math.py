@@ -4,8 +4,8 @@
 
 ``einsum`` is NumPy's. The scatters are ``np.add.at``/``np.maximum.at`` on the rows whose
 index is in range. NumPy would read a float ``num_classes``, a ``k`` past the end of the axis,
-bool indices or a 2-D ``segment_ids`` without complaint; those kernels check what NumPy lets
-through (a dtype and a shape test) and raise the decided error.
+bool indices or a 2-D ``segment_ids`` without complaint: the checks each op declares in
+``ivy_like.ops.math`` refuse them before these kernels run.
 """
 
 from __future__ import annotations
@@ -14,11 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from ...core.decided_errors import (
-    one_hot_error,
-    scatter_add_error,
-    segment_error,
-)
 from . import sorting as _sorting
 
 einsum = np.einsum
@@ -27,10 +22,6 @@ _F32 = np.dtype("float32")
 
 def one_hot(indices: Any, num_classes: Any, dtype: Any = None) -> Any:
     indices = np.asarray(indices)
-    if indices.dtype.kind not in "iu" or type(num_classes) is not int or num_classes < 0:
-        error = one_hot_error(indices, num_classes)
-        if error is not None:
-            raise error
     hits = np.expand_dims(indices, -1) == np.arange(num_classes)
     return hits.astype(_F32 if dtype is None else dtype)
 
@@ -64,10 +55,6 @@ def _rows(indices: Any, size: int, wrap: bool) -> tuple[Any, Any]:
 
 def scatter_add(x: Any, indices: Any, updates: Any) -> Any:
     x, indices = np.asarray(x), np.asarray(indices)
-    if x.ndim == 0 or indices.dtype.kind not in "iu":
-        error = scatter_add_error(x, indices, updates)
-        if error is not None:
-            raise error
     updates = np.broadcast_to(np.asarray(updates), indices.shape + x.shape[1:])
     rows, keep = _rows(indices, x.shape[0], wrap=True)
     out = x.copy()
@@ -75,30 +62,21 @@ def scatter_add(x: Any, indices: Any, updates: Any) -> Any:
     return out
 
 
-def _segments(where: str, data: Any, segment_ids: Any, num_segments: Any) -> tuple[Any, Any, Any]:
+def _segments(data: Any, segment_ids: Any, num_segments: Any) -> tuple[Any, Any, Any]:
     data, ids = np.asarray(data), np.asarray(segment_ids)
-    if (
-        ids.shape != data.shape[:1]
-        or ids.dtype.kind not in "iu"
-        or type(num_segments) is not int
-        or num_segments < 0
-    ):
-        error = segment_error(where, data, ids, num_segments)
-        if error is not None:
-            raise error
     rows, keep = _rows(ids, num_segments, wrap=False)
     return data, rows, keep
 
 
 def segment_sum(data: Any, segment_ids: Any, num_segments: Any) -> Any:
-    data, rows, keep = _segments("segment_sum", data, segment_ids, num_segments)
+    data, rows, keep = _segments(data, segment_ids, num_segments)
     out = np.zeros((num_segments, *data.shape[1:]), data.dtype)
     np.add.at(out, rows, data[keep])
     return out
 
 
 def segment_max(data: Any, segment_ids: Any, num_segments: Any) -> Any:
-    data, rows, keep = _segments("segment_max", data, segment_ids, num_segments)
+    data, rows, keep = _segments(data, segment_ids, num_segments)
     out = np.full((num_segments, *data.shape[1:]), _lowest(data.dtype), data.dtype)
     np.maximum.at(out, rows, data[keep])  # np.maximum propagates NaN
     return out

@@ -12,9 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ivy_like.ops.statistical import _check_correction, _count, _cumulative_axis
-
 from .._common import statistical as _statistical
+from .._common.statistical import cumulative_axis, reduction_count
 from ._helpers import _in_float32, _wide_accumulator
 
 
@@ -53,13 +52,9 @@ def cumulative_sum(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
 ) -> Any:
     x = np.asarray(x)
-    axis = _cumulative_axis(x.ndim, axis)
+    axis = cumulative_axis(x.ndim, axis)
     out = np.cumsum(x, axis=axis, dtype=dtype)  # small ints accumulate in int64, as in sum
-    if include_initial:
-        shape = list(out.shape)
-        shape[axis] = 1
-        out = np.concatenate([np.zeros(shape, dtype=out.dtype), out], axis=axis)
-    return out
+    return _with_initial(out, axis, 0) if include_initial else out
 
 
 @_in_float32(dtype_arg=True)
@@ -67,13 +62,16 @@ def cumulative_prod(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
 ) -> Any:
     x = np.asarray(x)
-    axis = _cumulative_axis(x.ndim, axis, "cumulative_prod")
+    axis = cumulative_axis(x.ndim, axis, "cumulative_prod")
     out = np.cumprod(x, axis=axis, dtype=dtype)  # small ints multiply in int64, as in prod
-    if include_initial:
-        shape = list(out.shape)
-        shape[axis] = 1
-        out = np.concatenate([np.ones(shape, dtype=out.dtype), out], axis=axis)
-    return out
+    return _with_initial(out, axis, 1) if include_initial else out
+
+
+def _with_initial(out: np.ndarray, axis: int, identity: int) -> np.ndarray:
+    """``out`` after the scan's ``identity`` along ``axis`` (``include_initial=True``)."""
+    shape = list(out.shape)
+    shape[axis] = 1
+    return np.concatenate([np.full(shape, identity, dtype=out.dtype), out], axis=axis)
 
 
 @_in_float32(dtype_arg=True)
@@ -85,8 +83,8 @@ def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     x = np.asarray(x)
     if x.dtype.kind != "f":
         raise TypeError(f"{name}: expected a real floating-point array, got {x.dtype}")
-    c = _check_correction(correction, name)
-    if _count(x.shape, axis, name) - c <= 0:
+    c = float(correction)  # checked by the op (ops/statistical.py)
+    if reduction_count(x.shape, axis, name) - c <= 0:
         # The standard's NaN (NumPy divides by max(N - c, 0) and gives inf); no warning.
         # A NaN of x's dtype: NumPy 1 makes float64 of float32 scalar * Python float.
         return np.sum(x, axis=axis, keepdims=keepdims) * x.dtype.type(np.nan)

@@ -22,6 +22,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ...core.backend import get_backend, no_autodiff_error
+from .._common.helpers import JvpRule, LeavesFn, VjpRule, VmapRule
 from .._common.loop_vmap import LoopVmap as _LoopVmap
 
 
@@ -73,11 +74,8 @@ def checkpoint_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
 
 
 def custom_function_leaves(
-    f: Callable[..., list[Any]],
-    vjp: Callable[[list[Any], list[Any], list[Any]], list[Any]] | None,
-    jvp: Callable[[list[Any], list[Any]], list[Any]] | None,
-    vmap: Callable[[list[Any], list[Any]], tuple[list[Any], list[Any]]] | None,
-) -> Callable[..., list[Any]]:
+    f: LeavesFn, vjp: VjpRule | None, jvp: JvpRule | None, vmap: VmapRule | None
+) -> LeavesFn:
     if vmap is None:
         return f
     rule = vmap

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ivy_like.ops.utility import _check_numeric, _diff_axis
+from ivy_like.core.axes import normalize_axis
 
 
 def all(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
@@ -25,8 +25,7 @@ def any(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:  # noqa:
 
 def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None) -> Any:
     x = np.asarray(x)
-    _check_numeric(x.dtype.kind)
-    axis = _diff_axis(x.shape, axis, n, {"prepend": prepend, "append": append}, np.shape)
+    axis = normalize_axis(axis, x.ndim, "diff")  # diff's check ran first
     ends = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
     n = operator.index(n)
     if n == 0:

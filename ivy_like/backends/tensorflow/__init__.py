@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from ...ops.indexing import _check_step
 from .._common import hooks as _hooks
+from .._common.indexing import check_step
 from . import _eager
 from ._eager import EagerTensor
 from ._helpers import _const, _is_variable
@@ -157,7 +157,7 @@ def getitem(x: Any, key: Any) -> Any:
     items = key if isinstance(key, tuple) else (key,)
     for k in items:
         if type(k) is slice:
-            _check_step(k)  # tf.strided_slice: InvalidArgumentError
+            check_step(k)  # tf.strided_slice: InvalidArgumentError
     # Only ints, slices, None, Ellipsis and scalar tensors reach tf's own indexing: it would
     # read a list [0, 1] as the tuple (0, 1).
     if not builtins.any(_is_index_array(k) for k in items):

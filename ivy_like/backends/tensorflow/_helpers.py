@@ -14,8 +14,8 @@ from typing import Any, Callable
 import numpy as np
 import tensorflow as tf
 
-from ...ops._half import _half_in_float32
-from ...ops.statistical import _ACCURATE_SUM_FROM, _axes, _leading_reduction_size
+from .._common.half import half_in_float32
+from .._common.statistical import ACCURATE_SUM_FROM, leading_reduction_size, reduction_axes
 from ._eager import RAW_FAILS, EagerTensor
 
 _SCALARS = (bool, int, float, complex)
@@ -120,7 +120,7 @@ def _kind(x: Any) -> str | None:
 
 
 def _reduce_axes(x: Any, axis: Any, name: str) -> Any:
-    return None if axis is None else list(_axes(x.shape.rank, axis, name))
+    return None if axis is None else list(reduction_axes(x.shape.rank, axis, name))
 
 
 def _truth(x: Any) -> Any:
@@ -154,7 +154,7 @@ def _wide_accumulator(x: Any, axis: Any) -> Any:
     float64 and are rounded once.
     """
     if type(x) is EagerTensor:
-        if x._num_elements() < _ACCURATE_SUM_FROM:  # first: the common small call pays 0.1 µs
+        if x._num_elements() < ACCURATE_SUM_FROM:  # first: the common small call pays 0.1 µs
             return None
         dims = x._shape_tuple()
     else:
@@ -163,13 +163,11 @@ def _wide_accumulator(x: Any, axis: Any) -> Any:
         if None in dims:
             return None  # unknown sizes (tf.function): as TensorFlow does
     wide = _WIDER.get(x.dtype)
-    if wide is None or _leading_reduction_size(dims, axis) < _ACCURATE_SUM_FROM:
+    if wide is None or leading_reduction_size(dims, axis) < ACCURATE_SUM_FROM:
         return None
     return wide
 
 
-# Half precision computed in float32 (ivy_like.ops._half): mean, var, std, prod and
+# Half precision computed in float32 (ivy_like.backends._common.half): mean, var, std, prod and
 # cumulative_sum in statistical.py, the decompositions in linalg.py.
-_in_float32 = _half_in_float32(
-    {"float16": tf.float16, "bfloat16": tf.bfloat16}, tf.float32, tf.cast
-)
+_in_float32 = half_in_float32({"float16": tf.float16, "bfloat16": tf.bfloat16}, tf.float32, tf.cast)

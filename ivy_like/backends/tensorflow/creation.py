@@ -18,7 +18,6 @@ import numpy as np
 import tensorflow as tf
 
 from ...core.decided_errors import shape_error
-from ...ops.creation import _check_matrix, _check_meshgrid, _meshgrid_shapes
 from .._common import creation as _creation
 from . import DEFAULT_FLOAT, DEFAULT_INT, _eager
 from ._eager import RAW, RAW_FAILS
@@ -146,21 +145,11 @@ def linspace(start, stop, /, num: int, *, dtype=None, device=None, endpoint: boo
         return tf.cast(out, dtype)
 
 
-_LARGE = 2**24  # elements: below this the size check costs more than the allocation saves
-_EYE_SIZES = "(n_rows, n_cols)"  # the declared rule's name for the shape (ops/creation.py)
-
-
 def eye(
     n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None
 ) -> Any:
     dtype = dtype or DEFAULT_FLOAT
     n_cols = n_rows if n_cols is None else n_cols
-    if n_rows * n_cols > _LARGE:
-        # tf.eye allocates its diagonal before it refuses a size int64 cannot count (16 GiB
-        # for eye(2**32)): a size too large is refused first, as the declared rule decides.
-        error = shape_error("eye", (n_rows, n_cols), tf.as_dtype(dtype).size, name=_EYE_SIZES)
-        if error is not None:
-            raise error
     with _on(device):
         if k == 0:
             return tf.eye(n_rows, n_cols, dtype=dtype)
@@ -237,8 +226,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
 
 
 def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
-    _check_meshgrid(arrays, indexing)
-    shape, views = _meshgrid_shapes([a.shape[0] for a in arrays], indexing)
+    shape, views = _creation.meshgrid_shapes([a.shape[0] for a in arrays], indexing)
     return tuple(tf.broadcast_to(tf.reshape(a, v), shape) for a, v in zip(arrays, views))
 
 
@@ -250,10 +238,8 @@ def _triangle(x: Any, k: int, lower: bool) -> Any:
 
 
 def tril(x: Any, /, *, k: int = 0) -> Any:
-    _check_matrix(x, "tril")
     return _triangle(x, k, lower=True)
 
 
 def triu(x: Any, /, *, k: int = 0) -> Any:
-    _check_matrix(x, "triu")
     return _triangle(x, k, lower=False)

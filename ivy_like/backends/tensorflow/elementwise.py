@@ -23,8 +23,8 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from ...ops.elementwise import _has_nan_bits, _int_pow, _nextafter_bits
 from .._common import elementwise as _elementwise
+from .._common.elementwise import has_nan_bits, int_pow, nextafter_bits
 from .._common.helpers import named
 from ._eager import RAW, RAW_FAILS, EagerTensor
 from ._helpers import _MISMATCH, _promote, _promoting, _signed_zero
@@ -337,8 +337,8 @@ def _nextafter(a: Any, b: Any) -> Any:
         return tf.math.nextafter(a, b)  # its own error (mixed dtypes: _promoting promotes)
     itype, width = view
     ia, ib = tf.bitcast(a, itype), tf.bitcast(b, itype)  # the integer ops broadcast
-    bits = _nextafter_bits(ia, ib, width, tf.where, tf.bitwise.bitwise_and)
-    nan = _has_nan_bits(ia, ib, width, tf.bitwise.bitwise_and)
+    bits = nextafter_bits(ia, ib, width, tf.where, tf.bitwise.bitwise_and)
+    nan = has_nan_bits(ia, ib, width, tf.bitwise.bitwise_and)
     return tf.where(nan, a + b, tf.bitcast(bits, a.dtype))
 
 
@@ -358,7 +358,7 @@ def pow(x1: Any, x2: Any, /) -> Any:  # noqa: A001
     except tf.errors.InvalidArgumentError as err:
         a, b = _pair(x1, x2)
         if "negative integer powers" in str(err):
-            return _int_pow(a, b, pow, tf.where, tf.maximum, lambda v, like: tf.cast(v, like.dtype))
+            return int_pow(a, b, pow, tf.where, tf.maximum, lambda v, like: tf.cast(v, like.dtype))
         if not a.dtype.is_unsigned:
             raise
         return tf.cast(tf.pow(tf.cast(a, tf.int64), tf.cast(b, tf.int64)), a.dtype)

@@ -13,16 +13,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from ivy_like.ops.fft import (
-    _check_kind,
-    _check_norm,
-    _length,
-    _n_d,
-    _one_d,
-    _shift_axes,
-    _swap_norm,
-)
-
+from .._common.fft import n_d, one_d, shift_axes, swap_norm
 from . import DEFAULT_FLOAT
 from ._helpers import _on
 
@@ -30,8 +21,6 @@ _WIDE = (tf.float64, tf.complex128)
 
 
 def _input(name: str, x: Any, real_only: bool = False) -> Any:
-    kind = "c" if x.dtype.is_complex else "f" if x.dtype.is_floating else "i"
-    _check_kind(name, kind, real_only)
     return x
 
 
@@ -95,40 +84,39 @@ def _c2r(x: Any, n: int, axis: int, norm: str) -> Any:
 
 
 def fft_fft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
-    ax, n = _one_d("fft", tuple(x.shape), n, axis)
-    return _c2c(_input("fft", x), n, ax, _check_norm("fft", norm), inverse=False)
+    ax, n = one_d("fft", tuple(x.shape), n, axis)
+    return _c2c(_input("fft", x), n, ax, norm, inverse=False)
 
 
 def fft_ifft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
-    ax, n = _one_d("ifft", tuple(x.shape), n, axis)
-    return _c2c(_input("ifft", x), n, ax, _check_norm("ifft", norm), inverse=True)
+    ax, n = one_d("ifft", tuple(x.shape), n, axis)
+    return _c2c(_input("ifft", x), n, ax, norm, inverse=True)
 
 
 def fft_rfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
-    ax, n = _one_d("rfft", tuple(x.shape), n, axis)
-    return _r2c(_input("rfft", x, real_only=True), n, ax, _check_norm("rfft", norm))
+    ax, n = one_d("rfft", tuple(x.shape), n, axis)
+    return _r2c(_input("rfft", x, real_only=True), n, ax, norm)
 
 
 def fft_irfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
-    ax, n = _one_d("irfft", tuple(x.shape), n, axis, inverse_real=True)
-    return _c2r(_input("irfft", x), n, ax, _check_norm("irfft", norm))
+    ax, n = one_d("irfft", tuple(x.shape), n, axis, inverse_real=True)
+    return _c2r(_input("irfft", x), n, ax, norm)
 
 
 def fft_hfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
-    ax, n = _one_d("hfft", tuple(x.shape), n, axis, inverse_real=True)
+    ax, n = one_d("hfft", tuple(x.shape), n, axis, inverse_real=True)
     x = tf.math.conj(_as_complex(_input("hfft", x)))
-    return _c2r(x, n, ax, _swap_norm(_check_norm("hfft", norm)))
+    return _c2r(x, n, ax, swap_norm(norm))
 
 
 def fft_ihfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
-    ax, n = _one_d("ihfft", tuple(x.shape), n, axis)
+    ax, n = one_d("ihfft", tuple(x.shape), n, axis)
     x = _input("ihfft", x, real_only=True)
-    return tf.math.conj(_r2c(x, n, ax, _swap_norm(_check_norm("ihfft", norm))))
+    return tf.math.conj(_r2c(x, n, ax, swap_norm(norm)))
 
 
 def _nd(name: str, x: Any, s: Any, axes: Any, norm: str, inverse: bool) -> Any:
-    axes, sizes = _n_d(name, tuple(x.shape), s, axes)
-    norm = _check_norm(name, norm)
+    axes, sizes = n_d(name, tuple(x.shape), s, axes)
     out = _as_complex(_input(name, x))
     for ax, n in zip(axes, sizes):
         out = _c2c(out, n, ax, norm, inverse)
@@ -144,8 +132,7 @@ def fft_ifftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backwa
 
 
 def fft_rfftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
-    axes, sizes = _n_d("rfftn", tuple(x.shape), s, axes)
-    norm = _check_norm("rfftn", norm)
+    axes, sizes = n_d("rfftn", tuple(x.shape), s, axes)
     out = _r2c(_input("rfftn", x, real_only=True), sizes[-1], axes[-1], norm)
     for ax, n in zip(axes[:-1], sizes[:-1]):
         out = _c2c(out, n, ax, norm, inverse=False)
@@ -153,8 +140,7 @@ def fft_rfftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backwa
 
 
 def fft_irfftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
-    axes, sizes = _n_d("irfftn", tuple(x.shape), s, axes, inverse_real=True)
-    norm = _check_norm("irfftn", norm)
+    axes, sizes = n_d("irfftn", tuple(x.shape), s, axes, inverse_real=True)
     out = _as_complex(_input("irfftn", x))
     for ax, n in zip(axes[:-1], sizes[:-1]):
         out = _c2c(out, n, ax, norm, inverse=True)
@@ -168,19 +154,17 @@ def _freq(n: int, d: float, dtype: Any, device: Any, values: Any) -> Any:
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = _length("fftfreq", n, n)
     values = tf.concat([tf.range(0, (n - 1) // 2 + 1), tf.range(-(n // 2), 0)], axis=0)
     return _freq(n, d, dtype, device, values)
 
 
 def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = _length("rfftfreq", n, n)
     return _freq(n, d, dtype, device, tf.range(0, n // 2 + 1))
 
 
 def fft_fftshift(x: Any, /, *, axes: Any = None) -> Any:
-    return tf.signal.fftshift(x, axes=list(_shift_axes("fftshift", len(x.shape), axes)))
+    return tf.signal.fftshift(x, axes=list(shift_axes("fftshift", len(x.shape), axes)))
 
 
 def fft_ifftshift(x: Any, /, *, axes: Any = None) -> Any:
-    return tf.signal.ifftshift(x, axes=list(_shift_axes("ifftshift", len(x.shape), axes)))
+    return tf.signal.ifftshift(x, axes=list(shift_axes("ifftshift", len(x.shape), axes)))

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from ...ops.indexing import _check_bounds, _host_bounds, _take_axis
+from .._common.indexing import check_bounds, host_bounds, take_axis
 from . import _eager
 from ._eager import RAW, RAW_FAILS, EagerTensor
 from ._helpers import _kind
@@ -30,7 +30,7 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
                 return RAW.GatherV2(params=x, indices=indices, axis=_eager.int64(gather_axis))
             except RAW_FAILS:
                 pass
-    axis = _take_axis(x.shape.rank, indices, axis, _kind(indices))
+    axis = take_axis(x.shape.rank, indices, axis, _kind(indices))
     if axis is None:
         x, axis = (x if x.shape.rank == 1 else tf.reshape(x, [-1])), 0
     if not isinstance(indices, tf.Tensor):
@@ -40,8 +40,8 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
         # Eager: NumPy's bounds check and negative indices on the host copy (no extra ops).
         values = indices.numpy()
         if values.size:
-            lo, hi = _host_bounds(values)
-            _check_bounds(lo, hi, size, axis)
+            lo, hi = host_bounds(values)
+            check_bounds(lo, hi, size, axis)
             if lo < 0:
                 indices = np.where(values < 0, values.astype(np.int64) + size, values)
     else:  # in a graph: negative indices count from the end (tf.gather does not)

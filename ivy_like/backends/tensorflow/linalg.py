@@ -17,24 +17,7 @@ import numpy as np
 import tensorflow as tf
 from tensorflow.python.eager import record  # could_possibly_record: no public equivalent
 
-from ivy_like.ops.linalg import (
-    EighResult,
-    QRResult,
-    SlogdetResult,
-    SVDResult,
-    _check_matrix,
-    _check_matrix_norm_ord,
-    _check_power,
-    _check_qr_mode,
-    _check_solve_operands,
-    _check_vector_norm_ord,
-    _norm_axes,
-    _power_sum_norm,
-    _root_zero_grad,
-    _singular,
-    _tensordot_axes,
-    _vector_axis,
-)
+from ivy_like.ops.linalg import EighResult, QRResult, SlogdetResult, SVDResult
 
 from .._common import linalg as _linalg
 from . import DEFAULT_INT
@@ -50,14 +33,10 @@ from ._helpers import _in_float32, _promote, _promoting, _wide_accumulator
 from .statistical import sum as _sum
 
 # _in_float32 (from _helpers): float16/bfloat16 computed in float32, the
-# rule of ivy_like.ops._half.
+# rule of ivy_like.backends._common.half.
 
 
-def _kind(x: Any) -> str:
-    return "c" if x.dtype.is_complex else "f" if x.dtype.is_floating else "i"
-
-
-_float = _linalg.float_check_for(_kind)
+_float = _linalg.as_is  # checked by the op's declared check (ops/linalg.py)
 
 
 @tf.custom_gradient
@@ -154,19 +133,18 @@ def matmul(x1: Any, x2: Any, /) -> Any:
 
 
 def matrix_transpose(x: Any, /) -> Any:
-    _check_matrix("matrix_transpose", tuple(x.shape))
     return tf.linalg.matrix_transpose(x)
 
 
 def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     x1, x2 = _common(x1, x2)
-    a1, a2 = _tensordot_axes(axes, len(x1.shape), len(x2.shape))
+    a1, a2 = _linalg.tensordot_axes(axes, len(x1.shape), len(x2.shape))
     return tf.tensordot(x1, x2, axes=[list(a1), list(a2)])
 
 
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     x1, x2 = _common(x1, x2)
-    axis = _vector_axis("vecdot", tuple(x1.shape), tuple(x2.shape), axis)
+    axis = _linalg.vector_axis("vecdot", tuple(x1.shape), tuple(x2.shape), axis)
     if x1.dtype.is_complex:
         x1 = tf.math.conj(x1)
     return _sum(x1 * x2, axis=axis, dtype=x1.dtype)
@@ -183,7 +161,7 @@ def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
 
 def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     x1, x2 = _common(x1, x2)
-    axis = _vector_axis("linalg.cross", tuple(x1.shape), tuple(x2.shape), axis)
+    axis = _linalg.vector_axis("linalg.cross", tuple(x1.shape), tuple(x2.shape), axis)
     if x1.shape[axis] != 3:
         raise ValueError("linalg.cross: the vectors must have 3 elements along axis")
     # Component formulas broadcast like any elementwise op (tf.linalg.cross needs equal
@@ -198,7 +176,6 @@ linalg_det = _in_float32(_linalg.of_matrix_for(tf.linalg.det, "det", _float, squ
 
 def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
     shape = tuple(x.shape)
-    _check_matrix("diagonal", shape)
     rows, cols = shape[-2:]
     if min(rows + min(offset, 0), cols - max(offset, 0)) <= 0:
         return tf.zeros((*shape[:-2], 0), dtype=x.dtype)  # tf.linalg.diag_part raises here
@@ -224,12 +201,11 @@ linalg_inv = _in_float32(_linalg.inv_for(tf.linalg.inv, _float, _SINGULAR))
 
 @_in_float32
 def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
-    _check_matrix_norm_ord(ord)
     x = _float("matrix_norm", x)
     if ord == "fro":
         squares = tf.reduce_sum(tf.square(tf.abs(x)), axis=(-2, -1))
         out = (
-            _root_zero_grad(squares, tf.sqrt, tf.where)
+            _linalg.root_zero_grad(squares, tf.sqrt, tf.where)
             if _gradient_possible()
             else tf.sqrt(squares)
         )
@@ -247,7 +223,6 @@ def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -
 @_in_float32
 def linalg_matrix_power(x: Any, n: int, /) -> Any:
     x = _float("matrix_power", x, square=True)
-    n = _check_power(n)
     shape = tuple(x.shape)
     if n == 0:
         return tf.eye(shape[-1], batch_shape=shape[:-2], dtype=x.dtype)
@@ -287,7 +262,6 @@ def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
 
 @_in_float32
 def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
-    _check_qr_mode(mode)
     return QRResult(*tf.linalg.qr(_float("qr", x), full_matrices=mode == "complete"))
 
 
@@ -312,22 +286,10 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
     return _checked_solve(x1, x2)
 
 
-@_in_float32(pair=True)
-def _checked_solve(x1: Any, x2: Any) -> Any:
-    """solve with ivy_like's checks: what the direct call above does not take."""
-    x1, x2 = _common(_float("solve", x1, square=True), x2)
-    _check_solve_operands(tuple(x1.shape), tuple(x2.shape))
-    try:
-        return _broadcast_solve(x1, x2)
-    except _SINGULAR as e:
-        raise _singular("solve", "x1", x1.shape.rank) from e
-
-
 def _broadcast_solve(x1: Any, x2: Any) -> Any:
     vector = len(x2.shape) == 1
     if vector:
         x2 = x2[:, None]
-    _check_matrix("solve", tuple(x2.shape))
     if x1.shape.rank == 2 and x2.shape.rank == 2:  # no batch dimensions to broadcast
         out = tf.linalg.solve(x1, x2)
         return out[..., 0] if vector else out
@@ -339,6 +301,12 @@ def _broadcast_solve(x1: Any, x2: Any) -> Any:
         x2 = tf.broadcast_to(x2, [*batch, *x2.shape[-2:]])
     out = tf.linalg.solve(x1, x2)
     return out[..., 0] if vector else out
+
+
+# What the direct call above does not take: both operands in one dtype, batches broadcast.
+_checked_solve = _in_float32(pair=True)(
+    _linalg.checked_solve_for(_broadcast_solve, _float, _SINGULAR, common=_common)
+)
 
 
 @_in_float32
@@ -358,8 +326,8 @@ linalg_trace = _linalg.trace_for(linalg_diagonal, _sum)
 @_in_float32
 def linalg_vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:  # noqa: A002
     x = _float("vector_norm", x, matrix=False)
-    p = _check_vector_norm_ord(ord)
-    axes = list(_norm_axes(len(x.shape), axis))
+    p = float(ord)
+    axes = list(_linalg.norm_axes(len(x.shape), axis))
     a = tf.abs(x)  # real for complex input
     if p == float("inf"):
         return tf.reduce_max(a, axis=axes, keepdims=keepdims)
@@ -371,7 +339,7 @@ def linalg_vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, o
     if wide is not None:
         a = tf.cast(a, wide)
     where = tf.where if _gradient_possible() else None  # the zero-gradient guard: see there
-    out = _power_sum_norm(
+    out = _linalg.power_sum_norm(
         a, p, lambda v: tf.reduce_sum(v, axis=axes, keepdims=keepdims), tf.sqrt, where
     )
     return out if wide is None else tf.cast(out, x.dtype.real_dtype)

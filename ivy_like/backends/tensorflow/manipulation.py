@@ -11,26 +11,24 @@ TensorFlow ops after the shared rules of ``ivy_like.ops``. Differences from NumP
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
 import tensorflow as tf
 
-from ...core.decided_errors import pad_mode_error, pad_pairs
-from ...ops.manipulation import (
-    _axes,
-    _axis,
-    _check_repeats_array,
-    _moveaxis_perm,
-    _pad_sources,
-    _repeat_count,
-    _roll_args,
-    _squeeze_axes,
-    _tile_shapes,
+from ...core.axes import normalize_axes, normalize_axis
+from ...ops.manipulation import pad_pairs
+from .._common.manipulation import (
+    moveaxis_perm,
+    pad_sources,
+    roll_args,
+    squeeze_axes,
+    tile_shapes,
 )
 from . import _eager
 from ._eager import RAW, RAW_FAILS, EagerTensor
-from ._helpers import _MISMATCH, _const, _kind, _on, _promote, _shape
+from ._helpers import _MISMATCH, _const, _on, _promote, _shape
 
 _SHAPE_ERRORS = (ValueError, tf.errors.InvalidArgumentError)
 
@@ -143,28 +141,26 @@ def broadcast_to(x: Any, /, shape: Any) -> Any:
 
 
 def expand_dims(x: Any, /, axis: int = 0) -> Any:
-    return tf.expand_dims(x, _axis(axis, x.shape.rank + 1, "expand_dims"))
+    return tf.expand_dims(x, normalize_axis(axis, x.shape.rank + 1, "expand_dims"))
 
 
 def flip(x: Any, /, *, axis: Any = None) -> Any:
-    return tf.reverse(x, axis=list(_axes(axis, x.shape.rank, "flip")))
+    return tf.reverse(x, axis=list(normalize_axes(axis, x.shape.rank, "flip")))
 
 
 def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
-    return tf.transpose(x, _moveaxis_perm(x.shape.rank, source, destination))
+    return tf.transpose(x, moveaxis_perm(x.shape.rank, source, destination))
 
 
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     if axis is not None:
-        axis = _axis(axis, x.shape.rank, "repeat")
-    if isinstance(repeats, (tf.Tensor, tf.Variable)):
-        size = int(tf.size(x)) if axis is None else x.shape[axis]
-        _check_repeats_array(tuple(repeats.shape), size, axis, _kind(repeats) or "f")
+        axis = normalize_axis(axis, x.shape.rank, "repeat")
+    if isinstance(repeats, (tf.Tensor, tf.Variable)):  # its shape and dtype: repeat's check
         repeats = tf.cast(repeats, tf.int64)
         if bool(tf.reduce_any(repeats < 0)):
             raise ValueError("repeat: repeats must be non-negative")
     else:
-        repeats = _repeat_count(repeats)
+        repeats = operator.index(repeats)
     if 0 in x.shape:
         # tf.repeat fails on some empty inputs (shape (0, 2) along axis 1); the result is
         # empty too, of a shape known from the repeats.
@@ -177,7 +173,7 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
 
 
 def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
-    shift, axis = _roll_args(shift, axis, x.shape.rank)
+    shift, axis = roll_args(shift, axis, x.shape.rank)
     if axis is None:
         flat = tf.roll(tf.reshape(x, [-1]), shift, axis=0)
         return tf.reshape(flat, tf.shape(x))
@@ -187,18 +183,18 @@ def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
 
 
 def squeeze(x: Any, /, axis: Any) -> Any:
-    axes = _squeeze_axes(tuple(x.shape), axis)
+    axes = squeeze_axes(tuple(x.shape), axis)
     # tf.squeeze(x, axis=[]) would squeeze every axis of size 1.
     return tf.squeeze(x, axis=list(axes)) if axes else tf.identity(x)
 
 
 def tile(x: Any, repetitions: Any, /) -> Any:
-    shape, reps = _tile_shapes(tuple(x.shape), repetitions)
+    shape, reps = tile_shapes(tuple(x.shape), repetitions)
     return tf.tile(tf.reshape(x, shape), reps)
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
-    return tuple(tf.unstack(x, axis=_axis(axis, x.shape.rank, "unstack")))
+    return tuple(tf.unstack(x, axis=normalize_axis(axis, x.shape.rank, "unstack")))
 
 
 def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Any:
@@ -209,9 +205,7 @@ def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0
         # The value cast to x's dtype through NumPy, as np.pad does (tf.pad would refuse 2.5
         # for an integer x).
         return tf.pad(x, pairs, constant_values=_const(constant_values, x.dtype))
-    if mode != "reflect" and mode != "edge":
-        raise pad_mode_error(mode)
-    # NumPy's reflect and edge as gathers: tf.pad's REFLECT needs pads smaller than the axis.
-    for axis, sources in _pad_sources(tuple(x.shape), pairs, mode):
+    # NumPy's reflect and edge (pad's check refused any other mode) as gathers: tf.pad's REFLECT needs pads smaller than the axis.
+    for axis, sources in pad_sources(tuple(x.shape), pairs, mode):
         x = tf.gather(x, sources, axis=axis)
     return x

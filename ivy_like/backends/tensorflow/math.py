@@ -5,7 +5,7 @@
 Differences from TensorFlow handled here:
 
 * ``einsum``: when ``tf.einsum`` fails, the subscripts are read as NumPy does
-  (``decided_errors.einsum_labels``) and written out in full (TensorFlow needs an explicit output
+  (``ivy_like.ops.math.einsum_labels``) and written out in full (TensorFlow needs an explicit output
   for ``...``), mixed dtypes are promoted, and a label of size 1 is broadcast (TensorFlow needs
   equal sizes);
 * ``one_hot`` casts integer indices ``tf.one_hot`` does not take (int16, uint16...) to int64;
@@ -24,11 +24,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from ...core.decided_errors import (
-    einsum_labels,
-    scatter_add_error,
-    segment_error,
-)
+from ...ops.math import einsum_labels
 from . import DEFAULT_FLOAT
 from . import sorting as _sorting
 from ._helpers import _const, _promote
@@ -98,10 +94,6 @@ def _rows(indices: Any, size: Any, wrap: bool, dropped: Any) -> Any:
 def scatter_add(x: Any, indices: Any, updates: Any) -> Any:
     if type(indices) is int:
         indices = tf.constant(indices, tf.int64)
-    if x.shape.rank == 0 or not indices.dtype.is_integer:
-        error = scatter_add_error(x, indices, updates)
-        if error is not None:
-            raise error
     n = x.shape[0] if x.shape[0] is not None else tf.shape(x, out_type=tf.int64)[0]
     rest = tf.shape(x)[1:]
     updates = tf.broadcast_to(_const(updates, x.dtype), tf.concat([tf.shape(indices), rest], 0))
@@ -112,27 +104,17 @@ def scatter_add(x: Any, indices: Any, updates: Any) -> Any:
     return tf.tensor_scatter_nd_add(extended, rows[:, None], updates)[:n]
 
 
-def _segment_ids(where: str, data: Any, segment_ids: Any, num_segments: Any) -> Any:
-    if (
-        type(num_segments) is not int
-        or num_segments < 0
-        or data.shape.rank == 0
-        or segment_ids.shape.rank != 1
-        or not segment_ids.dtype.is_integer
-    ):
-        error = segment_error(where, data, segment_ids, num_segments)
-        if error is not None:
-            raise error
+def _segment_ids(segment_ids: Any, num_segments: Any) -> Any:
     return _rows(segment_ids, num_segments, wrap=False, dropped=-1)  # -1: TensorFlow drops it
 
 
 def segment_sum(data: Any, segment_ids: Any, num_segments: Any) -> Any:
-    ids = _segment_ids("segment_sum", data, segment_ids, num_segments)
+    ids = _segment_ids(segment_ids, num_segments)
     return tf.math.unsorted_segment_sum(data, ids, num_segments)
 
 
 def segment_max(data: Any, segment_ids: Any, num_segments: Any) -> Any:
-    ids = _segment_ids("segment_max", data, segment_ids, num_segments)
+    ids = _segment_ids(segment_ids, num_segments)
     out = tf.math.unsorted_segment_max(data, ids, num_segments)
     if not data.dtype.is_floating:
         return out  # the integers' minimum for an empty segment, as JAX

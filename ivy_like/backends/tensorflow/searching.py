@@ -12,9 +12,8 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from ivy_like.ops.statistical import _axes
-
 from .._common import searching as _searching
+from .._common.statistical import reduction_axes
 from . import DEFAULT_INT
 from ._helpers import _truth
 
@@ -22,7 +21,7 @@ from ._helpers import _truth
 def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     # tf.math.count_nonzero compares with zero (NaN and either complex part count); axis=()
     # reduces nothing, as the standard says.
-    axes = None if axis is None else _axes(x.shape.rank, axis, "count_nonzero")
+    axes = None if axis is None else reduction_axes(x.shape.rank, axis, "count_nonzero")
     return tf.math.count_nonzero(x, axis=axes, keepdims=keepdims, dtype=DEFAULT_INT)
 
 
@@ -32,7 +31,7 @@ def _arg_reduce(name: str, fn: Any, x: Any, axis: Any, keepdims: bool) -> Any:
     if flat:
         x, a = tf.reshape(x, [-1]), 0
     else:
-        a = _axes(ndim, axis, name)[0]
+        a = reduction_axes(ndim, axis, name)[0]
     if x.shape[a] == 0:
         raise ValueError(f"{name}: zero-size reduction, which has no result")
     if x.dtype == tf.bool:

@@ -11,8 +11,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from ivy_like.ops.statistical import _axes
-
+from .._common.statistical import reduction_axes
 from ._helpers import _argsort_last
 
 
@@ -21,7 +20,7 @@ def _sorted_last(name: str, x: Any, axis: int, descending: bool) -> tuple[Any, A
     ndim = x.shape.rank
     if ndim == 0:
         raise ValueError(f"{name}: x must have at least one dimension, got a 0-d array")
-    a = _axes(ndim, axis, name)[0]
+    a = reduction_axes(ndim, axis, name)[0]
     undo = None
     if a != ndim - 1:
         perm = [*(i for i in range(ndim) if i != a), a]

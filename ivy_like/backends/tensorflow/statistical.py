@@ -14,10 +14,9 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from ivy_like.ops.statistical import _check_correction, _count
-
 from .._common import statistical as _statistical
 from .._common.helpers import named
+from .._common.statistical import reduction_count
 from . import _eager
 from ._eager import RAW, RAW_FAILS, EagerTensor
 from ._helpers import _in_float32, _reduce_axes, _wide_accumulator
@@ -133,9 +132,9 @@ prod = _statistical.prod_for(tf.reduce_prod, tf.cast, _ACCUMULATOR, _reduce_axes
 def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     if not x.dtype.is_floating:
         raise TypeError(f"{name}: expected a real floating-point array, got {x.dtype.name}")
-    c = _check_correction(correction, name)
+    c = float(correction)  # checked by the op (ops/statistical.py)
     axes = _reduce_axes(x, axis, name)
-    n = _count(tuple(x.shape), axis, name)
+    n = reduction_count(tuple(x.shape), axis, name)
     if n - c <= 0:
         return tf.reduce_sum(x, axis=axes, keepdims=keepdims) * float("nan")
     # Two passes, as tf.math.reduce_variance, with the divisor N - correction; leading axes

@@ -55,6 +55,7 @@ from typing import Any, Callable
 import tensorflow as tf
 from tensorflow.python.eager import forwardprop_util  # no public equivalent (see _backward)
 
+from .._common.helpers import JvpRule, LeavesFn, VjpRule, VmapFn, VmapRule
 from .gradients import _ZERO, _dense, _identity, _sources
 
 # -- vjp, jvp --------------------------------------------------------------------------------
@@ -367,10 +368,7 @@ def _vectorize(
 
 
 def vmap_leaves(
-    f: Callable[[list[Any]], tuple[list[Any], list[Any]]],
-    leaves: list[Any],
-    in_axes: list[Any],
-    axis_size: int,
+    f: VmapFn, leaves: list[Any], in_axes: list[Any], axis_size: int
 ) -> tuple[list[Any], list[Any]]:
     batched = [_to_front(x, a) for x, a in zip(leaves, in_axes) if a is not None]
     mapped, unmapped, custom = _vectorize(f, leaves, in_axes, batched, axis_size)
@@ -800,9 +798,6 @@ def checkpoint_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
 
 
 def custom_function_leaves(
-    f: Callable[..., list[Any]],
-    vjp: Callable[[list[Any], list[Any], list[Any]], list[Any]] | None,
-    jvp: Callable[[list[Any], list[Any]], list[Any]] | None,
-    vmap: Callable[[list[Any], list[Any]], tuple[list[Any], list[Any]]] | None,
-) -> Callable[..., list[Any]]:
+    f: LeavesFn, vjp: VjpRule | None, jvp: JvpRule | None, vmap: VmapRule | None
+) -> LeavesFn:
     return _Custom(f, vjp, jvp, vmap, recompute=False)

@@ -12,7 +12,6 @@ from typing import Any
 
 import torch
 
-from ...ops.creation import _check_meshgrid, _meshgrid_shapes
 from .._common import creation as _creation
 from . import DEFAULT_FLOAT, DEFAULT_INT, from_bfloat16_numpy, is_bfloat16_numpy
 from ._helpers import _shape
@@ -128,11 +127,10 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
 
 
 def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
-    _check_meshgrid(arrays, indexing)
     if len({a.dtype for a in arrays}) == 1:
         return tuple(torch.meshgrid(*arrays, indexing=indexing))
     # torch.meshgrid needs one dtype; NumPy keeps each input's.
-    shape, views = _meshgrid_shapes([a.shape[0] for a in arrays], indexing)
+    shape, views = _creation.meshgrid_shapes([a.shape[0] for a in arrays], indexing)
     return tuple(a.reshape(v).expand(shape) for a, v in zip(arrays, views))
 
 

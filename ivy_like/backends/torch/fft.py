@@ -12,8 +12,6 @@ from typing import Any
 
 import torch
 
-from ivy_like.ops.fft import _check_kind, _length
-
 from .._common import fft as _fft
 from . import DEFAULT_FLOAT
 
@@ -26,8 +24,6 @@ _ndim = attrgetter("ndim")
 
 
 def _input(name: str, x: Any, real_only: bool) -> Any:
-    kind = "c" if x.is_complex() else "f" if x.is_floating_point() else "i"
-    _check_kind(name, kind, real_only)
     wider = _HALF.get(x.dtype)
     return x if wider is None else x.to(wider)
 
@@ -45,12 +41,10 @@ fft_irfftn = _fft.n_d_for(torch.fft.irfftn, "irfftn", _input, inverse_real=True)
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = _length("fftfreq", n, n)
     return torch.fft.fftfreq(n, d, dtype=dtype or DEFAULT_FLOAT, device=device)
 
 
 def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    n = _length("rfftfreq", n, n)
     return torch.fft.rfftfreq(n, d, dtype=dtype or DEFAULT_FLOAT, device=device)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import torch
 
 from ...core import dtypes as D
-from ...ops.indexing import _take_axis
+from .._common.indexing import take_axis
 from . import getitem
 
 _is_compiling = torch.compiler.is_compiling
@@ -39,7 +39,7 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     kind = None
     if isinstance(indices, torch.Tensor):
         kind = D.as_dtype(indices.dtype).kind
-    axis = _take_axis(x.ndim, indices, axis, kind)
+    axis = take_axis(x.ndim, indices, axis, kind)
     if axis is None:
         x, axis = (x if x.ndim == 1 else torch.reshape(x, (-1,))), 0
     return getitem(x, (slice(None),) * axis + (indices,))

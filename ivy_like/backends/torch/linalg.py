@@ -14,22 +14,10 @@ from typing import Any
 
 import torch
 
-from ivy_like.ops.linalg import (
-    EighResult,
-    SlogdetResult,
-    _check_matrix,
-    _check_matrix_norm_ord,
-    _check_solve_operands,
-    _check_vector_norm_ord,
-    _norm_axes,
-    _power_sum_norm,
-    _singular,
-    _tensordot_axes,
-    _vector_axis,
-)
-from ivy_like.ops.statistical import _ACCURATE_SUM_FROM
+from ivy_like.ops.linalg import EighResult, SlogdetResult
 
 from .._common import linalg as _linalg
+from .._common.statistical import ACCURATE_SUM_FROM
 from ._helpers import _in_float32
 
 _is_compiling = torch.compiler.is_compiling  # read once: two attribute lookups a call
@@ -37,14 +25,10 @@ _solve_ex = torch.linalg.solve_ex
 
 
 # _in_float32 (from _helpers.py): float16/bfloat16 computed in float32, the
-# rule of ivy_like.ops._half.
+# rule of ivy_like.backends._common.half.
 
 
-def _kind(x: Any) -> str:
-    return "c" if x.is_complex() else "f" if x.is_floating_point() else "i"
-
-
-_float = _linalg.float_check_for(_kind)
+_float = _linalg.as_is  # checked by the op's declared check (ops/linalg.py)
 
 
 def _common(x1: Any, x2: Any) -> tuple[Any, Any]:
@@ -76,19 +60,18 @@ def matmul(x1: Any, x2: Any, /) -> Any:
 
 
 def matrix_transpose(x: Any, /) -> Any:
-    _check_matrix("matrix_transpose", tuple(x.shape))
     return x.mT
 
 
 def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     x1, x2 = _common(x1, x2)
-    a1, a2 = _tensordot_axes(axes, x1.ndim, x2.ndim)
+    a1, a2 = _linalg.tensordot_axes(axes, x1.ndim, x2.ndim)
     return torch.tensordot(x1, x2, dims=(list(a1), list(a2)))
 
 
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     x1, x2 = _common(x1, x2)
-    axis = _vector_axis("vecdot", tuple(x1.shape), tuple(x2.shape), axis)
+    axis = _linalg.vector_axis("vecdot", tuple(x1.shape), tuple(x2.shape), axis)
     if x1.is_complex() or x1.is_floating_point():
         return torch.linalg.vecdot(x1, x2, dim=axis)
     # torch.linalg.vecdot has no integer kernels; keep the dtype as NumPy does.
@@ -101,7 +84,7 @@ linalg_cholesky = _in_float32(_linalg.cholesky_for(torch.linalg.cholesky, _float
 
 def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     x1, x2 = _common(x1, x2)
-    axis = _vector_axis("linalg.cross", tuple(x1.shape), tuple(x2.shape), axis)
+    axis = _linalg.vector_axis("linalg.cross", tuple(x1.shape), tuple(x2.shape), axis)
     if x1.shape[axis] != 3:
         raise ValueError("linalg.cross: the vectors must have 3 elements along axis")
     return torch.linalg.cross(x1, x2, dim=axis)
@@ -111,7 +94,6 @@ linalg_det = _in_float32(_linalg.of_matrix_for(torch.linalg.det, "det", _float, 
 
 
 def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
-    _check_matrix("diagonal", tuple(x.shape))
     return torch.diagonal(x, offset=offset, dim1=-2, dim2=-1)
 
 
@@ -126,7 +108,6 @@ linalg_inv = _in_float32(_linalg.inv_for(torch.linalg.inv, _float, _SINGULAR))
 
 @_in_float32
 def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
-    _check_matrix_norm_ord(ord)
     return torch.linalg.matrix_norm(_float("matrix_norm", x), ord=ord, keepdim=keepdims)
 
 
@@ -181,23 +162,11 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
     return _checked_solve(x1, x2)
 
 
-@_in_float32(pair=True)
-def _checked_solve(x1: Any, x2: Any) -> Any:
-    """solve with ivy_like's checks: what the direct call above does not take."""
-    x1, x2 = _common(_float("solve", x1, square=True), x2)
-    _check_solve_operands(tuple(x1.shape), tuple(x2.shape))
-    try:
-        return _broadcast_solve(x1, x2)
-    except _SINGULAR as e:
-        raise _singular("solve", "x1", x1.ndim) from e
-
-
 def _broadcast_solve(x1: Any, x2: Any) -> Any:
     if x2.ndim == 2 and x1.ndim == 2:  # no batch dimensions: nothing to broadcast
         return torch.linalg.solve(x1, x2)
     if x2.ndim == 1:
         return torch.linalg.solve(x1, x2[:, None])[..., 0]
-    _check_matrix("solve", tuple(x2.shape))
     if x1.shape[:-2] != x2.shape[:-2]:
         # Broadcast the batch dimensions explicitly so torch never reads x2 as a batch of
         # vectors (with equal batch shapes it cannot; broadcast_shapes costs ~10 µs).
@@ -207,6 +176,12 @@ def _broadcast_solve(x1: Any, x2: Any) -> Any:
     return torch.linalg.solve(x1, x2)
 
 
+# What the direct call above does not take: both operands in one dtype, batches broadcast.
+_checked_solve = _in_float32(pair=True)(
+    _linalg.checked_solve_for(_broadcast_solve, _float, _SINGULAR, common=_common)
+)
+
+
 linalg_svd = _in_float32(_linalg.svd_for(torch.linalg.svd, _float))
 linalg_svdvals = _in_float32(
     _linalg.of_matrix_for(torch.linalg.svdvals, "svdvals", _float, square=False)
@@ -214,23 +189,21 @@ linalg_svdvals = _in_float32(
 
 
 def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
-    _check_matrix("trace", tuple(x.shape))
     # Summed like ivy_like.sum: narrow integers and booleans accumulate in int64.
     return torch.sum(torch.diagonal(x, offset=offset, dim1=-2, dim2=-1), dim=-1, dtype=dtype)
 
 
 @_in_float32
 def linalg_vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:  # noqa: A002
-    _float("vector_norm", x, matrix=False)
-    ord = _check_vector_norm_ord(ord)  # noqa: A001
-    dim = None if axis is None else _norm_axes(x.ndim, axis)
+    ord = float(ord)  # noqa: A001
+    dim = None if axis is None else _linalg.norm_axes(x.ndim, axis)
     out = torch.linalg.vector_norm(x, ord=ord, dim=dim, keepdim=keepdims)
-    if x.numel() < _ACCURATE_SUM_FROM or x.dtype not in _SUMMED or ord in (0, math.inf, -math.inf):
+    if x.numel() < ACCURATE_SUM_FROM or x.dtype not in _SUMMED or ord in (0, math.inf, -math.inf):
         return out
     # torch's vector_norm adds float32 in one running total (3.5e-3 off for a million 0.1s
     # with ord=1, 4e-4 with ord=2), torch.sum in a cascade (6e-8): the value from torch.sum,
     # the gradient from vector_norm (its subgradient at zero, where sqrt's would be NaN).
-    accurate = _power_sum_norm(
+    accurate = _linalg.power_sum_norm(
         x.abs(), ord, lambda v: torch.sum(v, dim=dim, keepdim=keepdims), torch.sqrt
     )
     both_finite = torch.isfinite(out) & torch.isfinite(accurate)  # (inf - inf would be NaN)

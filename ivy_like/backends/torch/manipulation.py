@@ -7,21 +7,15 @@ Aliases of torch after the shared rules of ``ivy_like.ops.manipulation``; torch'
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import torch
 
-from ...core import dtypes as D
-from ...core.decided_errors import pad_mode_error, pad_pairs
-from ...ops.manipulation import (
-    _axes,
-    _axis,
-    _check_repeats_array,
-    _pad_sources,
-    _repeat_count,
-    _squeeze_axes,
-)
+from ...core.axes import normalize_axes, normalize_axis
+from ...ops.manipulation import pad_pairs
 from .._common import manipulation as _manipulation
+from .._common.manipulation import pad_sources, squeeze_axes
 from ._helpers import _shape
 
 
@@ -74,7 +68,7 @@ expand_dims = _manipulation.expand_dims_by(torch.unsqueeze)
 
 
 def flip(x: Any, /, *, axis: Any = None) -> Any:
-    return torch.flip(x, _axes(axis, x.ndim, "flip"))
+    return torch.flip(x, normalize_axes(axis, x.ndim, "flip"))
 
 
 moveaxis = _manipulation.moveaxis_by(torch.permute)
@@ -82,17 +76,15 @@ moveaxis = _manipulation.moveaxis_by(torch.permute)
 
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     if axis is not None:
-        axis = _axis(axis, x.ndim, "repeat")
-    if isinstance(repeats, torch.Tensor):
-        size = x.numel() if axis is None else x.shape[axis]
-        _check_repeats_array(tuple(repeats.shape), size, axis, D.as_dtype(repeats.dtype).kind)
+        axis = normalize_axis(axis, x.ndim, "repeat")
+    if isinstance(repeats, torch.Tensor):  # its shape and dtype: repeat's check
         if bool((repeats < 0).any()):
             raise ValueError("repeat: repeats must be non-negative")
         if repeats.numel() == 1:  # torch wants one count per element or a 0-d tensor
             repeats = repeats.reshape(())
         repeats = repeats.to(torch.int64)
     else:
-        repeats = _repeat_count(repeats)
+        repeats = operator.index(repeats)
     return torch.repeat_interleave(x, repeats, dim=axis)
 
 
@@ -100,7 +92,7 @@ roll = _manipulation.roll_by(torch.roll)
 
 
 def squeeze(x: Any, /, axis: Any) -> Any:
-    axes = _squeeze_axes(tuple(x.shape), axis)
+    axes = squeeze_axes(tuple(x.shape), axis)
     # torch.squeeze(x, ()) would squeeze every axis of size 1.
     return torch.squeeze(x, axes) if axes else x.view(x.shape)
 
@@ -109,7 +101,7 @@ tile = _manipulation.tile_by(torch.tile)
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
-    return torch.unbind(x, _axis(axis, x.ndim, "unstack"))
+    return torch.unbind(x, normalize_axis(axis, x.ndim, "unstack"))
 
 
 def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Any:
@@ -121,11 +113,9 @@ def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0
         widths = [n for pair in reversed(pairs) for n in pair]
         value = torch.tensor(constant_values).to(x.dtype).item()
         return torch.nn.functional.pad(x, widths, value=value)
-    if mode != "reflect" and mode != "edge":
-        raise pad_mode_error(mode)
-    # NumPy's reflect and edge as gathers: F.pad's reflect needs pads smaller than the axis and
+    # NumPy's reflect and edge (pad's check refused any other mode) as gathers: F.pad's reflect needs pads smaller than the axis and
     # works on the last 1-3 axes of batched inputs only.
     out = x
-    for axis, sources in _pad_sources(tuple(x.shape), pairs, mode):
+    for axis, sources in pad_sources(tuple(x.shape), pairs, mode):
         out = torch.index_select(out, axis, torch.tensor(sources, device=x.device))
     return out if out is not x else x.clone()

@@ -13,9 +13,8 @@ from typing import Any
 
 import torch
 
-from ivy_like.ops.statistical import _axes, _check_correction, _count, _cumulative_axis
-
 from .._common import statistical as _statistical
+from .._common.statistical import cumulative_axis, reduction_axes, reduction_count
 from ._helpers import _dtype_name, _in_float32
 
 
@@ -72,30 +71,29 @@ def min(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:  # noqa:
 def cumulative_sum(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
 ) -> Any:
-    axis = _cumulative_axis(x.ndim, axis)
+    axis = cumulative_axis(x.ndim, axis)
     if dtype is None and not (x.is_floating_point() or x.is_complex()):
         dtype = torch.int64  # bool and integers: torch.cumsum's own rule, int64
     out = torch.cumsum(x, dim=axis, dtype=dtype)
-    if include_initial:
-        shape = list(out.shape)
-        shape[axis] = 1
-        out = torch.cat([out.new_zeros(shape), out], dim=axis)
-    return out
+    return _with_initial(out, axis, 0) if include_initial else out
 
 
 @_in_float32(dtype_arg=True)
 def cumulative_prod(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
 ) -> Any:
-    axis = _cumulative_axis(x.ndim, axis, "cumulative_prod")
+    axis = cumulative_axis(x.ndim, axis, "cumulative_prod")
     if dtype is None and not (x.is_floating_point() or x.is_complex()):
         dtype = torch.int64  # bool and integers: int64, as in cumulative_sum and prod
     out = torch.cumprod(x, dim=axis, dtype=dtype)
-    if include_initial:
-        shape = list(out.shape)
-        shape[axis] = 1
-        out = torch.cat([out.new_ones(shape), out], dim=axis)
-    return out
+    return _with_initial(out, axis, 1) if include_initial else out
+
+
+def _with_initial(out: Any, axis: int, identity: int) -> Any:
+    """``out`` after the scan's ``identity`` along ``axis`` (``include_initial=True``)."""
+    shape = list(out.shape)
+    shape[axis] = 1
+    return torch.cat([out.new_full(shape, identity), out], dim=axis)
 
 
 @_in_float32(dtype_arg=True)
@@ -103,7 +101,7 @@ def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fal
     if axis is None:
         out = torch.prod(x, dtype=dtype)  # bool and integers: int64, as NumPy on 64-bit
         return out.reshape((1,) * x.ndim) if keepdims else out
-    axes = _axes(x.ndim, axis, "prod")
+    axes = reduction_axes(x.ndim, axis, "prod")
     if not axes:  # no axis reduced: each element is its own product (in the result dtype)
         return torch.prod(x[None], dim=0, dtype=dtype)
     out = x
@@ -116,9 +114,9 @@ def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fal
 def _var(name: str, x: Any, axis: Any, correction: Any, keepdims: bool) -> Any:
     if not x.is_floating_point():
         raise TypeError(f"{name}: expected a real floating-point array, got {x.dtype}")
-    c = _check_correction(correction, name)
-    if _count(tuple(x.shape), axis, name) - c <= 0:
-        axes = _axes(x.ndim, axis, name)
+    c = float(correction)  # checked by the op (ops/statistical.py)
+    if reduction_count(tuple(x.shape), axis, name) - c <= 0:
+        axes = reduction_axes(x.ndim, axis, name)
         if not axes:  # torch reads dim=() as every axis
             return x * float("nan")
         return torch.sum(x, dim=axes, keepdim=keepdims) * float("nan")

@@ -48,6 +48,8 @@ from torch._subclasses.fake_tensor import DynamicOutputShapeException as _Dynami
 from torch.fx.experimental.proxy_tensor import make_fx as _make_fx
 from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode as _DataDependent
 
+from .._common.helpers import JvpRule, LeavesFn, VjpRule, VmapFn, VmapRule
+
 
 def vjp_leaves(
     f: Callable[[list[Any]], list[Any]],
@@ -72,10 +74,7 @@ def jvp_leaves(
 
 
 def vmap_leaves(
-    f: Callable[[list[Any]], tuple[list[Any], list[Any]]],
-    leaves: list[Any],
-    in_axes: list[Any],
-    axis_size: int,
+    f: VmapFn, leaves: list[Any], in_axes: list[Any], axis_size: int
 ) -> tuple[list[Any], list[Any]]:
     if torch.compiler.is_compiling():  # Dynamo traces torch.func.vmap, not the primitives
         mapped = torch.func.vmap(_call_list(f), in_dims=tuple(in_axes), out_dims=(0, None))
@@ -84,10 +83,7 @@ def vmap_leaves(
 
 
 def _flat_vmap(
-    f: Callable[[list[Any]], tuple[list[Any], list[Any]]],
-    leaves: list[Any],
-    in_axes: list[Any],
-    axis_size: int,
+    f: VmapFn, leaves: list[Any], in_axes: list[Any], axis_size: int
 ) -> tuple[list[Any], list[Any]]:
     """``torch.func.vmap`` (randomness "error") on a flat list, from the functorch primitives
     it is made of: a new vmap level, a batch dimension added to each mapped leaf, and removed
@@ -287,11 +283,8 @@ def checkpoint_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
 
 
 def custom_function_leaves(
-    f: Callable[..., list[Any]],
-    vjp: Callable[[list[Any], list[Any], list[Any]], list[Any]] | None,
-    jvp: Callable[[list[Any], list[Any]], list[Any]] | None,
-    vmap: Callable[[list[Any], list[Any]], tuple[list[Any], list[Any]]] | None,
-) -> Callable[..., list[Any]]:
+    f: LeavesFn, vjp: VjpRule | None, jvp: JvpRule | None, vmap: VmapRule | None
+) -> LeavesFn:
 
     def forward(*leaves: Any) -> tuple[Any, ...]:
         return tuple(f(*leaves))

@@ -11,8 +11,7 @@ from typing import Any
 
 import torch
 
-from ivy_like.ops.statistical import _axes
-
+from .._common.statistical import reduction_axes
 from .._common.utility import diff_for
 from .elementwise import subtract
 from .manipulation import concat
@@ -22,7 +21,7 @@ def _logical(fn: Any, x: Any, axis: Any, keepdims: bool) -> Any:
     if axis is None:
         out = fn(x)
         return out.reshape((1,) * x.ndim) if keepdims else out
-    axes = _axes(x.ndim, axis, fn.__name__)
+    axes = reduction_axes(x.ndim, axis, fn.__name__)
     if not axes:
         return x != 0  # nothing reduced: each element's truth value
     return fn(x, dim=axes, keepdim=keepdims)
@@ -41,8 +40,4 @@ def _shifted(x: Any, axis: int) -> tuple[Any, Any]:
     return torch.narrow(x, axis, 1, m), torch.narrow(x, axis, 0, m)
 
 
-def _kind(x: Any) -> str:
-    return "b" if x.dtype == torch.bool else "n"  # only bool matters to diff's rule
-
-
-diff = diff_for(concat, subtract, _shifted, lambda a: tuple(a.shape), _kind)
+diff = diff_for(concat, subtract, _shifted, lambda a: tuple(a.shape))

@@ -4,7 +4,7 @@ The frameworks disagree on half-precision input: most refuse it in linear algebr
 that accept it accumulate differently (NumPy's ``var`` and TensorFlow's and MLX's ``mean`` in
 float16, overflowing past 65504; torch and JAX in float32). ivy_like decides once: these
 functions compute in float32 and return the input's dtype. Each backend builds its decorator
-from its own dtype objects with :func:`_half_in_float32` and applies it.
+from its own dtype objects with :func:`half_in_float32` and applies it.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def _astype(x: Any, dtype: Any) -> Any:
     return x.astype(dtype)
 
 
-def _half_in_float32(
+def half_in_float32(
     half: Mapping[str, Any], float32: Any, cast: Callable[[Any, Any], Any] = _astype
 ) -> Callable[..., Any]:
     """A decorator for one backend's functions: half precision computed in float32.
