@@ -1,4 +1,4 @@
-"""Converted models (issue 22): transformers models captured with ``ivy_like.convert.from_torch``
+"""Converted models: transformers models captured with ``ivy_like.convert.from_torch``
 and run by ivy_like, against the original PyTorch module.
 
 Models (float32, random weights from small configs, eval mode, no download):

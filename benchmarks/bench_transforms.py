@@ -234,7 +234,7 @@ def transforms_benchmark(backends: list[str] | None = None) -> str:
         "MLP 64-128-10, batch 64, mean squared error; ivy_like ops on a Container of parameters "
         "against the framework's own ops on a dict, the same math. Per-call medians over "
         f"{ROUNDS} interleaved rounds; ratio: the median of the per-round ratios (see "
-        "`benchmarks/bench_transforms.py`). Targets from issue 21.\n",
+        "`benchmarks/bench_transforms.py`). Each row's target is in its last column.\n",
         "| backend | case | native idiom | native µs | ivy_like µs | ratio | target |",
         "|---|---|---|---:|---:|---:|:---:|",
     ]

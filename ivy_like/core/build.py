@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from . import backend as _backend
@@ -103,8 +104,6 @@ def build_all(target: dict[str, Any], container_map: Any) -> None:
     ``container_map(spec, values)`` is what the general path does with Container arguments.
     """
     _namespace["_general"] = _dispatch.make_general(container_map)
-    import importlib
-
     for spec in OPS.values():
         if spec.function is None:
             codegen.build(spec, _namespace)

@@ -1,4 +1,4 @@
-"""Bad input at the edges (issue 25): one error type and message on every backend.
+"""Bad input at the edges: one error type and message on every backend.
 
 Python data that holds no numbers, ints beyond int64, malformed or impossible shapes, None for
 an array, a float index and an assignment of the wrong shape, decided in

@@ -1,4 +1,4 @@
-"""Edges where a backend gave a silent wrong answer (issue 25, part A), on every backend.
+"""Edges where a backend gave a silent wrong answer, on every backend.
 
 * ``linalg.inv``/``linalg.solve`` of a singular matrix: ``ivy_like.linalg.LinAlgError`` in
   eager code (MLX returned finite garbage, JAX inf/NaN, the others four different errors);

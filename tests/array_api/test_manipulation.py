@@ -1,5 +1,5 @@
 """Array API creation, manipulation, indexing and data type functions, and the inspection API,
-on every backend against NumPy (issue 5)."""
+on every backend against NumPy."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Names and signatures of ivy_like's array API namespaces against array-api-strict (issue 5).
+"""Names and signatures of ivy_like's array API namespaces against array-api-strict.
 
 Every name of the standard's main namespace, ``linalg`` and ``fft`` (2024.12 revision) must be
 present, and every function must have the standard's parameter names and kinds (positional-only

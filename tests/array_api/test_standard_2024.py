@@ -1,4 +1,4 @@
-"""The 2024.12 revision of the array API standard on every backend (issue 24).
+"""The 2024.12 revision of the array API standard on every backend.
 
 What 2024.12 adds to 2023.12: ``take_along_axis``, ``diff``, ``count_nonzero`` and
 ``cumulative_prod`` (each against NumPy, array-api-strict where its dtypes are ours, with the

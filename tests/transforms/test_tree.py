@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import ivy_like
-from ivy_like.transforms import tree as _tree
 from ivy_like.container import Container
+from ivy_like.transforms import tree as _tree
 
 Pair = namedtuple("Pair", "first second")
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import numpy as np
+
 from ...core.dtypes import as_dtype
 
 
@@ -64,8 +66,6 @@ def clip_bound(name: str, bound: Any, x_dtype: Any, bound_dtype: Any = None) -> 
             f"clip: {name} is floating-point but x is {x_dtype}; convert one of them first"
         )
     if bound_dtype is None and x_dtype.kind in "iu":
-        import numpy as np
-
         info = np.iinfo(x_dtype.name)
         return int(info.min) if bound < info.min else int(info.max) if bound > info.max else bound
     return bound

@@ -186,10 +186,9 @@ def _keras_gradients(km, x, weights):
     return {path: g.numpy() for path, g in zip(variables, grads)}
 
 
+@pytest.mark.requires("autodiff")
 @pytest.mark.parametrize("case", ["residual", "two_in_two_out"])
 def test_gradients_match_tensorflow(backend, case):
-    if not backend.has_autodiff:
-        pytest.skip(f"{backend.name} has no automatic differentiation")
     make, x = CASES[case]
     km = make()
     outs = km(x, training=False)

@@ -506,12 +506,11 @@ def test_op_zoo_matches_torch(backend, name):
         assert_close(got, want, atol=1e-5, rtol=1e-5, check_dtype=False, label=f"output {i}: ")
 
 
+@pytest.mark.requires("autodiff")
 @pytest.mark.parametrize("name", ["layers", "scatter"])
 def test_zoo_gradients_match_torch(backend, name):
     """Gradients through transposed convolutions, resizing, pooling, slice, index and scatter
     assignment, sorting and weight norm, with respect to the weights and the inputs."""
-    if not backend.has_autodiff:
-        pytest.skip(f"{backend.name} has no automatic differentiation")
     model, args, ref = zoo(name)
     net = {"layers": _LayerZoo, "scatter": _ScatterZoo}[name]()
     weights = model.params.cont_to_backend("numpy").cont_flatten_key_chains()

@@ -358,10 +358,9 @@ def _torch_grads(case: Case) -> dict[str, np.ndarray]:
     return {n.replace(".", "/"): p.grad.numpy() for n, p in net.named_parameters()}
 
 
+@pytest.mark.requires("autodiff")
 @pytest.mark.parametrize("name", GRAD_MODELS)
 def test_gradients_match_torch(backend, cases, name):
-    if not backend.has_autodiff:
-        pytest.skip(f"{backend.name} has no automatic differentiation")
     case = cases(name)
     expected = _torch_grads(case)
     args, kwargs = _inputs(backend, case)

@@ -22,9 +22,6 @@ from ivy_like.core.registry import OPS
 PACKAGE = Path(ivy_like.__file__).parent
 BACKENDS = PACKAGE / "backends"
 OPS_DIR = PACKAGE / "ops"
-# The nn op family's declarations: their own change moves them into ops/nn/ and inverts their
-# one function-local import; checked here once that has landed.
-_NN_DECLARATIONS = {"nn.py", "nn_layers.py", "nn"}
 _BELOW_BACKENDS = ("ivy_like.core", "ivy_like.ops", "ivy_like.backends")
 
 
@@ -70,8 +67,8 @@ def _imports_of(source: str, package: str) -> list[tuple[ast.stmt, str, list[str
     return found
 
 
-def _files(root: Path, skip: set[str] = frozenset()) -> list[Path]:  # type: ignore[assignment]
-    return sorted(p for p in root.rglob("*.py") if not set(p.relative_to(root).parts) & set(skip))
+def _files(root: Path) -> list[Path]:
+    return sorted(root.rglob("*.py"))
 
 
 def _is_ivy_like(module: str) -> bool:
@@ -114,10 +111,9 @@ def test_backends_import_nothing_above_them() -> None:
 @pytest.mark.parametrize("root", [BACKENDS, OPS_DIR], ids=["backends", "ops"])
 def test_no_function_local_import_of_ivy_like(root: Path) -> None:
     # Only optional frameworks are imported inside functions.
-    skip = _NN_DECLARATIONS if root is OPS_DIR else set()
     bad = [
         f"{path.relative_to(PACKAGE)}:{node.lineno} {module}"
-        for path in _files(root, skip)
+        for path in _files(root)
         for node, module, _, local in _imports(path)
         if local and _is_ivy_like(module)
     ]
