@@ -90,6 +90,13 @@ from .transforms import (  # noqa: E402
     while_loop,
 )
 
+from .transforms import control_flow  # noqa: E402
+
+# The control-flow functions lived in ``ivy_like/control_flow.py`` before the transforms became
+# one package: ``import ivy_like.control_flow`` and ``from ivy_like.control_flow import cond``
+# keep working, naming the module where they are now.
+_sys.modules.setdefault(f"{__name__}.control_flow", control_flow)
+
 e = 2.718281828459045
 pi = 3.141592653589793
 inf = float("inf")

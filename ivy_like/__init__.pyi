@@ -65,6 +65,7 @@ from .transforms import NoAutodiffError as NoAutodiffError
 from .transforms import checkpoint as checkpoint
 from .transforms import compile as compile
 from .transforms import cond as cond
+from .transforms import control_flow as control_flow
 from .transforms import custom_function as custom_function
 from .transforms import execute_with_gradients as execute_with_gradients
 from .transforms import fori_loop as fori_loop
