@@ -15,15 +15,7 @@ from .registry import _native, _ndim, aten
 
 # -- attention, dropout, recurrent layers ------------------------------------------------------
 def _check_attention(
-    q: Any,
-    k: Any,
-    v: Any,
-    attn_mask: Any = None,
-    dropout_p: float = 0.0,
-    is_causal: bool = False,
-    *,
-    scale: Any = None,
-    enable_gqa: bool = False,
+    q: Any, k: Any, v: Any, mask: Any = None, dropout_p: float = 0.0, *_: Any, **__: Any
 ) -> str | None:
     if dropout_p:
         return f"dropout_p={dropout_p} (attention dropout in training mode)"
@@ -39,51 +31,47 @@ def _shared_heads(q: Any, k: Any, v: Any, enable_gqa: bool) -> tuple[Any, Any]:
     return k, v
 
 
-def attention_rows_attend(
-    q: Any,
-    k: Any,
-    v: Any,
-    attn_mask: Any = None,
-    dropout_p: float = 0.0,
-    is_causal: bool = False,
-    *,
-    scale: Any = None,
-    enable_gqa: bool = False,
-) -> Any:
-    """:func:`scaled_dot_product_attention` for a boolean mask that the converter saw, at
-    capture, let every query attend to some key (a constant mask, as GPT-2's causal one): no
-    row to guard, so the mask goes to ivy_like's attention as it is."""
-    k, v = _shared_heads(q, k, v, enable_gqa)
-    return il.nn.scaled_dot_product_attention(q, k, v, attn_mask, is_causal, scale)
+def _attention(guard_rows: bool) -> Any:
+    """``aten.scaled_dot_product_attention``; ``guard_rows``: whether a boolean mask may leave
+    a query no key to attend to (then torch gives zeros there, not NaN)."""
+
+    def attention(
+        q: Any,
+        k: Any,
+        v: Any,
+        attn_mask: Any = None,
+        dropout_p: float = 0.0,
+        is_causal: bool = False,
+        *,
+        scale: Any = None,
+        enable_gqa: bool = False,
+    ) -> Any:
+        k, v = _shared_heads(q, k, v, enable_gqa)
+        if not guard_rows or attn_mask is None or "bool" not in str(attn_mask.dtype):
+            return il.nn.scaled_dot_product_attention(q, k, v, attn_mask, is_causal, scale)
+        # A query that may attend to no key gives zeros in torch (its safe softmax), not NaN:
+        # such rows attend everywhere here (finite values and gradients) and are zeroed after.
+        scores = (*q.shape[:-1], k.shape[-2])
+        mask = il.broadcast_to(attn_mask, tuple(int(s) for s in scores))
+        if is_causal:
+            causal = _native(il.tril(il.ones((scores[-2], scores[-1]), dtype=il.bool)))
+            mask, is_causal = il.logical_and(mask, causal), False
+        some = il.any(mask, axis=-1, keepdims=True)
+        out = il.nn.scaled_dot_product_attention(
+            q, k, v, il.logical_or(mask, il.logical_not(some)), False, scale
+        )
+        return il.where(some, out, il.zeros_like(out))
+
+    return attention
 
 
-@aten("scaled_dot_product_attention.default", check=_check_attention)
-def scaled_dot_product_attention(
-    q: Any,
-    k: Any,
-    v: Any,
-    attn_mask: Any = None,
-    dropout_p: float = 0.0,
-    is_causal: bool = False,
-    *,
-    scale: Any = None,
-    enable_gqa: bool = False,
-) -> Any:
-    k, v = _shared_heads(q, k, v, enable_gqa)
-    if attn_mask is None or "bool" not in str(attn_mask.dtype):
-        return il.nn.scaled_dot_product_attention(q, k, v, attn_mask, is_causal, scale)
-    # A query that may attend to no key gives zeros in torch (its safe softmax), not NaN: such
-    # rows attend everywhere here (finite values and gradients) and are zeroed after.
-    scores = (*q.shape[:-1], k.shape[-2])
-    mask = il.broadcast_to(attn_mask, tuple(int(s) for s in scores))
-    if is_causal:
-        causal = _native(il.tril(il.ones((scores[-2], scores[-1]), dtype=il.bool)))
-        mask, is_causal = il.logical_and(mask, causal), False
-    some = il.any(mask, axis=-1, keepdims=True)
-    out = il.nn.scaled_dot_product_attention(
-        q, k, v, il.logical_or(mask, il.logical_not(some)), False, scale
-    )
-    return il.where(some, out, il.zeros_like(out))
+#: :func:`scaled_dot_product_attention` for a boolean mask that the converter saw, at capture,
+#: let every query attend to some key (a constant mask, as GPT-2's causal one): no row to
+#: guard, so the mask goes to ivy_like's attention as it is.
+attention_rows_attend = _attention(guard_rows=False)
+scaled_dot_product_attention = aten("scaled_dot_product_attention.default", check=_check_attention)(
+    _attention(guard_rows=True)
+)
 
 
 def _check_dropout(x: Any, p: float, train: Any) -> str | None:

@@ -61,17 +61,7 @@ conv2d = aten("conv2d.default", "conv2d.padding")(_convolution(il.nn.conv2d, _pa
 conv1d = aten("conv1d.default", "conv1d.padding")(_convolution(il.nn.conv1d, _single))
 
 
-def _check_convolution(
-    x: Any,
-    weight: Any,
-    bias: Any,
-    stride: Any,
-    padding: Any,
-    dilation: Any,
-    transposed: bool,
-    output_padding: Any,
-    groups: int,
-) -> str | None:
+def _check_convolution(x: Any, *_: Any, **__: Any) -> str | None:
     if len(x.shape) - 2 not in (1, 2):
         return f"{len(x.shape) - 2}-d convolution; 1-d and 2-d only"
     return None
