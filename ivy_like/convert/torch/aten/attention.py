@@ -31,9 +31,10 @@ def _shared_heads(q: Any, k: Any, v: Any, enable_gqa: bool) -> tuple[Any, Any]:
     return k, v
 
 
-def _attention(guard_rows: bool) -> Any:
-    """``aten.scaled_dot_product_attention``; ``guard_rows``: whether a boolean mask may leave
-    a query no key to attend to (then torch gives zeros there, not NaN)."""
+def _attention(name: str, guard_rows: bool, doc: str) -> Any:
+    """``aten.scaled_dot_product_attention`` as the function ``name``; ``guard_rows``: whether
+    a boolean mask may leave a query no key to attend to (then torch gives zeros there, not
+    NaN)."""
 
     def attention(
         q: Any,
@@ -62,15 +63,24 @@ def _attention(guard_rows: bool) -> Any:
         )
         return il.where(some, out, il.zeros_like(out))
 
+    attention.__name__ = attention.__qualname__ = name
+    attention.__doc__ = doc
     return attention
 
 
-#: :func:`scaled_dot_product_attention` for a boolean mask that the converter saw, at capture,
-#: let every query attend to some key (a constant mask, as GPT-2's causal one): no row to
-#: guard, so the mask goes to ivy_like's attention as it is.
-attention_rows_attend = _attention(guard_rows=False)
+attention_rows_attend = _attention(
+    "attention_rows_attend",
+    guard_rows=False,
+    doc="""``scaled_dot_product_attention`` for a boolean mask that the converter saw, at capture,
+    let every query attend to some key (a constant mask, as GPT-2's causal one): no row to
+    guard, so the mask goes to ivy_like's attention as it is.""",
+)
 scaled_dot_product_attention = aten("scaled_dot_product_attention.default", check=_check_attention)(
-    _attention(guard_rows=True)
+    _attention(
+        "scaled_dot_product_attention",
+        guard_rows=True,
+        doc="ATen's attention; a query that a boolean mask lets attend to no key gives zeros.",
+    )
 )
 
 
