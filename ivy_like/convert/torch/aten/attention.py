@@ -106,17 +106,9 @@ def native_dropout(x: Any, p: float, train: Any) -> tuple[Any, Any]:
     return x, il.ones_like(x, dtype=il.bool)
 
 
-def _check_lstm(
-    x: Any,
-    hx: Any,
-    params: Any,
-    has_biases: bool,
-    num_layers: int,
-    dropout: float,
-    train: bool,
-    bidirectional: bool,
-    batch_first: bool,
-) -> str | None:
+def _check_lstm(x: Any, hx: Any, params: Any, *flags: Any) -> str | None:
+    """``flags``: the rest of ``lstm.input``'s arguments, from ``has_biases`` on."""
+    has_biases, num_layers, dropout, train, bidirectional, _batch_first = flags
     if train and dropout and num_layers > 1:
         return "dropout between layers in training mode; capture the module in eval mode"
     per = (4 if has_biases else 2) * (2 if bidirectional else 1) * num_layers
