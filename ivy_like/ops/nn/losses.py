@@ -311,22 +311,9 @@ def _softplus(il: Any, z: Any) -> Any:
     return il.add(il.where(up, z, 0.0), il.log1p(il.exp(il.where(up, il.negative(z), z))))
 
 
-def _check_bce_logits(
-    input: Any,  # noqa: A002 - PyTorch's name
-    target: Any,
-    weight: Any,
-    *,
-    reduction: Any,
-    pos_weight: Any,
-) -> None:
-    check_loss(
-        "binary_cross_entropy_with_logits",
-        input,
-        target,
-        reduction,
-        weight=weight,
-        pos_weight=pos_weight,
-    )
+def _check_bce_logits(input: Any, target: Any, weight: Any, **options: Any) -> None:  # noqa: A002
+    """``options``: ``reduction`` and ``pos_weight``, the keyword-only parameters."""
+    check_loss("binary_cross_entropy_with_logits", input, target, weight=weight, **options)
 
 
 @op(arrays=("input", "target", "weight", "pos_weight"), check=_check_bce_logits, **NN)

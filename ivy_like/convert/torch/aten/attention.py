@@ -15,15 +15,7 @@ from .registry import _native, _ndim, aten
 
 # -- attention, dropout, recurrent layers ------------------------------------------------------
 def _check_attention(
-    q: Any,
-    k: Any,
-    v: Any,
-    attn_mask: Any = None,
-    dropout_p: float = 0.0,
-    is_causal: bool = False,
-    *,
-    scale: Any = None,
-    enable_gqa: bool = False,
+    q: Any, k: Any, v: Any, mask: Any = None, dropout_p: float = 0.0, *_: Any, **__: Any
 ) -> str | None:
     if dropout_p:
         return f"dropout_p={dropout_p} (attention dropout in training mode)"
@@ -39,51 +31,57 @@ def _shared_heads(q: Any, k: Any, v: Any, enable_gqa: bool) -> tuple[Any, Any]:
     return k, v
 
 
-def attention_rows_attend(
-    q: Any,
-    k: Any,
-    v: Any,
-    attn_mask: Any = None,
-    dropout_p: float = 0.0,
-    is_causal: bool = False,
-    *,
-    scale: Any = None,
-    enable_gqa: bool = False,
-) -> Any:
-    """:func:`scaled_dot_product_attention` for a boolean mask that the converter saw, at
-    capture, let every query attend to some key (a constant mask, as GPT-2's causal one): no
-    row to guard, so the mask goes to ivy_like's attention as it is."""
-    k, v = _shared_heads(q, k, v, enable_gqa)
-    return il.nn.scaled_dot_product_attention(q, k, v, attn_mask, is_causal, scale)
+def _attention(name: str, guard_rows: bool, doc: str) -> Any:
+    """``aten.scaled_dot_product_attention`` as the function ``name``; ``guard_rows``: whether
+    a boolean mask may leave a query no key to attend to (then torch gives zeros there, not
+    NaN)."""
+
+    def attention(
+        q: Any,
+        k: Any,
+        v: Any,
+        attn_mask: Any = None,
+        dropout_p: float = 0.0,
+        is_causal: bool = False,
+        *,
+        scale: Any = None,
+        enable_gqa: bool = False,
+    ) -> Any:
+        k, v = _shared_heads(q, k, v, enable_gqa)
+        if not guard_rows or attn_mask is None or "bool" not in str(attn_mask.dtype):
+            return il.nn.scaled_dot_product_attention(q, k, v, attn_mask, is_causal, scale)
+        # A query that may attend to no key gives zeros in torch (its safe softmax), not NaN:
+        # such rows attend everywhere here (finite values and gradients) and are zeroed after.
+        scores = (*q.shape[:-1], k.shape[-2])
+        mask = il.broadcast_to(attn_mask, tuple(int(s) for s in scores))
+        if is_causal:
+            causal = _native(il.tril(il.ones((scores[-2], scores[-1]), dtype=il.bool)))
+            mask, is_causal = il.logical_and(mask, causal), False
+        some = il.any(mask, axis=-1, keepdims=True)
+        out = il.nn.scaled_dot_product_attention(
+            q, k, v, il.logical_or(mask, il.logical_not(some)), False, scale
+        )
+        return il.where(some, out, il.zeros_like(out))
+
+    attention.__name__ = attention.__qualname__ = name
+    attention.__doc__ = doc
+    return attention
 
 
-@aten("scaled_dot_product_attention.default", check=_check_attention)
-def scaled_dot_product_attention(
-    q: Any,
-    k: Any,
-    v: Any,
-    attn_mask: Any = None,
-    dropout_p: float = 0.0,
-    is_causal: bool = False,
-    *,
-    scale: Any = None,
-    enable_gqa: bool = False,
-) -> Any:
-    k, v = _shared_heads(q, k, v, enable_gqa)
-    if attn_mask is None or "bool" not in str(attn_mask.dtype):
-        return il.nn.scaled_dot_product_attention(q, k, v, attn_mask, is_causal, scale)
-    # A query that may attend to no key gives zeros in torch (its safe softmax), not NaN: such
-    # rows attend everywhere here (finite values and gradients) and are zeroed after.
-    scores = (*q.shape[:-1], k.shape[-2])
-    mask = il.broadcast_to(attn_mask, tuple(int(s) for s in scores))
-    if is_causal:
-        causal = _native(il.tril(il.ones((scores[-2], scores[-1]), dtype=il.bool)))
-        mask, is_causal = il.logical_and(mask, causal), False
-    some = il.any(mask, axis=-1, keepdims=True)
-    out = il.nn.scaled_dot_product_attention(
-        q, k, v, il.logical_or(mask, il.logical_not(some)), False, scale
+attention_rows_attend = _attention(
+    "attention_rows_attend",
+    guard_rows=False,
+    doc="""``scaled_dot_product_attention`` for a boolean mask that the converter saw, at capture,
+    let every query attend to some key (a constant mask, as GPT-2's causal one): no row to
+    guard, so the mask goes to ivy_like's attention as it is.""",
+)
+scaled_dot_product_attention = aten("scaled_dot_product_attention.default", check=_check_attention)(
+    _attention(
+        "scaled_dot_product_attention",
+        guard_rows=True,
+        doc="ATen's attention; a query that a boolean mask lets attend to no key gives zeros.",
     )
-    return il.where(some, out, il.zeros_like(out))
+)
 
 
 def _check_dropout(x: Any, p: float, train: Any) -> str | None:
@@ -108,17 +106,9 @@ def native_dropout(x: Any, p: float, train: Any) -> tuple[Any, Any]:
     return x, il.ones_like(x, dtype=il.bool)
 
 
-def _check_lstm(
-    x: Any,
-    hx: Any,
-    params: Any,
-    has_biases: bool,
-    num_layers: int,
-    dropout: float,
-    train: bool,
-    bidirectional: bool,
-    batch_first: bool,
-) -> str | None:
+def _check_lstm(x: Any, hx: Any, params: Any, *flags: Any) -> str | None:
+    """``flags``: the rest of ``lstm.input``'s arguments, from ``has_biases`` on."""
+    has_biases, num_layers, dropout, train, bidirectional, _batch_first = flags
     if train and dropout and num_layers > 1:
         return "dropout between layers in training mode; capture the module in eval mode"
     per = (4 if has_biases else 2) * (2 if bidirectional else 1) * num_layers

@@ -61,17 +61,7 @@ conv2d = aten("conv2d.default", "conv2d.padding")(_convolution(il.nn.conv2d, _pa
 conv1d = aten("conv1d.default", "conv1d.padding")(_convolution(il.nn.conv1d, _single))
 
 
-def _check_convolution(
-    x: Any,
-    weight: Any,
-    bias: Any,
-    stride: Any,
-    padding: Any,
-    dilation: Any,
-    transposed: bool,
-    output_padding: Any,
-    groups: int,
-) -> str | None:
+def _check_convolution(x: Any, *_: Any, **__: Any) -> str | None:
     if len(x.shape) - 2 not in (1, 2):
         return f"{len(x.shape) - 2}-d convolution; 1-d and 2-d only"
     return None
@@ -83,15 +73,22 @@ def _per_axis(v: Any, n: int) -> tuple[int, ...]:
     return (int(v),) * n
 
 
-def _conv_transpose(
+def _check_conv_transpose(x: Any, weight: Any, *rest: Any) -> str | None:
+    if len(x.shape) - 2 not in (1, 2):
+        return f"a {len(x.shape)}-D input; batched 1-d and 2-d transposed convolutions only"
+    return None
+
+
+@aten("conv_transpose1d.default", "conv_transpose2d.input", check=_check_conv_transpose)
+def conv_transpose(
     x: Any,
     weight: Any,
-    bias: Any,
-    stride: Any,
-    padding: Any,
-    output_padding: Any,
-    groups: int,
-    dilation: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    output_padding: Any = 0,
+    groups: int = 1,
+    dilation: Any = 1,
 ) -> Any:
     """``ivy_like.nn.conv_transpose2d``; a 1-d one as a 2-d one over a unit height axis."""
     n = _ndim(x) - 2
@@ -114,26 +111,6 @@ def _conv_transpose(
     return il.squeeze(out, axis=2)
 
 
-def _check_conv_transpose(x: Any, weight: Any, *rest: Any) -> str | None:
-    if len(x.shape) - 2 not in (1, 2):
-        return f"a {len(x.shape)}-D input; batched 1-d and 2-d transposed convolutions only"
-    return None
-
-
-@aten("conv_transpose1d.default", "conv_transpose2d.input", check=_check_conv_transpose)
-def conv_transpose(
-    x: Any,
-    weight: Any,
-    bias: Any = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    output_padding: Any = 0,
-    groups: int = 1,
-    dilation: Any = 1,
-) -> Any:
-    return _conv_transpose(x, weight, bias, stride, padding, output_padding, groups, dilation)
-
-
 @aten("convolution.default", check=_check_convolution)
 def convolution(
     x: Any,
@@ -147,7 +124,7 @@ def convolution(
     groups: int,
 ) -> Any:
     if transposed:
-        return _conv_transpose(x, weight, bias, stride, padding, output_padding, groups, dilation)
+        return conv_transpose(x, weight, bias, stride, padding, output_padding, groups, dilation)
     if _ndim(x) == 3:
         return conv1d(x, weight, bias, stride, padding, dilation, groups)
     return conv2d(x, weight, bias, stride, padding, dilation, groups)
