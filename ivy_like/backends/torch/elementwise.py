@@ -15,6 +15,7 @@ from typing import Any, Callable
 import torch
 
 from .._common import elementwise as _elementwise
+from .._common.elementwise import SAME_NAME_UNARY
 from .._common.helpers import named
 from . import _SCALARS
 from .manipulation import astype
@@ -73,17 +74,7 @@ greater = _scalars_as_tensors(torch.gt)
 greater_equal = _scalars_as_tensors(torch.ge)
 logical_and = _scalars_as_tensors(torch.logical_and)
 logical_or = _scalars_as_tensors(torch.logical_or)
-logical_not = torch.logical_not
-negative = torch.negative
-positive = torch.positive
-abs = torch.abs  # noqa: A001
-exp = torch.exp
-log = torch.log
-sqrt = torch.sqrt
-square = torch.square
-sin = torch.sin
-cos = torch.cos
-tanh = torch.tanh
+globals().update(_elementwise.aliases(torch, SAME_NAME_UNARY))
 where = torch.where  # accepts scalars and promotes
 
 
