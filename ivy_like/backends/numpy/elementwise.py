@@ -17,12 +17,9 @@ from .._common.helpers import named
 from . import DEFAULT_INT
 from .manipulation import astype
 
-add = np.add
-subtract = np.subtract
-multiply = np.multiply
-divide = np.divide
-floor_divide = np.floor_divide
-remainder = np.remainder
+globals().update(
+    _elementwise.aliases(np, "add subtract multiply divide floor_divide remainder where")
+)
 
 
 def pow(x1: Any, x2: Any, /) -> Any:  # noqa: A001
@@ -49,14 +46,10 @@ def _int_operands(x1: Any, x2: Any) -> tuple[Any, Any]:
 _np_power = np.power
 maximum = np.maximum
 minimum = np.minimum
-equal = np.equal
-not_equal = np.not_equal
-less = np.less
-less_equal = np.less_equal
-greater = np.greater
-greater_equal = np.greater_equal
-where = np.where
-globals().update(_elementwise.aliases(np, "logical_and logical_or " + SAME_NAME_UNARY))
+_COMPARISONS = "equal not_equal less less_equal greater greater_equal"
+globals().update(
+    _elementwise.aliases(np, f"{_COMPARISONS} logical_and logical_or {SAME_NAME_UNARY}")
+)
 
 
 if np.__version__ < "2":
@@ -88,16 +81,10 @@ if np.__version__ < "2":
 
         return named(op, fn.__name__)
 
-    add, subtract, multiply, divide = _weak(add), _weak(subtract), _weak(multiply), _weak(divide)
-    floor_divide, remainder, pow = _weak(floor_divide), _weak(remainder), _weak(pow)  # noqa: A001
-    maximum, minimum = _weak(maximum), _weak(minimum)
-    equal, not_equal, less, less_equal = (
-        _weak(equal),
-        _weak(not_equal),
-        _weak(less),
-        _weak(less_equal),
-    )
-    greater, greater_equal = _weak(greater), _weak(greater_equal)
+    _WEAK = f"add subtract multiply divide floor_divide remainder {_COMPARISONS}"
+    globals().update({name: _weak(getattr(np, name)) for name in _WEAK.split()})
+    pow = _weak(pow)  # noqa: A001
+    maximum, minimum = _weak(np.maximum), _weak(np.minimum)
 
 
 # Shifts by >= the bit width give 0 (or -1): our rule. ceil keeps integers' dtype (NumPy 2).
