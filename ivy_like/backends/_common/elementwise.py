@@ -128,3 +128,36 @@ def has_nan_bits(ia: Any, ib: Any, width: int, bitwise_and: Any) -> Any:
     magnitude = (1 << (width - 1)) - 1
     inf = INF_BITS[width]
     return (bitwise_and(ia, magnitude) > inf) | (bitwise_and(ib, magnitude) > inf)
+
+
+# The Array API functions that NumPy, JAX, MLX and torch spell as the standard does and compute
+# as it says (NaN-propagating, Python's sign rules, weak Python scalars): a backend takes them
+# straight from its namespace with ``globals().update(aliases(namespace, SAME_NAME_UNARY))``.
+SAME_NAME_UNARY = "logical_not negative positive abs exp log sqrt square sin cos tanh"
+# What NumPy-like namespaces (NumPy, jax.numpy, mlx.core) also hold under the standard's
+# meaning; ceil keeps integers as they are, round goes half to even (complex parts separately).
+NUMPY_LIKE = (
+    "acos acosh asin asinh atan atan2 atanh ceil conj cosh floor imag isfinite isinf isnan "
+    "log10 log1p log2 logaddexp logical_xor real round sinh tan trunc"
+)
+# The standard's name -> the NumPy spelling, where they differ.
+NUMPY_SPELLING = {
+    "acos": "arccos",
+    "acosh": "arccosh",
+    "asin": "arcsin",
+    "asinh": "arcsinh",
+    "atan": "arctan",
+    "atan2": "arctan2",
+    "atanh": "arctanh",
+    "bitwise_invert": "invert",
+    "bitwise_left_shift": "left_shift",
+    "bitwise_right_shift": "right_shift",
+}
+
+
+def aliases(namespace: Any, names: str, spelling: dict[str, str] | None = None) -> dict[str, Any]:
+    """``{name: the namespace's function}`` for the space-separated standard ``names``, each read
+    under its ``spelling`` (the standard's name where it has none). The functions themselves are
+    the kernels: no wrapper, no extra Python frame."""
+    spelling = spelling or {}
+    return {name: getattr(namespace, spelling.get(name, name)) for name in names.split()}

@@ -47,6 +47,36 @@ def n_d_for(
     return _named(transform, name)
 
 
+# The transforms: name -> (n-D, real_only, inverse_real).
+TRANSFORMS = {
+    "fft": (False, False, False),
+    "ifft": (False, False, False),
+    "rfft": (False, True, False),
+    "irfft": (False, False, True),
+    "hfft": (False, False, True),
+    "ihfft": (False, True, False),
+    "fftn": (True, False, False),
+    "ifftn": (True, False, False),
+    "rfftn": (True, True, False),
+    "irfftn": (True, False, True),
+}
+
+
+def transforms_for(
+    namespace: Any, prep: Kernel, names: Any = TRANSFORMS, wrap: Kernel | None = None
+) -> dict[str, Kernel]:
+    """``{"fft_<name>": kernel}`` for the transforms ``names`` of ``namespace`` (``numpy.fft``,
+    ``torch.fft``...), each native function passed through ``wrap`` first if given."""
+    kernels = {}
+    for name in names:
+        n_dims, real_only, inverse_real = TRANSFORMS[name]
+        fn = getattr(namespace, name)
+        fn = wrap(fn) if wrap is not None else fn
+        factory = n_d_for if n_dims else one_d_for
+        kernels[f"fft_{name}"] = factory(fn, name, prep, real_only, inverse_real)
+    return kernels
+
+
 def input_for(xp: Any) -> Kernel:
     """``prep`` of a NumPy-like namespace (numpy, jax.numpy): ``xp.asarray(x)``."""
 

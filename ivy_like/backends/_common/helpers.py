@@ -20,6 +20,24 @@ def named(fn: F, name: str, doc: str | None = None) -> F:
     return fn
 
 
+def vjp_leaves_for(
+    vjp: Callable[..., Any],
+) -> Callable[..., tuple[list[Any], list[Any]]]:
+    """A backend's ``vjp_leaves`` on ``vjp(f, primals) -> (outputs, pullback)`` (``jax.vjp``,
+    ``torch.func.vjp``), whose pullback gives one gradient per argument of ``f``."""
+
+    def vjp_leaves(
+        f: Callable[[list[Any]], list[Any]],
+        primals: list[Any],
+        cotangents_for: Callable[[list[Any]], list[Any]],
+    ) -> tuple[list[Any], list[Any]]:
+        outputs, pullback = vjp(f, primals)
+        (grads,) = pullback(cotangents_for(outputs))
+        return outputs, grads
+
+    return vjp_leaves
+
+
 # custom_function_leaves(f, vjp, jvp, vmap) -> f with the rules: a function of leaves and its
 # optional rules, as the transforms hand them to every backend; vmap_leaves(f, leaves, in_axes,
 # axis_size) maps a VmapFn (leaves -> (mapped outputs, unmapped outputs)).

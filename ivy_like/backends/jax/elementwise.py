@@ -15,7 +15,14 @@ import jax
 import jax.numpy as jnp
 
 from .._common import elementwise as _elementwise
-from .._common.elementwise import has_nan_bits, int_pow, nextafter_bits
+from .._common.elementwise import (
+    NUMPY_LIKE,
+    NUMPY_SPELLING,
+    SAME_NAME_UNARY,
+    has_nan_bits,
+    int_pow,
+    nextafter_bits,
+)
 from .._common.helpers import named
 from . import _X64_HINT, DTYPES, X64
 from .manipulation import astype
@@ -156,50 +163,15 @@ remainder = _zero_divisor_gives_zero(jnp.remainder, "remainder")
 # jax.numpy already follows NumPy here: Python's sign rules for // and %, NaN-propagating
 # maximum/minimum, weak Python scalars (float32 array + 2.0 stays float32).
 divide = jnp.divide
-logical_and = jnp.logical_and
-logical_or = jnp.logical_or
-logical_not = jnp.logical_not
-negative = jnp.negative
-positive = jnp.positive
-abs = jnp.abs  # noqa: A001
-exp = jnp.exp
-log = jnp.log
-sqrt = jnp.sqrt
-square = jnp.square
-sin = jnp.sin
-cos = jnp.cos
-tanh = jnp.tanh
-acos = jnp.arccos
-acosh = jnp.arccosh
-asin = jnp.arcsin
-asinh = jnp.arcsinh
-atan = jnp.arctan
-atan2 = jnp.arctan2
-atanh = jnp.arctanh
-bitwise_invert = jnp.invert
-ceil = jnp.ceil  # integers keep their dtype
-conj = jnp.conj
-copysign = jnp.copysign
-cosh = jnp.cosh
-expm1 = jnp.expm1
-floor = jnp.floor
-hypot = jnp.hypot
-imag = jnp.imag
-isfinite = jnp.isfinite
-isinf = jnp.isinf
-isnan = jnp.isnan
-log10 = jnp.log10
-log1p = jnp.log1p
-log2 = jnp.log2
-logaddexp = jnp.logaddexp
-logical_xor = jnp.logical_xor
-real = jnp.real
-round = jnp.round  # noqa: A001  (half to even; complex parts separately)
+globals().update(
+    _elementwise.aliases(
+        jnp,
+        f"logical_and logical_or {SAME_NAME_UNARY} {NUMPY_LIKE} bitwise_invert copysign expm1 hypot"
+        " signbit",
+        NUMPY_SPELLING,
+    )
+)
 sign = jnp.sign  # x / |x| for complex
-signbit = jnp.signbit
-sinh = jnp.sinh
-tan = jnp.tan
-trunc = jnp.trunc
 
 
 clip = _elementwise.clip_for(maximum, minimum, astype)

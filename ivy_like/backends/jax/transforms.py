@@ -12,17 +12,9 @@ from typing import Any, Callable
 import jax
 from jax import custom_batching
 
-from .._common.helpers import JvpRule, LeavesFn, VjpRule, VmapFn, VmapRule
+from .._common.helpers import JvpRule, LeavesFn, VjpRule, VmapFn, VmapRule, vjp_leaves_for
 
-
-def vjp_leaves(
-    f: Callable[[list[Any]], list[Any]],
-    primals: list[Any],
-    cotangents_for: Callable[[list[Any]], list[Any]],
-) -> tuple[list[Any], list[Any]]:
-    outputs, pullback = jax.vjp(f, primals)
-    (grads,) = pullback(cotangents_for(outputs))
-    return outputs, grads
+vjp_leaves = vjp_leaves_for(jax.vjp)
 
 
 def jvp_leaves(

@@ -23,6 +23,7 @@ import numpy as np
 from ...core import dtypes as D
 from ...core.decided_errors import memory_limit
 from .._common import creation as _creation
+from .._common.helpers import named
 from . import ASARRAY, DEFAULT_FLOAT, DEFAULT_INT, DTYPES
 from ._helpers import _stream
 
@@ -102,20 +103,21 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = N
 ASARRAY.append(asarray)  # for the package's hooks that convert Python values (__init__.py)
 
 
-def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    dtype = dtype or DEFAULT_FLOAT
-    _too_big("zeros", shape, dtype.size, _LIMIT)
-    if device is None:  # positional and no stream=: the cheapest call of nanobind's parser
-        return mx.zeros(shape, dtype)
-    return mx.zeros(shape, dtype=dtype, stream=_stream(device))
+def _filled_for(fill: Any, name: str) -> Any:
+    """``zeros``/``ones`` on ``mx.zeros``/``mx.ones``."""
+
+    def kernel(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+        dtype = dtype or DEFAULT_FLOAT
+        _too_big(name, shape, dtype.size, _LIMIT)
+        if device is None:  # positional and no stream=: the cheapest call of nanobind's parser
+            return fill(shape, dtype)
+        return fill(shape, dtype=dtype, stream=_stream(device))
+
+    return named(kernel, name)
 
 
-def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    dtype = dtype or DEFAULT_FLOAT
-    _too_big("ones", shape, dtype.size, _LIMIT)
-    if device is None:  # positional and no stream=: the cheapest call of nanobind's parser
-        return mx.ones(shape, dtype)
-    return mx.ones(shape, dtype=dtype, stream=_stream(device))
+zeros = _filled_for(mx.zeros, "zeros")
+ones = _filled_for(mx.ones, "ones")
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:

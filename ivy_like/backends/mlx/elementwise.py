@@ -22,7 +22,13 @@ from typing import Any, Callable
 import mlx.core as mx
 
 from .._common import elementwise as _elementwise
-from .._common.elementwise import int_pow, nextafter_bits
+from .._common.elementwise import (
+    NUMPY_LIKE,
+    NUMPY_SPELLING,
+    SAME_NAME_UNARY,
+    int_pow,
+    nextafter_bits,
+)
 from .._common.helpers import named
 from . import DTYPES
 from .manipulation import astype
@@ -66,23 +72,11 @@ def _integers(x1: Any, x2: Any) -> bool:
 # maximum/minimum, weak Python scalars.
 maximum = mx.maximum
 minimum = mx.minimum
-less = mx.less
-less_equal = mx.less_equal
-greater = mx.greater
-greater_equal = mx.greater_equal
-logical_and = mx.logical_and
-logical_or = mx.logical_or
-logical_not = mx.logical_not
-negative = mx.negative
-positive = mx.positive
-abs = mx.abs  # noqa: A001
-exp = mx.exp
-log = mx.log
-sqrt = mx.sqrt
-square = mx.square
-sin = mx.sin
-cos = mx.cos
-tanh = mx.tanh
+globals().update(
+    _elementwise.aliases(
+        mx, "less less_equal greater greater_equal logical_and logical_or " + SAME_NAME_UNARY
+    )
+)
 
 
 # -- promotion beyond MLX's dtypes ----------------------------------------------------------------
@@ -289,35 +283,14 @@ def expm1(x: Any, /) -> Any:
     return re + 1j * (mx.exp(a) * mx.sin(b))
 
 
-acos = mx.arccos
-acosh = mx.arccosh
-asin = mx.arcsin
-asinh = mx.arcsinh
-atan = mx.arctan
-atan2 = mx.arctan2
-atanh = mx.arctanh
-bitwise_and = mx.bitwise_and
-bitwise_invert = mx.bitwise_invert
-bitwise_or = mx.bitwise_or
-bitwise_xor = mx.bitwise_xor
-ceil = mx.ceil  # integers are returned as is
-conj = mx.conj
-cosh = mx.cosh
-floor = mx.floor
-imag = mx.imag
-isfinite = mx.isfinite
-isinf = mx.isinf
-isnan = mx.isnan
-log10 = mx.log10
-log1p = mx.log1p
-log2 = mx.log2
-logaddexp = mx.logaddexp
-logical_xor = mx.logical_xor
-real = mx.real
-round = mx.round  # noqa: A001  (half to even; complex parts separately)
-sinh = mx.sinh
-tan = mx.tan
-trunc = mx.trunc
+# mlx.core spells bitwise_invert as the standard does (not NumPy's invert).
+globals().update(
+    _elementwise.aliases(
+        mx,
+        NUMPY_LIKE + " bitwise_and bitwise_invert bitwise_or bitwise_xor",
+        {**NUMPY_SPELLING, "bitwise_invert": "bitwise_invert"},
+    )
+)
 
 
 clip = _elementwise.clip_for(maximum, minimum, astype)

@@ -30,14 +30,8 @@ def _input(name: str, x: Any, real_only: bool = False) -> Any:
     return x
 
 
-fft_fft = _fft.one_d_for(mx.fft.fft, "fft", _input)
-fft_ifft = _fft.one_d_for(mx.fft.ifft, "ifft", _input)
-fft_rfft = _fft.one_d_for(mx.fft.rfft, "rfft", _input, real_only=True)
-fft_irfft = _fft.one_d_for(mx.fft.irfft, "irfft", _input, inverse_real=True)
-fft_fftn = _fft.n_d_for(mx.fft.fftn, "fftn", _input)
-fft_ifftn = _fft.n_d_for(mx.fft.ifftn, "ifftn", _input)
-fft_rfftn = _fft.n_d_for(mx.fft.rfftn, "rfftn", _input, real_only=True)
-fft_irfftn = _fft.n_d_for(mx.fft.irfftn, "irfftn", _input, inverse_real=True)
+# MLX has no hfft/ihfft: they are written below.
+globals().update(_fft.transforms_for(mx.fft, _input, _fft.TRANSFORMS.keys() - {"hfft", "ihfft"}))
 
 
 def fft_hfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:

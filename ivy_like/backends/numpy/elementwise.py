@@ -12,17 +12,14 @@ from typing import Any, Callable
 import numpy as np
 
 from .._common import elementwise as _elementwise
-from .._common.elementwise import int_pow
+from .._common.elementwise import NUMPY_LIKE, NUMPY_SPELLING, SAME_NAME_UNARY, int_pow
 from .._common.helpers import named
 from . import DEFAULT_INT
 from .manipulation import astype
 
-add = np.add
-subtract = np.subtract
-multiply = np.multiply
-divide = np.divide
-floor_divide = np.floor_divide
-remainder = np.remainder
+globals().update(
+    _elementwise.aliases(np, "add subtract multiply divide floor_divide remainder where")
+)
 
 
 def pow(x1: Any, x2: Any, /) -> Any:  # noqa: A001
@@ -49,26 +46,10 @@ def _int_operands(x1: Any, x2: Any) -> tuple[Any, Any]:
 _np_power = np.power
 maximum = np.maximum
 minimum = np.minimum
-equal = np.equal
-not_equal = np.not_equal
-less = np.less
-less_equal = np.less_equal
-greater = np.greater
-greater_equal = np.greater_equal
-logical_and = np.logical_and
-logical_or = np.logical_or
-logical_not = np.logical_not
-negative = np.negative
-positive = np.positive
-abs = np.abs  # noqa: A001
-exp = np.exp
-log = np.log
-sqrt = np.sqrt
-square = np.square
-sin = np.sin
-cos = np.cos
-tanh = np.tanh
-where = np.where
+_COMPARISONS = "equal not_equal less less_equal greater greater_equal"
+globals().update(
+    _elementwise.aliases(np, f"{_COMPARISONS} logical_and logical_or {SAME_NAME_UNARY}")
+)
 
 
 if np.__version__ < "2":
@@ -100,54 +81,22 @@ if np.__version__ < "2":
 
         return named(op, fn.__name__)
 
-    add, subtract, multiply, divide = _weak(add), _weak(subtract), _weak(multiply), _weak(divide)
-    floor_divide, remainder, pow = _weak(floor_divide), _weak(remainder), _weak(pow)  # noqa: A001
-    maximum, minimum = _weak(maximum), _weak(minimum)
-    equal, not_equal, less, less_equal = (
-        _weak(equal),
-        _weak(not_equal),
-        _weak(less),
-        _weak(less_equal),
+    _WEAK = f"add subtract multiply divide floor_divide remainder {_COMPARISONS}"
+    globals().update({name: _weak(getattr(np, name)) for name in _WEAK.split()})
+    pow = _weak(pow)  # noqa: A001
+    maximum, minimum = _weak(np.maximum), _weak(np.minimum)
+
+
+# Shifts by >= the bit width give 0 (or -1): our rule. ceil keeps integers' dtype (NumPy 2).
+globals().update(
+    _elementwise.aliases(
+        np,
+        NUMPY_LIKE + " bitwise_and bitwise_invert bitwise_left_shift bitwise_or bitwise_right_shift"
+        " bitwise_xor copysign expm1 hypot signbit",
+        NUMPY_SPELLING,
     )
-    greater, greater_equal = _weak(greater), _weak(greater_equal)
-
-
-acos = np.arccos
-acosh = np.arccosh
-asin = np.arcsin
-asinh = np.arcsinh
-atan = np.arctan
-atan2 = np.arctan2
-atanh = np.arctanh
-bitwise_and = np.bitwise_and
-bitwise_invert = np.invert
-bitwise_left_shift = np.left_shift  # shifts >= the bit width give 0 (or -1): our rule
-bitwise_or = np.bitwise_or
-bitwise_right_shift = np.right_shift
-bitwise_xor = np.bitwise_xor
-ceil = np.ceil  # integers keep their dtype (NumPy 2)
-conj = np.conj
-copysign = np.copysign
-cosh = np.cosh
-expm1 = np.expm1
-floor = np.floor
-hypot = np.hypot
-imag = np.imag
-isfinite = np.isfinite
-isinf = np.isinf
-isnan = np.isnan
-log10 = np.log10
-log1p = np.log1p
-log2 = np.log2
-logaddexp = np.logaddexp
-logical_xor = np.logical_xor
-real = np.real
-round = np.round  # noqa: A001  (half to even; complex parts separately)
+)
 sign: Callable[[Any], Any] = np.sign  # x / |x| for complex (NumPy 2)
-signbit = np.signbit
-sinh = np.sinh
-tan = np.tan
-trunc = np.trunc
 
 
 if np.__version__ < "2":  # NumPy 1.x: rounding made floats of integers; sign(z) was z/|z|.real

@@ -35,16 +35,7 @@ def _precise(fn: Any) -> Any:
 
 
 _input = _fft.input_for(np)
-fft_fft = _fft.one_d_for(_precise(np.fft.fft), "fft", _input)
-fft_ifft = _fft.one_d_for(_precise(np.fft.ifft), "ifft", _input)
-fft_rfft = _fft.one_d_for(_precise(np.fft.rfft), "rfft", _input, real_only=True)
-fft_irfft = _fft.one_d_for(_precise(np.fft.irfft), "irfft", _input, inverse_real=True)
-fft_hfft = _fft.one_d_for(_precise(np.fft.hfft), "hfft", _input, inverse_real=True)
-fft_ihfft = _fft.one_d_for(_precise(np.fft.ihfft), "ihfft", _input, real_only=True)
-fft_fftn = _fft.n_d_for(_precise(np.fft.fftn), "fftn", _input)
-fft_ifftn = _fft.n_d_for(_precise(np.fft.ifftn), "ifftn", _input)
-fft_rfftn = _fft.n_d_for(_precise(np.fft.rfftn), "rfftn", _input, real_only=True)
-fft_irfftn = _fft.n_d_for(_precise(np.fft.irfftn), "irfftn", _input, inverse_real=True)
+globals().update(_fft.transforms_for(np.fft, _input, wrap=_precise))
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:

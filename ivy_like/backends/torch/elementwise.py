@@ -15,6 +15,7 @@ from typing import Any, Callable
 import torch
 
 from .._common import elementwise as _elementwise
+from .._common.elementwise import SAME_NAME_UNARY
 from .._common.helpers import named
 from . import _SCALARS
 from .manipulation import astype
@@ -65,25 +66,29 @@ _torch_pow = torch.pow
 # Tensors only (or a scalar second only) in torch.
 maximum = _scalars_as_tensors(torch.maximum)  # propagates NaN
 minimum = _scalars_as_tensors(torch.minimum)
-equal = _scalars_as_tensors(torch.eq)
-not_equal = _scalars_as_tensors(torch.ne)
-less = _scalars_as_tensors(torch.lt)
-less_equal = _scalars_as_tensors(torch.le)
-greater = _scalars_as_tensors(torch.gt)
-greater_equal = _scalars_as_tensors(torch.ge)
-logical_and = _scalars_as_tensors(torch.logical_and)
-logical_or = _scalars_as_tensors(torch.logical_or)
-logical_not = torch.logical_not
-negative = torch.negative
-positive = torch.positive
-abs = torch.abs  # noqa: A001
-exp = torch.exp
-log = torch.log
-sqrt = torch.sqrt
-square = torch.square
-sin = torch.sin
-cos = torch.cos
-tanh = torch.tanh
+# The other binary functions torch holds under the standard's meaning, scalars made tensors.
+_BINARY = (
+    "equal not_equal less less_equal greater greater_equal logical_and logical_or atan2 bitwise_and"
+    " bitwise_left_shift bitwise_or bitwise_right_shift bitwise_xor copysign hypot logaddexp"
+    " logical_xor nextafter"
+)
+_TORCH_SPELLING = {"equal": "eq", "not_equal": "ne", "less": "lt", "less_equal": "le"}
+_TORCH_SPELLING |= {"greater": "gt", "greater_equal": "ge"}
+globals().update(
+    {
+        name: _scalars_as_tensors(fn)
+        for name, fn in _elementwise.aliases(torch, _BINARY, _TORCH_SPELLING).items()
+    }
+)
+# Shifts by >= the bit width give 0 (or -1 for negative >>) on CPU, our rule; ceil returns
+# integers as they are.
+globals().update(
+    _elementwise.aliases(
+        torch,
+        f"{SAME_NAME_UNARY} acos acosh asin asinh atan atanh ceil cosh expm1 floor isfinite isinf"
+        " isnan log10 log1p log2 real reciprocal signbit sinh tan trunc",
+    )
+)
 where = torch.where  # accepts scalars and promotes
 
 
@@ -113,42 +118,8 @@ def _zero_divisor_gives_zero(fn: Callable[..., Any]) -> Callable[..., Any]:
 floor_divide = _zero_divisor_gives_zero(torch.floor_divide)  # rounds towards -inf (torch >= 1.13)
 remainder = _zero_divisor_gives_zero(torch.remainder)  # sign of the divisor, like Python
 
-acos = torch.acos
-acosh = torch.acosh
-asin = torch.asin
-asinh = torch.asinh
-atan = torch.atan
-atan2 = _scalars_as_tensors(torch.atan2)
-atanh = torch.atanh
-bitwise_and = _scalars_as_tensors(torch.bitwise_and)
 bitwise_invert = torch.bitwise_not
-# Shifts by >= the bit width give 0 (or -1 for negative >>) on CPU, our rule.
-bitwise_left_shift = _scalars_as_tensors(torch.bitwise_left_shift)
-bitwise_or = _scalars_as_tensors(torch.bitwise_or)
-bitwise_right_shift = _scalars_as_tensors(torch.bitwise_right_shift)
-bitwise_xor = _scalars_as_tensors(torch.bitwise_xor)
-ceil = torch.ceil  # integers are returned as is
 conj = torch.conj_physical  # a real conjugate, not a lazy view with the conj bit set
-copysign = _scalars_as_tensors(torch.copysign)
-cosh = torch.cosh
-expm1 = torch.expm1
-floor = torch.floor
-hypot = _scalars_as_tensors(torch.hypot)
-isfinite = torch.isfinite
-isinf = torch.isinf
-isnan = torch.isnan
-log10 = torch.log10
-log1p = torch.log1p
-log2 = torch.log2
-logaddexp = _scalars_as_tensors(torch.logaddexp)
-logical_xor = _scalars_as_tensors(torch.logical_xor)
-nextafter = _scalars_as_tensors(torch.nextafter)
-real = torch.real
-reciprocal = torch.reciprocal
-signbit = torch.signbit
-sinh = torch.sinh
-tan = torch.tan
-trunc = torch.trunc
 
 
 def imag(x: Any, /) -> Any:

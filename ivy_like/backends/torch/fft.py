@@ -28,16 +28,7 @@ def _input(name: str, x: Any, real_only: bool) -> Any:
     return x if wider is None else x.to(wider)
 
 
-fft_fft = _fft.one_d_for(torch.fft.fft, "fft", _input)
-fft_ifft = _fft.one_d_for(torch.fft.ifft, "ifft", _input)
-fft_rfft = _fft.one_d_for(torch.fft.rfft, "rfft", _input, real_only=True)
-fft_irfft = _fft.one_d_for(torch.fft.irfft, "irfft", _input, inverse_real=True)
-fft_hfft = _fft.one_d_for(torch.fft.hfft, "hfft", _input, inverse_real=True)
-fft_ihfft = _fft.one_d_for(torch.fft.ihfft, "ihfft", _input, real_only=True)
-fft_fftn = _fft.n_d_for(torch.fft.fftn, "fftn", _input)
-fft_ifftn = _fft.n_d_for(torch.fft.ifftn, "ifftn", _input)
-fft_rfftn = _fft.n_d_for(torch.fft.rfftn, "rfftn", _input, real_only=True)
-fft_irfftn = _fft.n_d_for(torch.fft.irfftn, "irfftn", _input, inverse_real=True)
+globals().update(_fft.transforms_for(torch.fft, _input))
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:

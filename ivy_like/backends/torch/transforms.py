@@ -48,17 +48,9 @@ from torch._subclasses.fake_tensor import DynamicOutputShapeException as _Dynami
 from torch.fx.experimental.proxy_tensor import make_fx as _make_fx
 from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode as _DataDependent
 
-from .._common.helpers import JvpRule, LeavesFn, VjpRule, VmapFn, VmapRule
+from .._common.helpers import JvpRule, LeavesFn, VjpRule, VmapFn, VmapRule, vjp_leaves_for
 
-
-def vjp_leaves(
-    f: Callable[[list[Any]], list[Any]],
-    primals: list[Any],
-    cotangents_for: Callable[[list[Any]], list[Any]],
-) -> tuple[list[Any], list[Any]]:
-    outputs, pullback = torch.func.vjp(f, primals)
-    (grads,) = pullback(cotangents_for(outputs))
-    return outputs, grads
+vjp_leaves = vjp_leaves_for(torch.func.vjp)
 
 
 def _call_list(f: Callable[[list[Any]], Any]) -> Callable[..., Any]:
