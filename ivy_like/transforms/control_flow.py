@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..core.array import _wrap
-from ..core.backend import ARRAY_KIND, NEUTRAL, Backend, activate, deactivate
+from ..core.backend import ARRAY_KIND, NEUTRAL, Backend, activated
 from . import tree as _tree
 from .tree import A, Flat, N, P
 
@@ -312,12 +312,7 @@ def _run(backend: Backend, name: str, *args: Any) -> Any:
             f"{name.removesuffix('_leaves')}: the {backend.name} backend defines no {name} "
             f"(its control_flow.py; see ivy_like/backends/__init__.py)"
         )
-    tokens = activate(backend)
-    try:
-        return primitive(*args)
-    finally:
-        if tokens is not None:
-            deactivate(tokens)
+    return activated(primitive, backend)(*args)
 
 
 # -- cond --------------------------------------------------------------------------------------
