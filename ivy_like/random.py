@@ -386,6 +386,18 @@ _NO_NATIVE = {
 }
 
 
+def _checked(seed: Any, shape: Any, source: str, who: str) -> tuple[bool, Any, Any]:
+    """The checks a draw makes first, in this order: ``seed`` (an int, or a key array: then
+    ``keyed``), ``shape``, and ``source`` (one a key array allows). Returns ``(keyed, seed,
+    shape)``."""
+    keyed = _is_key_array(seed)
+    if not keyed:
+        seed = _check_seed(seed, who)
+    shape = _check_shape(shape, who)
+    (_check_keyed_source if keyed else _check_source)(source, who)
+    return keyed, seed, shape
+
+
 def _floats(
     who: str,
     params: tuple[float, float],
@@ -398,13 +410,9 @@ def _floats(
     """``uniform``/``normal`` after their own parameter check: the same seed, shape and source
     checks, then NumPy's PCG64 (portable: the same numbers on every backend) or the
     framework's own generator (native)."""
-    if _is_key_array(seed):
-        shape = _check_shape(shape, who)
-        _check_keyed_source(source, who)
+    keyed, seed, shape = _checked(seed, shape, source, who)
+    if keyed:
         return _keyed_floats(who, params, shape, seed, dtype, backend)
-    seed = _check_seed(seed, who)
-    shape = _check_shape(shape, who)
-    _check_source(source, who)
     b = _resolve(backend)
     unified, np_dtype = _float_dtype(b, dtype, who)
     if source == "native":
@@ -477,11 +485,7 @@ def randint(
     >>> ivy_like.random.randint(0, 10, (4,), seed=0)
     ivy_like.array([8, 6, 5, 2])
     """
-    keyed = _is_key_array(seed)
-    if not keyed:
-        seed = _check_seed(seed, "randint")
-    shape = _check_shape(shape, "randint")
-    (_check_keyed_source if keyed else _check_source)(source, "randint")
+    keyed, seed, shape = _checked(seed, shape, source, "randint")
     for name, value in (("low", low), ("high", high)):
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
             raise TypeError(f"randint: {name} must be an int, got {value!r}")
@@ -525,11 +529,7 @@ def bernoulli(
     >>> ivy_like.random.bernoulli(0.5, (4,), seed=0)
     ivy_like.array([False,  True,  True,  True])
     """
-    keyed = _is_key_array(seed)
-    if not keyed:
-        seed = _check_seed(seed, "bernoulli")
-    shape = _check_shape(shape, "bernoulli")
-    (_check_keyed_source if keyed else _check_source)(source, "bernoulli")
+    keyed, seed, shape = _checked(seed, shape, source, "bernoulli")
     if not isinstance(p, (int, float)) or not 0.0 <= p <= 1.0:
         raise ValueError(f"bernoulli: p must be a probability in [0, 1], got {p!r}")
     if keyed:

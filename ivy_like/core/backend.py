@@ -21,7 +21,7 @@ import os
 import sys
 import threading
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -247,20 +247,9 @@ class Backend:
 
 
 def _composite(spec: Any, backend: Backend) -> Any:
-    declaration = spec.declaration
-
-    def composite(*args: Any, **kwargs: Any) -> Any:
-        # activate/deactivate rather than use_backend: no generator frame per call, and a
-        # plain push that torch.compile can trace (see "traced by a compiler" below).
-        tokens = activate(backend)
-        try:
-            return declaration(*args, **kwargs)
-        finally:
-            if tokens is not None:
-                deactivate(tokens)
-
+    composite = activated(spec.declaration, backend)
     composite.__name__ = spec.backend_name
-    composite.__wrapped__ = declaration  # type: ignore[attr-defined]
+    composite.__wrapped__ = spec.declaration  # type: ignore[attr-defined]
     return composite
 
 
@@ -601,6 +590,23 @@ def deactivate(tokens: tuple[Any, Any]) -> None:
         return
     _active_table.reset(tokens[1])
     _stack.reset(tokens[0])
+
+
+def activated(fun: Callable[..., Any], backend: Backend) -> Callable[..., Any]:
+    """``fun`` run with ``backend`` active: a composite op's declaration, the user's function
+    under a transform or a compiler. activate/deactivate rather than use_backend: no
+    generator frame per call, and a plain push that torch.compile can trace (see "traced by
+    a compiler" below)."""
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        tokens = activate(backend)
+        try:
+            return fun(*args, **kwargs)
+        finally:
+            if tokens is not None:
+                deactivate(tokens)
+
+    return run
 
 
 # -- traced by a compiler ------------------------------------------------------------------------

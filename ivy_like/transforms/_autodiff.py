@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.array import _wrap
-from ..core.backend import Backend, activate, deactivate, no_autodiff_error
+from ..core.backend import Backend, activated, no_autodiff_error
 from . import tree as _tree
 from .grad import grad as _grad
 from .grad import normalise_argnums
@@ -137,12 +137,7 @@ def vjp(
         _check_like(ct_flat.leaves, outputs, backend, "cotangents", "outputs", who)
         return ct_flat.leaves
 
-    tokens = activate(backend)
-    try:
-        outputs, grads = backend.vjp_leaves(f, flat.leaves, cotangents_for)
-    finally:
-        if tokens is not None:
-            deactivate(tokens)
+    outputs, grads = activated(backend.vjp_leaves, backend)(f, flat.leaves, cotangents_for)
     out = _tree.rebuild(record.spec, iter(outputs), backend)
     it = iter(grads)
     return list(out), [_tree.rebuild(spec, it, backend) for spec in specs]
@@ -188,12 +183,7 @@ def jvp(
     _check_like(t_flat.leaves, flat.leaves, backend, "tangents", "primals", who)
     record = _Outputs()
     f = _traced(fun, specs, backend, record, who)
-    tokens = activate(backend)
-    try:
-        outputs, jvps = backend.jvp_leaves(f, flat.leaves, t_flat.leaves)
-    finally:
-        if tokens is not None:
-            deactivate(tokens)
+    outputs, jvps = activated(backend.jvp_leaves, backend)(f, flat.leaves, t_flat.leaves)
     return (
         list(_tree.rebuild(record.spec, iter(outputs), backend)),
         list(_tree.rebuild(record.spec, iter(jvps), backend)),
@@ -279,12 +269,7 @@ def jac(fun: Callable[..., Any]) -> Callable[..., Any]:
                 )
             return native
 
-        tokens = activate(backend)
-        try:
-            blocks = _jacobian_blocks(f, list(flat.leaves), backend)
-        finally:
-            if tokens is not None:
-                deactivate(tokens)
+        blocks = activated(_jacobian_blocks, backend)(f, list(flat.leaves), backend)
         as_array = spec is A or any(s is A for s in _tree.leaf_specs(out_spec[0]))
         rows = [_tree.place(spec, iter(_wrapped(row, backend, as_array))) for row in blocks]
         return _tree.place(out_spec[0], iter(rows))
@@ -342,12 +327,7 @@ def hessian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callab
             _tree.flatten_output(g if len(nums) > 1 else (g,), out, backend)
             return out
 
-        tokens = activate(backend)
-        try:
-            blocks = _jacobian_blocks(grads, list(flat.leaves), backend)
-        finally:
-            if tokens is not None:
-                deactivate(tokens)
+        blocks = activated(_jacobian_blocks, backend)(grads, list(flat.leaves), backend)
         as_array = any(s is A for spec in specs for s in _tree.leaf_specs(spec))
         rows = iter(blocks)
         outer = []

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from ..core.backend import Backend, activate, deactivate
+from ..core.backend import Backend, activated
 from . import tree as _tree
 from .tree import Flat, check_fun
 
@@ -110,17 +110,7 @@ _STATIC = frozenset({int, float, bool, complex, str, type(None)})
 def _activated(fun: Callable[..., Any], backend: Backend) -> Callable[..., Any]:
     """``fun`` run with ``backend`` active (creation ops inside it make its arrays); a
     compiler runs this when it traces, not on every call."""
-
-    @functools.wraps(fun)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        tokens = activate(backend)
-        try:
-            return fun(*args, **kwargs)
-        finally:
-            if tokens is not None:
-                deactivate(tokens)
-
-    return run
+    return functools.update_wrapper(activated(fun, backend), fun)
 
 
 def compile(fun: Callable[..., Any]) -> Callable[..., Any]:  # noqa: A001 - MLX's name
@@ -215,12 +205,7 @@ def checkpoint(fun: Callable[..., Any]) -> Callable[..., Any]:
         flat, specs, backend = _flatten_call(args, kwargs, "checkpoint")
         out = _Outputs()
         native = backend.checkpoint_leaves(_flat_function(fun, specs, backend, out))
-        tokens = activate(backend)
-        try:
-            results = native(*flat.leaves)
-        finally:
-            if tokens is not None:
-                deactivate(tokens)
+        results = activated(native, backend)(*flat.leaves)
         return _tree.rebuild(out.last, iter(results), backend)
 
     return checkpointed

@@ -14,7 +14,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from ..core.backend import Backend, activate, deactivate
+from ..core.backend import Backend, activated
 from . import tree as _tree
 from .tree import A, Flat, N, P, check_fun
 
@@ -114,12 +114,7 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callab
             unmapped = [v for v, a in zip(native, per_leaf) if a is None]
             return mapped, unmapped
 
-        tokens = activate(backend)
-        try:
-            mapped, unmapped = backend.vmap_leaves(f, flat.leaves, axes, size)
-        finally:
-            if tokens is not None:
-                deactivate(tokens)
+        mapped, unmapped = activated(backend.vmap_leaves, backend)(f, flat.leaves, axes, size)
         spec, per_leaf = out_spec
         m, u = iter(mapped), iter(unmapped)
         outs = []

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..core.array import _wrap
-from ..core.backend import ARRAY_KIND, NEUTRAL, Backend, activate, deactivate
+from ..core.backend import ARRAY_KIND, NEUTRAL, Backend, activated
 from . import tree as _tree
 from .tree import A, Flat, N, P
 
@@ -250,15 +250,15 @@ class _Recorder:
 
 
 # -- inputs ------------------------------------------------------------------------------------
-def _flatten(who: str, *named: tuple[str, Any]) -> tuple[Flat, list[Any], Backend]:
-    """Flatten each ``(owner, value)`` into one list of leaves of one backend."""
-    flat = Flat(who)
+def _flatten(flat: Flat, *named: tuple[str, Any]) -> tuple[list[Any], Backend]:
+    """Flatten each ``(owner, value)`` into ``flat`` (after the scalar arguments already in
+    it): one list of leaves of one backend."""
     specs = [_tree.flatten(value, flat, owner, False) for owner, value in named]
     backend = _tree.resolve_backend(flat)
     if flat.has_array and flat.neutral:
         # NumPy data and Python numbers beside Arrays come back as Arrays (as in grad).
         specs = [_tree.promote(spec) for spec in specs]
-    return flat, specs, backend
+    return specs, backend
 
 
 def _scalar(
@@ -312,12 +312,7 @@ def _run(backend: Backend, name: str, *args: Any) -> Any:
             f"{name.removesuffix('_leaves')}: the {backend.name} backend defines no {name} "
             f"(its control_flow.py; see ivy_like/backends/__init__.py)"
         )
-    tokens = activate(backend)
-    try:
-        return primitive(*args)
-    finally:
-        if tokens is not None:
-            deactivate(tokens)
+    return activated(primitive, backend)(*args)
 
 
 # -- cond --------------------------------------------------------------------------------------
@@ -343,10 +338,7 @@ def cond(pred: Any, true_fun: Callable[..., Y], false_fun: Callable[..., Y], *op
     flat = Flat("cond")
     static, native_pred = _scalar(pred, flat, "cond", "pred", "biuf")
     n_pred = len(flat.leaves)
-    spec = _tree.flatten(operands, flat, "operands", False)
-    backend = _tree.resolve_backend(flat)
-    if flat.has_array and flat.neutral:
-        spec = _tree.promote(spec)
+    (spec,), backend = _flatten(flat, ("operands", operands))
     if native_pred is None:
         chosen: Any = bool(static)
     else:
@@ -417,7 +409,8 @@ def while_loop(cond_fun: Callable[[C], Any], body_fun: Callable[[C], C], init_va
     """
     _callable(cond_fun, "while_loop", "cond_fun")
     _callable(body_fun, "while_loop", "body_fun")
-    flat, (spec,), backend = _flatten("while_loop", ("init_val", init_val))
+    flat = Flat("while_loop")
+    (spec,), backend = _flatten(flat, ("init_val", init_val))
     carry = _Shape(
         spec,
         flat.leaves,
@@ -461,10 +454,7 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, C], C], init_val:
     lo, lo_native = _scalar(lower, flat, "fori_loop", "lower", "iu")
     hi, hi_native = _scalar(upper, flat, "fori_loop", "upper", "iu")
     n_bounds = len(flat.leaves)
-    spec = _tree.flatten(init_val, flat, "init_val", False)
-    backend = _tree.resolve_backend(flat)
-    if flat.has_array and flat.neutral:
-        spec = _tree.promote(spec)
+    (spec,), backend = _flatten(flat, ("init_val", init_val))
     index_dtype: Any = None  # the backend's default integer
     if lo_native is not None or hi_native is not None:
         dtypes = []

@@ -35,8 +35,7 @@ from ..core.backend import (
     NEUTRAL,
     Backend,
     NoAutodiffError,
-    activate,
-    deactivate,
+    activated,
     kind_of,
     no_autodiff_error,
 )
@@ -337,12 +336,7 @@ def _value_and_grads(
     native_only = backend.__dict__.get("value_and_grad_native_leaves")
     if native_only is not None and not _holds_array(has_array, nums, names, args, kwargs):
         primitive = native_only
-    tokens = activate(backend)
-    try:
-        scalar, aux, grads = primitive(differentiable, leaves)
-    finally:
-        if tokens is not None:
-            deactivate(tokens)
+    scalar, aux, grads = activated(primitive, backend)(differentiable, leaves)
     spec = out_spec[-1]
     if spec is _VALUE_N:
         value = scalar

@@ -23,6 +23,7 @@ Nothing here imports a framework: each backend passes its slicing, stacking and 
 from __future__ import annotations
 
 import contextlib
+import operator
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -33,10 +34,23 @@ def _item(x: Any, kind: type) -> Any:
     return kind(x)
 
 
+def dtype_zeros(
+    zeros: Callable[..., Any],
+) -> Callable[[tuple[int, ...], Any], Any]:
+    """The ``zeros(shape, like)`` of a framework whose ``zeros(shape, dtype=...)`` needs no
+    device: zeros of ``like``'s dtype."""
+
+    def zeros_like_dtype(shape: tuple[int, ...], like: Any) -> Any:
+        return zeros(shape, dtype=like.dtype)
+
+    return zeros_like_dtype
+
+
 class PythonLoops:
     """The four primitives, given the framework's few operations:
 
-    ``take(x, i)`` the ``i``-th slice along axis 0 (an array, also for a 1-d ``x``);
+    ``take(x, i)`` the ``i``-th slice along axis 0 (an array, also for a 1-d ``x``; by
+    default ``x[i]``);
     ``stack(xs)`` along a new axis 0; ``zeros(shape, like)`` zeros of ``like``'s dtype (and
     device); ``where(pred, a, b)`` an elementwise select, or None if nothing is ever traced;
     ``concrete(x, kind)`` the Python ``bool``/``int`` value of a 0-d array, or None while it
@@ -47,7 +61,7 @@ class PythonLoops:
         self,
         name: str,
         *,
-        take: Callable[[Any, int], Any],
+        take: Callable[[Any, int], Any] = operator.getitem,
         stack: Callable[[list[Any]], Any],
         zeros: Callable[[tuple[int, ...], Any], Any],
         where: Callable[[Any, Any, Any], Any] | None = None,

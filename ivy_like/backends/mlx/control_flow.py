@@ -19,6 +19,7 @@ from typing import Any
 import mlx.core as mx
 
 from .._common.control_flow import PythonLoops as _PythonLoops
+from .._common.control_flow import dtype_zeros as _dtype_zeros
 
 
 def _concrete(x: Any, kind: type) -> Any:
@@ -28,20 +29,8 @@ def _concrete(x: Any, kind: type) -> Any:
         return None
 
 
-def _take(x: Any, i: int) -> Any:
-    return x[i]
-
-
-def _zeros(shape: tuple[int, ...], like: Any) -> Any:
-    return mx.zeros(shape, dtype=like.dtype)
-
-
-def _stack(xs: list[Any]) -> Any:
-    return mx.stack(xs)
-
-
 _LOOPS = _PythonLoops(
-    "mlx", take=_take, stack=_stack, zeros=_zeros, where=mx.where, concrete=_concrete
+    "mlx", stack=mx.stack, zeros=_dtype_zeros(mx.zeros), where=mx.where, concrete=_concrete
 )
 cond_leaves = _LOOPS.cond_leaves
 while_loop_leaves = _LOOPS.while_loop_leaves

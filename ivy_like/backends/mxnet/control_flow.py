@@ -25,20 +25,13 @@ def _concrete(x: Any, kind: type) -> Any:
     return kind(x.asscalar()) if isinstance(x, _NDArray) else kind(x)
 
 
-def _take(x: Any, i: int) -> Any:
-    return x[i]  # 0-d for a 1-d x (NumPy shape semantics)
-
-
 def _zeros(shape: tuple[int, ...], like: Any) -> Any:
     return mx.nd.zeros(shape, ctx=like.context, dtype=like.dtype)
 
 
-def _stack(xs: list[Any]) -> Any:
-    return _stack_kernel(xs)
-
-
+# take: x[i], 0-d for a 1-d x (NumPy shape semantics)
 _LOOPS = _PythonLoops(
-    "mxnet", take=_take, stack=_stack, zeros=_zeros, concrete=_concrete, quiet=autograd.pause
+    "mxnet", stack=_stack_kernel, zeros=_zeros, concrete=_concrete, quiet=autograd.pause
 )
 cond_leaves = _numpy_shapes(_LOOPS.cond_leaves)
 while_loop_leaves = _numpy_shapes(_LOOPS.while_loop_leaves)

@@ -13,25 +13,20 @@ from typing import Any
 import numpy as np
 
 from .._common.control_flow import PythonLoops as _PythonLoops
+from .._common.control_flow import dtype_zeros as _dtype_zeros
 
 
 def _take(x: Any, i: int) -> Any:
     return x[i, ...]  # the Ellipsis keeps a 0-d result an ndarray (x[i] gives a NumPy scalar)
 
 
-def _zeros(shape: tuple[int, ...], like: Any) -> Any:
-    return np.zeros(shape, dtype=like.dtype)
-
-
-def _stack(xs: list[Any]) -> Any:
-    return np.stack(xs)
-
-
 def _quiet() -> Any:
     return np.errstate(all="ignore")
 
 
-_LOOPS = _PythonLoops("numpy", take=_take, stack=_stack, zeros=_zeros, quiet=_quiet)
+_LOOPS = _PythonLoops(
+    "numpy", take=_take, stack=np.stack, zeros=_dtype_zeros(np.zeros), quiet=_quiet
+)
 cond_leaves = _LOOPS.cond_leaves
 while_loop_leaves = _LOOPS.while_loop_leaves
 fori_loop_leaves = _LOOPS.fori_loop_leaves

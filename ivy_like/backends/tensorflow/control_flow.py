@@ -27,24 +27,13 @@ from typing import Any, Callable
 import tensorflow as tf
 
 from .._common.control_flow import PythonLoops as _PythonLoops
+from .._common.control_flow import dtype_zeros as _dtype_zeros
 from . import DEFAULT_INT as _DEFAULT_INT
 
 _Leaves = list[Any]
 
 
-def _take(x: Any, i: int) -> Any:
-    return x[i]
-
-
-def _zeros(shape: tuple[int, ...], like: Any) -> Any:
-    return tf.zeros(shape, dtype=like.dtype)
-
-
-def _stack(xs: list[Any]) -> Any:
-    return tf.stack(xs)
-
-
-_LOOPS = _PythonLoops("tensorflow", take=_take, stack=_stack, zeros=_zeros)
+_LOOPS = _PythonLoops("tensorflow", stack=tf.stack, zeros=_dtype_zeros(tf.zeros))
 
 
 def cond_leaves(

@@ -44,22 +44,13 @@ def _concrete(x: Any, kind: type) -> Any:
     return kind(x)
 
 
-def _take(x: Any, i: int) -> Any:
-    return x[i]
-
-
 def _zeros(shape: tuple[int, ...], like: Any) -> Any:
     return torch.zeros(shape, dtype=like.dtype, device=like.device)
 
 
-def _stack(xs: list[Any]) -> Any:
-    return torch.stack(xs)
-
-
 _LOOPS = _PythonLoops(
     "torch",
-    take=_take,
-    stack=_stack,
+    stack=torch.stack,
     zeros=_zeros,
     where=torch.where,
     concrete=_concrete,

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ...container import Container
-from ...core.backend import activate, current_backend, deactivate, get_backend
+from ...core.backend import activated, current_backend, get_backend
 from .._captured import NativeGraphModel
 from .._errors import UnsupportedOpError
 from .._weights import move
@@ -181,12 +181,8 @@ class KerasGraphModel(NativeGraphModel):
         backend = self._backend(list(values.values()), None)
         if params is None:
             params = self.params_on(backend)
-        tokens = activate(backend)  # an op that creates an array makes one of this backend
-        try:
-            return self._run(params, values)
-        finally:
-            if tokens is not None:
-                deactivate(tokens)
+        # backend active: an op that creates an array makes one of this backend
+        return activated(self._run, backend)(params, values)
 
     def apply(self, params: Any, *args: Any) -> Any:  # type: ignore[override]
         """The model's function of ``params`` (keyed like ``model.params``) and the inputs."""
