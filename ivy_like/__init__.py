@@ -76,6 +76,7 @@ from .transforms import (  # noqa: E402
     checkpoint,
     compile,
     cond,
+    control_flow,
     custom_function,
     execute_with_gradients,
     fori_loop,
@@ -89,8 +90,6 @@ from .transforms import (  # noqa: E402
     vmap,
     while_loop,
 )
-
-from .transforms import control_flow  # noqa: E402
 
 # The control-flow functions lived in ``ivy_like/control_flow.py`` before the transforms became
 # one package: ``import ivy_like.control_flow`` and ``from ivy_like.control_flow import cond``

@@ -22,8 +22,7 @@ from typing import Any
 import numpy as np
 
 import ivy_like
-from ivy_like import nn, optimizers
-from ivy_like.convert import from_torch, to_torch
+from ivy_like import convert, nn, optimizers
 
 TOLERANCE = 1e-4  # the bar: float32 logits within 1e-4 of PyTorch's
 BATCH = 4  # images of 3x64x64
@@ -243,7 +242,7 @@ def run_convert_demo(
         with warnings.catch_warnings():
             # torch.export's own deprecation notices (pytree internals): not the user's concern
             warnings.simplefilter("ignore", FutureWarning)
-            model = from_torch(net, torch.from_numpy(x))
+            model = convert.from_torch(net, torch.from_numpy(x))
         captured = time.perf_counter() - start
         bar.done()
         bar.print(
@@ -277,7 +276,7 @@ def run_convert_demo(
         def back() -> float:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", FutureWarning)
-                module = to_torch(model, tuned)
+                module = convert.to_torch(model, tuned)
             with torch.no_grad():
                 return _max_diff(_logits(module(torch.from_numpy(x))).numpy(), tuned_out)
 
