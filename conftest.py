@@ -29,6 +29,11 @@ collect_ignore_glob = [
     f"ivy_like/backends/{name}/*"
     for name in ("jax", "torch", "tensorflow", "mlx", "mxnet")
     if find_spec(name) is None
+] + [
+    # each framework's converters import it, or a module of theirs that does, at the top
+    f"ivy_like/convert/{name}/**"
+    for name in ("torch", "keras", "flax")
+    if find_spec(name) is None
 ]
 
 _MISSING = frozenset(name for name in _FRAMEWORKS if find_spec(name) is None)
