@@ -134,8 +134,14 @@ class Backend:
         specs = list(OPS.values() if specs is None else specs)  # every op declared so far
         files = _family_files(module, specs)
         self.unsupported: dict[str, str] = {}
+        # Ops whose kernel runs the op's declared check itself, on its own slow path only,
+        # because its fast path is the framework's call and the framework refuses what the
+        # check would (op name -> why): TensorFlow's solve tries MatrixSolve before reading a
+        # dtype, which would cost it more than the call.
+        self.checks_in_kernel: dict[str, str] = {}
         for file in (module, *files.values()):
             self.unsupported.update(getattr(file, "UNSUPPORTED", {}))
+            self.checks_in_kernel.update(getattr(file, "CHECKS_IN_KERNEL", {}))
         # What the backend is: its facts and the hooks the core calls (shape, dtype, getitem,
         # the gradient and transform primitives...), read from __init__, gradients.py and
         # transforms.py.
@@ -207,7 +213,9 @@ class Backend:
 
     def _checked(self, spec: Any, kernel: Any) -> Any:
         """``kernel`` itself, or preceded by the op's declared argument check."""
-        return kernel if spec.check is None else checked_kernel(spec, kernel, self.name)
+        if spec.check is None or spec.backend_name in self.checks_in_kernel:
+            return kernel
+        return checked_kernel(spec, kernel, self.name)
 
     def composite(self, key: str) -> Any:
         """Op ``key``'s composite declaration (registry key: ``"nn.cross_entropy"``), run with

@@ -17,6 +17,7 @@ import numpy as np
 import tensorflow as tf
 from tensorflow.python.eager import record  # could_possibly_record: no public equivalent
 
+from ivy_like.core.registry import OPS
 from ivy_like.ops.linalg import EighResult, QRResult, SlogdetResult, SVDResult
 
 from .._common import linalg as _linalg
@@ -270,6 +271,12 @@ linalg_slogdet = _in_float32(
 )
 
 
+# MatrixSolve refuses every dtype solve's declared check refuses (integers, booleans), so the
+# check runs on the checked path only, after the op failed or in a graph.
+CHECKS_IN_KERNEL = {"linalg_solve": "MatrixSolve is tried first and refuses non-floating input"}
+_SOLVE_CHECK = OPS["linalg.solve"].check
+
+
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
     if type(x1) is EagerTensor and type(x2) is EagerTensor:
         # Try the op first. It succeeds exactly for what the checked path below would hand
@@ -283,6 +290,7 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
                 return execute(ctx, "MatrixSolve", None, x1, x2, "adjoint", False)
             except EXECUTE_FAILS:
                 pass
+    _SOLVE_CHECK(x1, x2)
     return _checked_solve(x1, x2)
 
 
