@@ -11,7 +11,8 @@ NumPy's rules.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 import tensorflow as tf
@@ -274,7 +275,7 @@ linalg_slogdet = _in_float32(
 # MatrixSolve refuses every dtype solve's declared check refuses (integers, booleans), so the
 # check runs on the checked path only, after the op failed or in a graph.
 CHECKS_IN_KERNEL = {"linalg_solve": "MatrixSolve is tried first and refuses non-floating input"}
-_SOLVE_CHECK = OPS["linalg.solve"].check
+_SOLVE_CHECK = cast("Callable[..., None]", OPS["linalg.solve"].check)  # declared in ops/linalg.py
 
 
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
