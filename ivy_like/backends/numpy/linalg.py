@@ -17,10 +17,12 @@ in ``_common/linalg.py``.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 
+from ivy_like.core.registry import OPS
 from ivy_like.ops.linalg import EighResult, SlogdetResult
 
 from .._common import linalg as _linalg
@@ -145,6 +147,11 @@ _DIRECT_SOLVE_DTYPES = frozenset(
 )
 _np_solve = np.linalg.solve
 _ndarray = np.ndarray
+# The direct call takes floating and complex arrays only, all that solve's declared check
+# lets through, so the check runs on the checked path: before it, it would cost the direct
+# call as much again (two dtype reads).
+CHECKS_IN_KERNEL = {"linalg_solve": "the direct call takes only the dtypes the check admits"}
+_SOLVE_CHECK = cast("Callable[..., None]", OPS["linalg.solve"].check)  # declared in ops/linalg.py
 
 
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
@@ -161,6 +168,7 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
             return _np_solve(x1, x2)
         except ValueError:
             pass
+    _SOLVE_CHECK(x1, x2)
     return _checked_solve(x1, x2)
 
 
