@@ -13,12 +13,14 @@ values (JAX returns inf/NaN). Tracers pass through otherwise unchanged.
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ivy_like.core.registry import OPS
 from ivy_like.ops.linalg import EighResult, SlogdetResult, SVDResult
 
 from .._common import linalg as _linalg
@@ -206,7 +208,16 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
 
 # solve with ivy_like's checks (JAX itself would promote integers to floats); JAX >= 0.5
 # follows the standard: x2 is a vector only when it is 1-D.
-_checked_solve = _in_float32(pair=True)(_linalg.checked_solve_for(jnp.linalg.solve, _float))
+_solve_rules = _in_float32(pair=True)(_linalg.checked_solve_for(jnp.linalg.solve, _float))
+# solve's declared check runs here, inside the jitted solve: once per signature, at trace time
+# (its error on every call, as a failed trace is not cached), not before every call.
+CHECKS_IN_KERNEL = {"linalg_solve": "the check runs when the jitted solve is traced"}
+_SOLVE_CHECK = cast("Callable[..., None]", OPS["linalg.solve"].check)  # declared in ops/linalg.py
+
+
+def _checked_solve(x1: Any, x2: Any) -> Any:
+    _SOLVE_CHECK(x1, x2)
+    return _solve_rules(x1, x2)
 
 
 _jitted_solve = jax.jit(_checked_solve)
