@@ -131,11 +131,13 @@ class CapturedModel(NativeGraphModel):
         self._constants = generated.constants
         self._constants_on: dict[str, list[Any]] = {}
 
+    # Each captured model reads its inputs and rebuilds its outputs its own way (an exported
+    # program's pytree specs, a jaxpr's flat lists): a subclass that forgets one says so.
     def _flat_inputs(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define _flat_inputs")
 
     def _outputs(self, flat: Any) -> Any:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define _outputs")
 
     def params_on(self, backend: Any) -> Any:
         """``params`` on ``backend`` (moved once and cached while ``params`` is unchanged).

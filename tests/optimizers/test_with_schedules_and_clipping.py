@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _reference import flat, make_grads, optax_history
 
 import ivy_like
 from ivy_like import optimizers as O
@@ -124,35 +125,11 @@ def initial():
     }
 
 
-def grads_for(params_np, step):
-    """Gradients that depend on the parameters (a quadratic bowl) plus fixed noise per step;
-    their global norm is about 2-4, so clipping at 1 and 2 acts."""
-    out = {}
-    for i, (name, leaves) in enumerate(sorted(params_np.items())):
-        out[name] = {}
-        for j, (leaf, v) in enumerate(sorted(leaves.items())):
-            noise = rand(*v.shape, seed=100 * step + 10 * i + j)
-            out[name][leaf] = (0.5 * v + noise).astype(np.float32)
-    return out
-
-
-def flat(tree):
-    c = ivy_like.Container(tree).cont_to_numpy()
-    return {kc: np.asarray(v) for kc, v in c.cont_flatten_key_chains().items()}
+grads_for = make_grads(rand)
 
 
 def run_optax(name, steps):
-    opt = CONFIGS[name][1]()
-    params = {k: {n: jnp.asarray(v) for n, v in d.items()} for k, d in initial().items()}
-    state = opt.init(params)
-    history = []
-    for t in range(steps):
-        p_np = {k: {n: np.asarray(v) for n, v in d.items()} for k, d in params.items()}
-        g = {k: {n: jnp.asarray(v) for n, v in d.items()} for k, d in grads_for(p_np, t).items()}
-        updates, state = opt.update(g, state, params)
-        params = optax.apply_updates(params, updates)
-        history.append(flat(params))
-    return history
+    return optax_history(CONFIGS[name][1](), initial(), grads_for, steps)
 
 
 def run_ours(name, backend, steps):
