@@ -18,7 +18,6 @@ import errno
 import io
 import json
 import math
-import operator
 import os
 import struct
 import tempfile
@@ -31,6 +30,7 @@ import numpy as np
 from ..core import dtypes as _dtypes
 from ..core.array import _wrap
 from ..core.backend import current_backend, get_backend
+from ..core.decided_errors import optional_count
 from . import _leaves
 
 _META_KEY = "ivy_like"  # safetensors metadata entry and npz member holding our JSON
@@ -217,22 +217,6 @@ def _is_chain(kc: Any) -> bool:
 
 def _is_size(n: Any) -> bool:
     return type(n) is int and n >= 0  # JSON true / a .npy True is no size
-
-
-def _check_max_bytes(max_bytes: Any) -> int | None:
-    if max_bytes is None:
-        return None
-    if isinstance(max_bytes, (bool, np.bool_)):
-        raise TypeError("cont_from_disk: max_bytes must be an int or None, got a bool")
-    try:
-        limit = operator.index(max_bytes)
-    except TypeError:
-        raise TypeError(
-            f"cont_from_disk: max_bytes must be an int or None, got {type(max_bytes).__name__}"
-        ) from None
-    if limit < 0:
-        raise ValueError(f"cont_from_disk: max_bytes must be >= 0, got {limit}")
-    return limit
 
 
 def _read_exactly(f: Any, n: int, what: str) -> bytes:
@@ -570,7 +554,7 @@ def load(
     """The leaves of the file at ``path`` by key chain, and the key chains of its empty
     Containers, as :meth:`~ivy_like.Container.cont_from_disk` documents."""
     path = os.fspath(path)
-    limit = _check_max_bytes(max_bytes)
+    limit = optional_count("cont_from_disk", "max_bytes", max_bytes)
     target = current_backend() if backend is None else get_backend(backend)
     try:
         f = open(path, "rb")  # noqa: SIM115 - closed by the with below

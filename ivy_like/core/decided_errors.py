@@ -57,6 +57,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from . import dtypes as _dtypes
 from .axes import normalize_axes
 from .registry import OpSpec
@@ -775,6 +777,19 @@ def int_error(where: str, name: str, value: Any, minimum: int = 0) -> Exception 
     if operator.index(value) < minimum:
         return decided(ValueError(f"{where}: {name} must be at least {minimum}, got {value}"))
     return None
+
+
+def optional_count(where: str, name: str, value: Any) -> int | None:
+    """``value`` as a count: None, or an int (or an integer scalar; not a bool) that is not
+    negative; a TypeError or ValueError naming ``name`` otherwise."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not hasattr(value, "__index__"):
+        raise TypeError(f"{where}: {name} must be an int or None, got {type(value).__name__}")
+    n = operator.index(value)
+    if n < 0:
+        raise ValueError(f"{where}: {name} must be non-negative, got {n}")
+    return n
 
 
 def integer_array_error(where: str, name: str, value: Any) -> Exception | None:

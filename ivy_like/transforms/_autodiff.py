@@ -104,14 +104,15 @@ def vjp(
 
     Examples
     --------
-    >>> import ivy_like
-    >>> ivy_like.vjp(lambda x: x * x, [ivy_like.array([1., 2.])], [ivy_like.array([1., 1.])])
-    ... # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-      ...
-    ivy_like.core.backend.NoAutodiffError: vjp: the numpy backend has no automatic differentiation; ...
+    On a backend with automatic differentiation (here JAX; the NumPy backend raises
+    ``NoAutodiffError``):
 
-    On jax, torch, tensorflow or mlx the vjp is ``[ivy_like.array([2., 4.])]``.
+    >>> import jax.numpy as jnp
+    >>> import ivy_like
+    >>> x = ivy_like.asarray(jnp.array([1., 2.]))
+    >>> outputs, vjps = ivy_like.vjp(lambda x: x * x, [x], [ivy_like.ones_like(x)])
+    >>> vjps
+    [ivy_like.array([2., 4.])]
     """
     who = "vjp"
     check_fun(fun, who)
@@ -153,14 +154,14 @@ def jvp(
 
     Examples
     --------
-    >>> import ivy_like
-    >>> ivy_like.jvp(lambda x: x * x, [ivy_like.array([1., 2.])], [ivy_like.array([1., 0.])])
-    ... # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-      ...
-    ivy_like.core.backend.NoAutodiffError: jvp: the numpy backend has no automatic differentiation; ...
+    The derivative of ``x * x`` along the first axis, with JAX's arrays (any backend with
+    automatic differentiation gives the same):
 
-    On jax, torch, tensorflow or mlx the jvp is ``[ivy_like.array([2., 0.])]``.
+    >>> import ivy_like
+    >>> import jax.numpy as jnp
+    >>> ivy_like.jvp(lambda x: x * x, [ivy_like.asarray(jnp.array([1., 2.]))],
+    ...              [ivy_like.asarray(jnp.array([1., 0.]))])
+    ([ivy_like.array([1., 4.])], [ivy_like.array([2., 0.])])
     """
     who = "jvp"
     check_fun(fun, who)

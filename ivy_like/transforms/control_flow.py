@@ -13,7 +13,6 @@ loops elsewhere (see ``backends/_common/control_flow.py``).
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -21,6 +20,7 @@ import numpy as np
 
 from ..core.array import _wrap
 from ..core.backend import ARRAY_KIND, NEUTRAL, Backend, activated
+from ..core.decided_errors import optional_count
 from . import tree as _tree
 from .tree import A, Flat, N, P
 
@@ -494,18 +494,6 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, C], C], init_val:
     return _tree.rebuild(spec, iter(out), backend)  # type: ignore[no-any-return]
 
 
-def _length(length: Any) -> int:
-    try:
-        n = operator.index(length)
-    except TypeError:
-        raise TypeError(
-            f"scan: length must be an int or None, got {type(length).__name__}"
-        ) from None
-    if n < 0:
-        raise ValueError(f"scan: length must be non-negative, got {n}")
-    return n
-
-
 def scan(
     f: Callable[[C, Any], tuple[C, Y]],
     init: C,
@@ -532,8 +520,7 @@ def scan(
     (ivy_like.array(6.), ivy_like.array([0., 2., 9.]))
     """
     _callable(f, "scan", "f")
-    if length is not None:
-        length = _length(length)
+    length = optional_count("scan", "length", length)
     flat = Flat("scan")
     init_spec = _tree.flatten(init, flat, "init", False)
     n_carry = len(flat.leaves)

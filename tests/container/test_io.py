@@ -400,7 +400,7 @@ def test_max_bytes_is_checked(tmp_path):
     for bad in (1.5, "10", True):
         with pytest.raises(TypeError, match="max_bytes"):
             Container.cont_from_disk(missing, max_bytes=bad)
-    with pytest.raises(ValueError, match="max_bytes must be >= 0, got -1"):
+    with pytest.raises(ValueError, match="max_bytes must be non-negative, got -1"):
         Container.cont_from_disk(missing, max_bytes=-1)
     with pytest.raises(FileNotFoundError):
         Container.cont_from_disk(missing, max_bytes=np.int64(10))

@@ -8,6 +8,7 @@ backend raises the same errors.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -66,6 +67,26 @@ def moveaxis_for(xp: Any) -> Kernel:
         return xp.transpose(x, moveaxis_perm(xp.ndim(x), source, destination))
 
     return moveaxis
+
+
+def repeat_for(
+    xp: Any, count_types: tuple[type, ...], readable: Callable[[Any], bool] | None = None
+) -> Kernel:
+    """``repeat`` whose array of counts (``count_types``) is checked for negative values where
+    ``readable(repeats)`` says its values can be read (always, without ``readable``): the declared check sees only its shape
+    and dtype, and JAX would take a negative count as 0."""
+
+    def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+        if axis is not None:
+            axis = normalize_axis(axis, xp.ndim(x), "repeat")
+        if isinstance(repeats, count_types):
+            if (readable is None or readable(repeats)) and bool(xp.any(xp.less(repeats, 0))):
+                raise ValueError("repeat: repeats must be non-negative")
+        else:
+            repeats = operator.index(repeats)
+        return xp.repeat(x, repeats, axis=axis)
+
+    return repeat
 
 
 def roll_for(xp: Any) -> Kernel:

@@ -234,7 +234,8 @@ getitem = _hooks.getitem_for(_key)
 
 
 def setitem(x: Any, key: Any, value: Any) -> Any:
-    """A new array equal to ``x`` with ``x[key] = value`` applied (``x`` is unchanged).
+    """``x.at[key].set(value)``, ``key`` read with NumPy's rules: a new array, as every JAX
+    update makes (``x`` is unchanged).
 
     Examples
     --------

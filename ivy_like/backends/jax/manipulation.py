@@ -8,7 +8,6 @@ non-1 axis, repeats); those that are the same code in numpy are written once in
 from __future__ import annotations
 
 import inspect
-import operator
 from typing import Any
 
 import jax
@@ -45,18 +44,10 @@ flip = _manipulation.flip_for(jnp)
 moveaxis = _manipulation.moveaxis_for(jnp)
 
 
-def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
-    if axis is not None:
-        axis = normalize_axis(axis, jnp.ndim(x), "repeat")
-    if isinstance(repeats, (jax.Array, jax.core.Tracer)):  # its shape and dtype: repeat's check
-        # Values known outside a trace are checked (JAX reads a negative count as 0).
-        if not isinstance(repeats, jax.core.Tracer) and bool((repeats < 0).any()):
-            raise ValueError("repeat: repeats must be non-negative")
-    else:
-        repeats = operator.index(repeats)
-    return jnp.repeat(x, repeats, axis=axis)
-
-
+# Counts known outside a trace are checked; a traced array's values cannot be read.
+repeat = _manipulation.repeat_for(
+    jnp, (jax.Array, jax.core.Tracer), lambda r: not isinstance(r, jax.core.Tracer)
+)
 roll = _manipulation.roll_for(jnp)
 squeeze = _manipulation.squeeze_for(jnp)
 tile = _manipulation.tile_for(jnp)

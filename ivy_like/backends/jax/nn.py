@@ -22,7 +22,7 @@ nn_sigmoid = jax.nn.sigmoid
 nn_silu = jax.nn.silu
 
 
-def nn_gelu(x: Any, approximate: str = "none") -> Any:
+def nn_gelu(x: Any, approximate: str) -> Any:
     return jax.nn.gelu(x, approximate=approximate == "tanh")
 
 
@@ -33,12 +33,7 @@ _composite = _nn.composites_of("jax")
 
 
 def nn_scaled_dot_product_attention(
-    query: Any,
-    key: Any,
-    value: Any,
-    attn_mask: Any = None,
-    is_causal: bool = False,
-    scale: float | None = None,
+    query: Any, key: Any, value: Any, attn_mask: Any, is_causal: bool, scale: float | None
 ) -> Any:
     """``jax.nn.dot_product_attention`` where it computes the composite's function; the
     composite otherwise.
@@ -115,9 +110,7 @@ def _window(x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str) -> An
     return (1, 1, *kernel), (1, 1, *strides), ((0, 0), (0, 0), *((p, p) for p in pads)), kernel
 
 
-def nn_max_pool2d(
-    x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
-) -> Any:
+def nn_max_pool2d(x: Any, kernel_size: Any, stride: Any, padding: Any, data_format: str) -> Any:
     dims, strides, pads, _ = _window(x, kernel_size, stride, padding, data_format)
     # A Python scalar start value: JAX recognises max with -inf as reduce_window_max, which
     # differentiates under jit; a jnp array start value would be a generic reduce_window.
@@ -125,9 +118,7 @@ def nn_max_pool2d(
     return lax.reduce_window(x, low, lax.max, dims, strides, pads)
 
 
-def nn_avg_pool2d(
-    x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
-) -> Any:
+def nn_avg_pool2d(x: Any, kernel_size: Any, stride: Any, padding: Any, data_format: str) -> Any:
     dims, strides, pads, kernel = _window(x, kernel_size, stride, padding, data_format)
     # A Python scalar start value, as in max_pool2d: reduce_window_sum differentiates under jit.
     total = lax.reduce_window(

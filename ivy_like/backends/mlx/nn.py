@@ -36,17 +36,17 @@ def nn_silu(x: Any) -> Any:
     return x * mx.sigmoid(x)
 
 
-def nn_gelu(x: Any, approximate: str = "none") -> Any:
+def nn_gelu(x: Any, approximate: str) -> Any:
     if approximate == "tanh":
         return _nn.tanh_gelu(x, mx.tanh)
     return 0.5 * x * (1.0 + mx.erf(x / math.sqrt(2.0)))
 
 
-def nn_softmax(x: Any, axis: int = -1) -> Any:
+def nn_softmax(x: Any, axis: int) -> Any:
     return mx.softmax(x, axis=axis, precise=True)
 
 
-def nn_log_softmax(x: Any, axis: int = -1) -> Any:
+def nn_log_softmax(x: Any, axis: int) -> Any:
     return x - mx.logsumexp(x, axis=axis, keepdims=True)
 
 
@@ -115,9 +115,7 @@ def _windows(x: Any, kernel: Any, strides: Any, pads: Any, last: bool, fill: flo
     return x.reshape(kh * kw, n, c, oh, ow)
 
 
-def nn_max_pool2d(
-    x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
-) -> Any:
+def nn_max_pool2d(x: Any, kernel_size: Any, stride: Any, padding: Any, data_format: str) -> Any:
     kernel, strides, pads, last = _sizes.pool_geometry(
         x.shape, kernel_size, stride, padding, data_format
     )
@@ -127,9 +125,7 @@ def nn_max_pool2d(
     return mx.max(_windows(x, kernel, strides, pads, last, -math.inf), axis=0)
 
 
-def nn_avg_pool2d(
-    x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
-) -> Any:
+def nn_avg_pool2d(x: Any, kernel_size: Any, stride: Any, padding: Any, data_format: str) -> Any:
     kernel, strides, pads, last = _sizes.pool_geometry(
         x.shape, kernel_size, stride, padding, data_format
     )

@@ -87,7 +87,7 @@ nn_conv2d = numpy_shapes(_nn.conv_for(_conv, 2))
 
 
 @numpy_shapes
-def nn_gelu(x: Any, approximate: str = "none") -> Any:
+def nn_gelu(x: Any, approximate: str) -> Any:
     dt = np.dtype(x.dtype)
     if dt.kind != "f":
         raise TypeError(f"gelu: expected a floating-point array, got {dt}")

@@ -8,7 +8,6 @@ written once in ``_common/manipulation.py``.
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import numpy as np
@@ -48,18 +47,7 @@ flip = _manipulation.flip_for(np)
 moveaxis = _manipulation.moveaxis_for(np)
 
 
-def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
-    x = np.asarray(x)
-    if axis is not None:
-        axis = normalize_axis(axis, x.ndim, "repeat")
-    if isinstance(repeats, (np.ndarray, np.generic)):  # its shape and dtype: repeat's check
-        if np.less(repeats, 0).any():  # (`repeats < 0` on a np.generic is untyped in NumPy's stubs)
-            raise ValueError("repeat: repeats must be non-negative")
-    else:
-        repeats = operator.index(repeats)
-    return np.repeat(x, repeats, axis=axis)
-
-
+repeat = _manipulation.repeat_for(np, (np.ndarray, np.generic))
 roll = _manipulation.roll_for(np)
 squeeze = _manipulation.squeeze_for(np)
 tile = _manipulation.tile_for(np)

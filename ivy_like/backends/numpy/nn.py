@@ -60,7 +60,7 @@ nn_conv2d = _nn.conv_for(_conv, 2)
 _erf = np.frompyfunc(math.erf, 1, 1)
 
 
-def nn_gelu(x: Any, approximate: str = "none") -> Any:
+def nn_gelu(x: Any, approximate: str) -> Any:
     x = np.asarray(x)
     if approximate == "tanh":
         return _nn.tanh_gelu(x, np.tanh)

@@ -24,7 +24,7 @@ nn_sigmoid = tf.math.sigmoid
 nn_silu = tf.nn.silu
 
 
-def nn_gelu(x: Any, approximate: str = "none") -> Any:
+def nn_gelu(x: Any, approximate: str) -> Any:
     if approximate == "tanh":
         return tf.nn.gelu(x, approximate=True)
     # tf.nn.gelu's exact form is off by ~5e-9 in float64 (a float32 constant inside)
@@ -36,7 +36,7 @@ nn_log_softmax = tf.nn.log_softmax
 _composite = _nn.composites_of("tensorflow")
 
 
-def nn_linear(x: Any, weight: Any, bias: Any = None) -> Any:
+def nn_linear(x: Any, weight: Any, bias: Any) -> Any:
     """One MatMul with ``transpose_b`` (then a broadcast add) for floating inputs of one dtype
     and at least two axes; the composite (its promotion, a 1-D ``x``) otherwise. The
     composite's explicit Transpose costs a compiled MLP's loss and gradient ~40 %: its
@@ -105,14 +105,10 @@ def _pool(x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str, fill: f
     return y if last else tf.transpose(y, (0, 3, 1, 2))
 
 
-def nn_max_pool2d(
-    x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
-) -> Any:
+def nn_max_pool2d(x: Any, kernel_size: Any, stride: Any, padding: Any, data_format: str) -> Any:
     return _pool(x, kernel_size, stride, padding, data_format, -math.inf)
 
 
-def nn_avg_pool2d(
-    x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
-) -> Any:
+def nn_avg_pool2d(x: Any, kernel_size: Any, stride: Any, padding: Any, data_format: str) -> Any:
     # VALID windows over the zero-padded input: the padding counts in the mean (torch default)
     return _pool(x, kernel_size, stride, padding, data_format, 0.0)

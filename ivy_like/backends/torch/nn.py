@@ -40,7 +40,7 @@ nn_silu = F.silu
 nn_linear = F.linear  # (x, weight, bias)
 
 
-def nn_gelu(x: Any, approximate: str = "none") -> Any:
+def nn_gelu(x: Any, approximate: str) -> Any:
     return F.gelu(x, approximate=approximate)
 
 
@@ -84,15 +84,11 @@ def _pool(fn: Any, x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str
     return y.permute(0, 2, 3, 1) if last else y
 
 
-def nn_max_pool2d(
-    x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
-) -> Any:
+def nn_max_pool2d(x: Any, kernel_size: Any, stride: Any, padding: Any, data_format: str) -> Any:
     return _pool(F.max_pool2d, x, kernel_size, stride, padding, data_format)
 
 
-def nn_avg_pool2d(
-    x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, data_format: str = "NCHW"
-) -> Any:
+def nn_avg_pool2d(x: Any, kernel_size: Any, stride: Any, padding: Any, data_format: str) -> Any:
     return _pool(F.avg_pool2d, x, kernel_size, stride, padding, data_format)
 
 
@@ -103,13 +99,7 @@ def _reduce(losses: Any, reduction: str) -> Any:
     return losses.sum() if reduction == "sum" else losses
 
 
-def nn_binary_cross_entropy(
-    input: Any,  # noqa: A002 - PyTorch's name
-    target: Any,
-    weight: Any = None,
-    *,
-    reduction: str = "mean",
-) -> Any:
+def nn_binary_cross_entropy(input: Any, target: Any, weight: Any, *, reduction: str) -> Any:
     try:
         losses = F.binary_cross_entropy(
             input, target, reduction=reduction if weight is None else "none"
@@ -124,12 +114,7 @@ def nn_binary_cross_entropy(
 
 
 def nn_binary_cross_entropy_with_logits(
-    input: Any,  # noqa: A002 - PyTorch's name
-    target: Any,
-    weight: Any = None,
-    *,
-    reduction: str = "mean",
-    pos_weight: Any = None,
+    input: Any, target: Any, weight: Any, *, reduction: str, pos_weight: Any
 ) -> Any:
     if weight is None and pos_weight is None:
         return F.binary_cross_entropy_with_logits(input, target, reduction=reduction)
@@ -157,9 +142,7 @@ def _plain(*tensors: Any) -> bool:
     return _same_float(*tensors)
 
 
-def nn_layer_norm(
-    x: Any, normalized_shape: Any, weight: Any = None, bias: Any = None, eps: float = 1e-5
-) -> Any:
+def nn_layer_norm(x: Any, normalized_shape: Any, weight: Any, bias: Any, eps: float) -> Any:
     """``F.layer_norm`` (one kernel where the composite has seven: 41 against 7 µs on a
     GPT-2 block) when weight and bias have exactly the normalized shape; the composite, which
     broadcasts them and promotes dtypes, otherwise."""
@@ -174,13 +157,7 @@ def nn_layer_norm(
 
 
 def nn_batch_norm(
-    x: Any,
-    running_mean: Any,
-    running_var: Any,
-    weight: Any = None,
-    bias: Any = None,
-    eps: float = 1e-5,
-    axis: int = 1,
+    x: Any, running_mean: Any, running_var: Any, weight: Any, bias: Any, eps: float, axis: int
 ) -> Any:
     """``F.batch_norm`` in inference mode for channels on axis 1 (one kernel where the
     composite has eight: 77 against 22 µs on a ResNet block). torch gives the running
@@ -200,7 +177,7 @@ def nn_batch_norm(
     return _composite("nn.batch_norm")(x, running_mean, running_var, weight, bias, eps, axis)
 
 
-def nn_cross_entropy(logits: Any, labels: Any, reduction: str = "mean") -> Any:
+def nn_cross_entropy(logits: Any, labels: Any, reduction: str) -> Any:
     """torch's fused kernel for class indices (two autograd nodes where the composite has
     eight: a small MLP's gradient step is ~25 % cheaper), the composite otherwise.
 
@@ -236,7 +213,7 @@ def nn_cross_entropy(logits: Any, labels: Any, reduction: str = "mean") -> Any:
     return losses.reshape(labels.shape) if reduction == "none" and not flat else losses
 
 
-def nn_mse_loss(input: Any, target: Any, reduction: str = "mean") -> Any:  # noqa: A002
+def nn_mse_loss(input: Any, target: Any, reduction: str) -> Any:
     """``F.mse_loss`` (one autograd node where the composite has three) for same-shape,
     same-dtype floating inputs; the composite, with its errors and promotion, otherwise."""
     if (
@@ -250,12 +227,7 @@ def nn_mse_loss(input: Any, target: Any, reduction: str = "mean") -> Any:  # noq
 
 
 def nn_scaled_dot_product_attention(
-    query: Any,
-    key: Any,
-    value: Any,
-    attn_mask: Any = None,
-    is_causal: bool = False,
-    scale: float | None = None,
+    query: Any, key: Any, value: Any, attn_mask: Any, is_causal: bool, scale: float | None
 ) -> Any:
     """``F.scaled_dot_product_attention`` (torch's fused CPU kernel: one autograd node where
     the composite has about a dozen) where it computes the composite's function; the
@@ -302,14 +274,7 @@ def _mask_fits(mask: Any, query: Any, key: Any) -> bool:
     return bool((mask != -math.inf).any(dim=-1).all())
 
 
-def nn_nll_loss(
-    input: Any,  # noqa: A002 - PyTorch's name
-    target: Any,
-    weight: Any = None,
-    *,
-    ignore_index: int = -100,
-    reduction: str = "mean",
-) -> Any:
+def nn_nll_loss(input: Any, target: Any, weight: Any, *, ignore_index: int, reduction: str) -> Any:
     if target.dtype != torch.int64:  # torch takes int64 class indices only
         target = target.long()
     try:
@@ -333,13 +298,7 @@ def nn_nll_loss(
     return losses.sum() / weights.sum() if reduction == "mean" else _reduce(losses, reduction)
 
 
-def nn_huber_loss(
-    input: Any,  # noqa: A002 - PyTorch's name
-    target: Any,
-    reduction: str = "mean",
-    delta: float = 1.0,
-    weight: Any = None,
-) -> Any:
+def nn_huber_loss(input: Any, target: Any, reduction: str, delta: float, weight: Any) -> Any:
     delta = float(delta)
     if weight is None:
         return F.huber_loss(input, target, reduction=reduction, delta=delta)
@@ -347,13 +306,7 @@ def nn_huber_loss(
     return _reduce(F.huber_loss(input, target, reduction="none", delta=delta) * weight, reduction)
 
 
-def nn_smooth_l1_loss(
-    input: Any,  # noqa: A002 - PyTorch's name
-    target: Any,
-    *,
-    reduction: str = "mean",
-    beta: float = 1.0,
-) -> Any:
+def nn_smooth_l1_loss(input: Any, target: Any, *, reduction: str, beta: float) -> Any:
     return F.smooth_l1_loss(input, target, reduction=reduction, beta=float(beta))
 
 
@@ -361,13 +314,7 @@ def nn_smooth_l1_loss(
 _KL_ENUM = {"none": 0, "mean": 1, "sum": 2, "batchmean": 2}
 
 
-def nn_kl_div(
-    input: Any,  # noqa: A002 - PyTorch's name
-    target: Any,
-    *,
-    reduction: str = "mean",
-    log_target: bool = False,
-) -> Any:
+def nn_kl_div(input: Any, target: Any, *, reduction: str, log_target: bool) -> Any:
     out = torch.kl_div(input, target, _KL_ENUM[reduction], log_target=log_target)
     if reduction == "batchmean" and input.ndim:
         return out / input.shape[0]
@@ -387,13 +334,11 @@ def nn_adaptive_avg_pool2d(x: Any, output_size: Any) -> Any:
     return F.adaptive_avg_pool2d(x, _sizes.adaptive_output_size(x.shape, output_size))
 
 
-def nn_hardtanh(x: Any, min_val: float = -1.0, max_val: float = 1.0) -> Any:
+def nn_hardtanh(x: Any, min_val: float, max_val: float) -> Any:
     return F.hardtanh(x, float(min_val), float(max_val))
 
 
-def nn_lstm_cell(
-    x: Any, h: Any, c: Any, w_ih: Any, w_hh: Any, b_ih: Any = None, b_hh: Any = None
-) -> Any:
+def nn_lstm_cell(x: Any, h: Any, c: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any) -> Any:
     if x.ndim == 1:  # torch.lstm_cell takes a batch only
         h1, c1 = torch.lstm_cell(x[None], (h[None], c[None]), w_ih, w_hh, b_ih, b_hh)
         return h1[0], c1[0]
@@ -403,12 +348,12 @@ def nn_lstm_cell(
 def nn_lstm(
     x: Any,
     weights: Any,
-    h0: Any = None,
-    c0: Any = None,
-    num_layers: int = 1,
-    bias: bool = True,
-    batch_first: bool = False,
-    bidirectional: bool = False,
+    h0: Any,
+    c0: Any,
+    num_layers: int,
+    bias: bool,
+    batch_first: bool,
+    bidirectional: bool,
 ) -> Any:
     states = (
         num_layers * (2 if bidirectional else 1),
@@ -423,15 +368,13 @@ def nn_lstm(
     )
 
 
-def nn_gru_cell(x: Any, h: Any, w_ih: Any, w_hh: Any, b_ih: Any = None, b_hh: Any = None) -> Any:
+def nn_gru_cell(x: Any, h: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any) -> Any:
     if x.ndim == 1:  # torch.gru_cell takes a batch only
         return torch.gru_cell(x[None], h[None], w_ih, w_hh, b_ih, b_hh)[0]
     return torch.gru_cell(x, h, w_ih, w_hh, b_ih, b_hh)
 
 
-def nn_group_norm(
-    x: Any, num_groups: int, weight: Any = None, bias: Any = None, eps: float = 1e-5
-) -> Any:
+def nn_group_norm(x: Any, num_groups: int, weight: Any, bias: Any, eps: float) -> Any:
     if not _same_float(x, weight, bias):
         return _composite("nn.group_norm")(x, num_groups, weight, bias, eps)
     return F.group_norm(x, num_groups, weight, bias, eps)
@@ -441,28 +384,15 @@ def nn_adaptive_max_pool2d(x: Any, output_size: Any) -> Any:
     return F.adaptive_max_pool2d(x, _sizes.adaptive_output_size(x.shape, output_size))
 
 
-def nn_conv_transpose2d(
-    x: Any,
-    weight: Any,
-    bias: Any = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    output_padding: Any = 0,
-    groups: int = 1,
-    dilation: Any = 1,
-) -> Any:
+def nn_conv_transpose2d(x: Any, weight: Any, bias: Any, *geometry: Any) -> Any:
+    # geometry: stride, padding, output_padding, groups, dilation (the op's order)
+    stride, padding, output_padding, groups, dilation = geometry
     s, p, op_, d = (_sizes.pair(v) for v in (stride, padding, output_padding, dilation))
     # mixed dtypes: torch's error, as nn.conv2d (which the composite runs) gives on torch
     return F.conv_transpose2d(x, weight, bias, s, p, op_, groups, d)
 
 
-def nn_interpolate(
-    x: Any,
-    size: Any = None,
-    scale_factor: Any = None,
-    mode: str = "nearest",
-    align_corners: Any = None,
-) -> Any:
+def nn_interpolate(x: Any, size: Any, scale_factor: Any, mode: str, align_corners: Any) -> Any:
     if not x.dtype.is_floating_point:  # torch resizes floats only; the composite any dtype
         return _composite("nn.interpolate")(x, size, scale_factor, mode, align_corners)
     plan = _sizes.interpolate_plan(x.shape, size, scale_factor)

@@ -22,8 +22,11 @@ from ...core.registry import op
 from ._helpers import NN, dims, int_shape, is_float, is_int, optional_dims
 
 
-def _reduction(value: Any, reduction: str, who: str) -> Any:
+def _reduction(value: Any, reduction: str, who: str, weight: Any = None) -> Any:
+    """``value`` (times ``weight``, when given) reduced as ``reduction`` says."""
     il = sys.modules["ivy_like"]  # the namespace, built after these declarations
+    if weight is not None:
+        value = il.multiply(value, weight)
     if reduction == "mean":
         return il.mean(value)
     if reduction == "sum":
@@ -297,10 +300,7 @@ def binary_cross_entropy(
     log_p = _safe_log(il, input, il.greater(input, 0.0), il.log)
     log_q = _safe_log(il, il.negative(input), il.less(input, 1.0), il.log1p)  # log(1 - input)
     likelihood = il.add(il.multiply(target, log_p), il.multiply(il.subtract(1.0, target), log_q))
-    losses = il.negative(likelihood)
-    if weight is not None:
-        losses = il.multiply(losses, weight)
-    return _reduction(losses, reduction, who)
+    return _reduction(il.negative(likelihood), reduction, who, weight)
 
 
 def _softplus(il: Any, z: Any) -> Any:
@@ -340,15 +340,12 @@ def binary_cross_entropy_with_logits(
     [0.6931, 0.1269, 0.3133]
     """
     il = sys.modules["ivy_like"]  # the namespace, built after these declarations
-    who = "binary_cross_entropy_with_logits"
     minus_log_sigmoid = _softplus(il, il.negative(input))  # -log(sigmoid(input))
     if pos_weight is not None:
         log_weight = il.add(1.0, il.multiply(il.subtract(pos_weight, 1.0), target))
         minus_log_sigmoid = il.multiply(log_weight, minus_log_sigmoid)
     losses = il.add(il.multiply(il.subtract(1.0, target), input), minus_log_sigmoid)
-    if weight is not None:
-        losses = il.multiply(losses, weight)
-    return _reduction(losses, reduction, who)
+    return _reduction(losses, reduction, "binary_cross_entropy_with_logits", weight)
 
 
 def _check_nll(
@@ -479,9 +476,7 @@ def huber_loss(
     losses = il.where(
         il.less(size, delta), square, il.multiply(delta, il.subtract(size, delta / 2))
     )
-    if weight is not None:
-        losses = il.multiply(losses, weight)
-    return _reduction(losses, reduction, "huber_loss")
+    return _reduction(losses, reduction, "huber_loss", weight)
 
 
 def _check_smooth_l1(input: Any, target: Any, *, reduction: Any, beta: Any) -> None:  # noqa: A002
