@@ -30,15 +30,20 @@ def tests(session: nox.Session, backend: str) -> None:
     session.run("pytest", f"--ivy-like-backends={backends}", *session.posargs, env=ENV)
 
 
-@nox.session(python="3.11")
-def tests_mxnet(session: nox.Session) -> None:
-    """The suite on numpy and mxnet in their own environment: MXNet 1.9.1 needs numpy<1.24 and
-    crashes beside TensorFlow, so no other framework is installed (constraints-mxnet.txt)."""
+def _install_mxnet(session: nox.Session) -> None:
+    """MXNet 1.9.1 needs numpy<1.24 and crashes beside TensorFlow, so no other framework is
+    installed beside it (constraints-mxnet.txt)."""
     session.install(
         "-c", "constraints-mxnet.txt", "mxnet==1.9.1", "numpy==1.23.5",
         "pytest", "pytest-timeout", "hypothesis", "safetensors",
     )  # fmt: skip
     session.install("--no-deps", "-e", ".")
+
+
+@nox.session(python="3.11")
+def tests_mxnet(session: nox.Session) -> None:
+    """The suite on numpy and mxnet in their own environment."""
+    _install_mxnet(session)
     session.run("pytest", "--ivy-like-backends=numpy,mxnet", *session.posargs, env=ENV)
 
 
@@ -85,6 +90,36 @@ def deep(session: nox.Session) -> None:
     """Every backend, hypothesis with 300 examples per property."""
     _install(session, ["all"])
     session.run("pytest", *session.posargs, env={**ENV, "HYPOTHESIS_PROFILE": "deep"})
+
+
+@nox.session(python="3.11")
+def crash_sweep(session: nox.Session) -> None:
+    """Every op on every installed backend over every edge input, each backend in child
+    processes (ivy_like.testing.crash_sweep). Fails when a case crashes; the table says how
+    many cases each backend ran and how they ended. MXNet's: `nox -s crash_sweep_mxnet`."""
+    _install(session, ["all"])
+    session.run("python", "-m", "ivy_like.testing.crash_sweep", *session.posargs, env=ENV)
+
+
+@nox.session(python="3.11")
+def crash_sweep_mxnet(session: nox.Session) -> None:
+    """The crash sweep on numpy and mxnet, in MXNet's own environment."""
+    _install_mxnet(session)
+    session.run(
+        "python", "-m", "ivy_like.testing.crash_sweep", "--backends", "numpy,mxnet",
+        *session.posargs, env=ENV,
+    )  # fmt: skip
+
+
+@nox.session(python="3.11")
+def conformance(session: nox.Session) -> None:
+    """The public array API test suite on each backend: `nox -s conformance -- PATH`, PATH a
+    checkout of data-apis/array-api-tests with its array-api submodule (the suite is not on
+    the package index). Records the counts in ivy_like/devtools/conformance.json; then
+    `python -m ivy_like support-table > docs/support.md` shows them."""
+    _install(session, ["all"])
+    session.install("-r", f"{session.posargs[0]}/requirements.txt")
+    session.run("python", "-m", "ivy_like.devtools.conformance", *session.posargs, env=ENV)
 
 
 @nox.session(python="3.11")

@@ -225,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {problem}", file=sys.stderr)
         return 1 if result.problems else 0
     if args.command == "support-table":
+        from .devtools.conformance import table as conformance_table
         from .devtools.support import support_table
 
         print("# Support table\n")
@@ -232,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         print("modules (native: the backend defines it; composite: the op's declaration, written")
         print("with ivy_like ops, runs there; unsupported: listed with its reason).\n")
         print(support_table())
+        print(conformance_table())
         return 0
     if args.command == "backends":
         return _list_backends(args.check)

@@ -91,7 +91,8 @@ def shift_for(fn: Kernel, name: str, ndim: Kernel) -> Kernel:
     ``ndim(x)``."""
 
     def shift(x: Any, /, *, axes: Any = None) -> Any:
-        return fn(x, shift_axes(name, ndim(x), axes))
+        axes = shift_axes(name, ndim(x), axes)
+        return fn(x, axes) if axes else x  # no axis (a 0-d x): numpy.roll fails on none
 
     return _named(shift, name)
 

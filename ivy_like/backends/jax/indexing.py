@@ -69,6 +69,9 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     if not isinstance(indices, jax.core.Tracer) and indices.size:
         # Concrete indices are bounds-checked (JAX would fill or clamp); traced ones cannot be.
         check_bounds(*_index_range(indices), size, axis)
+    if size == 0 and indices.size == 0:
+        # jnp.take from an empty axis drops the indices' shape ((0, 0) indices gave (0,))
+        return jnp.zeros((*x.shape[:axis], *indices.shape, *x.shape[axis + 1 :]), x.dtype)
     if size > _index_max(dt):
         # JAX wraps negative indices with ``size`` in the index dtype, which would overflow.
         indices = indices.astype(DEFAULT_INT)

@@ -99,8 +99,8 @@ def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last:
     return y
 
 
-nn_conv1d = _nn.conv_for(_conv, 1)
-nn_conv2d = _nn.conv_for(_conv, 2)
+nn_conv1d = _nn.conv_for(_conv, 1, "jax")
+nn_conv2d = _nn.conv_for(_conv, 2, "jax")
 
 
 def _window(x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str) -> Any:

@@ -31,6 +31,7 @@ import mlx.core as mx
 from ivy_like.ops.linalg import EighResult, QRResult, SlogdetResult, SVDResult
 
 from .._common import linalg as _linalg
+from .._common.host import numpy_answer
 from . import _INEXACT, DEFAULT_INT
 from . import _linalg_vjp as _vjp
 from ._helpers import _float_sum, _in_float32
@@ -51,6 +52,24 @@ def _float(name: str, x: Any, square: bool = False, matrix: bool = True) -> Any:
     if x.dtype == mx.complex64 and name not in ("matrix_norm", "vector_norm"):
         raise TypeError(f"linalg.{name}: complex input is not supported by the mlx backend")
     return x
+
+
+def _empty(name: str, *arrays: Any, **kwargs: Any) -> Any:
+    """NumPy's answer for arrays of which one holds no element: MLX's kernels crash on some
+    (``inv`` and ``solve`` of a 0x0 matrix die of SIGFPE) and refuse others (``pinv``: "Cannot
+    max reduce over axis 0 with size 0"), so none is reached with one."""
+    return numpy_answer("mlx", f"linalg_{name}", *arrays, **kwargs)
+
+
+def _guarded(name: str, kernel: Any) -> Any:
+    """``kernel`` (one array argument) with :func:`_empty` for an empty array."""
+
+    def guarded(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if x.size == 0:
+            return _empty(name, x, *args, **kwargs)
+        return kernel(x, *args, **kwargs)
+
+    return guarded
 
 
 def _mT(x: Any) -> Any:
@@ -136,6 +155,8 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 # -- linalg ---------------------------------------------------------------------------------------
 @_in_float32
 def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
+    if x.size == 0:
+        return _empty("cholesky", x, upper=upper)
     x = _float("cholesky", x, square=True)
     # upper=True reads the upper triangle, as NumPy does: the lower factor of x^T, transposed.
     return _mT(_vjp.cholesky(_mT(x))) if upper else _vjp.cholesky(x)
@@ -150,6 +171,8 @@ def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 
 @_in_float32
 def linalg_det(x: Any, /) -> Any:
+    if x.size == 0:
+        return _empty("det", x)
     return mx.linalg.det(_float("det", x, square=True), stream=_CPU)
 
 
@@ -164,12 +187,19 @@ def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
     return mx.diagonal(x, offset, -2, -1)
 
 
-linalg_eigh = _in_float32(_linalg.named_result_for(_vjp.eigh, "eigh", _float, EighResult))
-linalg_eigvalsh = _in_float32(_linalg.of_matrix_for(_vjp.eigvalsh, "eigvalsh", _float, square=True))
+linalg_eigh = _guarded(
+    "eigh", _in_float32(_linalg.named_result_for(_vjp.eigh, "eigh", _float, EighResult))
+)
+linalg_eigvalsh = _guarded(
+    "eigvalsh",
+    _in_float32(_linalg.of_matrix_for(_vjp.eigvalsh, "eigvalsh", _float, square=True)),
+)
 
 
 @_in_float32
 def linalg_inv(x: Any, /) -> Any:
+    if x.size == 0:
+        return _empty("inv", x)
     x = _float("inv", x, square=True)
     return _evaluated(_vjp.inv(x), x, "inv", "x")
 
@@ -198,6 +228,8 @@ def _evaluated(out: Any, x: Any, name: str, arg: str) -> Any:
 
 @_in_float32
 def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:  # noqa: A002
+    if x.size == 0:
+        return _empty("matrix_norm", x, keepdims=keepdims, ord=ord)
     x = _float("matrix_norm", x)
     reduce = _SINGULAR_VALUE_NORMS.get(ord) if isinstance(ord, (int, float, str)) else None
     if ord == "fro":  # gradient 0 at a zero matrix, as on every backend (_root_zero_grad)
@@ -215,6 +247,8 @@ _SINGULAR_VALUE_NORMS = {2: mx.max, -2: mx.min, "nuc": mx.sum}
 
 @_in_float32
 def linalg_matrix_power(x: Any, n: int, /) -> Any:
+    if x.size == 0:
+        return _empty("matrix_power", x, n)
     x = _float("matrix_power", x, square=True)
     if n == 0:
         return mx.broadcast_to(mx.eye(x.shape[-1], dtype=x.dtype), x.shape)
@@ -233,6 +267,8 @@ def linalg_matrix_power(x: Any, n: int, /) -> Any:
 
 @_in_float32(restore=False, default_rtol=True)
 def linalg_matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
+    if x.size == 0:
+        return _empty("matrix_rank", x, rtol=rtol)
     x = _float("matrix_rank", x)
     s = _svdvals(x)
     return mx.sum(s > _cutoff(x, s, rtol), axis=-1).astype(DEFAULT_INT)
@@ -252,6 +288,8 @@ def _reduced_svd(x: Any) -> tuple[Any, Any, Any]:
 
 @_in_float32(default_rtol=True)
 def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
+    if x.size == 0:
+        return _empty("pinv", x, rtol=rtol)
     x = _float("pinv", x)
     if rtol is None:
         rtol = max(x.shape[-2:]) * _eps(x)
@@ -261,6 +299,8 @@ def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
 
 @_in_float32
 def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
+    if x.size == 0:
+        return _empty("qr", x, mode=mode)
     x = _float("qr", x)
     m, n = x.shape[-2:]
     if mode == "reduced" or m <= n:  # for m <= n the two modes agree
@@ -273,10 +313,14 @@ def linalg_qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
 
 @_in_float32
 def linalg_slogdet(x: Any, /) -> SlogdetResult:
+    if x.size == 0:
+        return _empty("slogdet", x)
     return SlogdetResult(*mx.linalg.slogdet(_float("slogdet", x, square=True), stream=_CPU))
 
 
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
+    if x1.size == 0 or x2.size == 0:
+        return _empty("solve", x1, x2)
     if type(x1) is mx.array and type(x2) is mx.array and x1.ndim == 2 and x2.ndim == 2:
         # Two matrices: MLX accepts exactly what the checks below pass on unchanged (real
         # floating dtypes, square x1, matching rows) and raises ValueError for the rest.
@@ -308,13 +352,18 @@ def _checked_solve(x1: Any, x2: Any) -> Any:
 
 @_in_float32
 def linalg_svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
+    if x.size == 0:
+        return _empty("svd", x, full_matrices=full_matrices)
     x = _float("svd", x)
     if full_matrices:
         return SVDResult(*_vjp.svd(x))
     return SVDResult(*_reduced_svd(x))
 
 
-linalg_svdvals = _in_float32(_linalg.of_matrix_for(_vjp.svdvals, "svdvals", _float, square=False))
+linalg_svdvals = _guarded(
+    "svdvals",
+    _in_float32(_linalg.of_matrix_for(_vjp.svdvals, "svdvals", _float, square=False)),
+)
 
 
 linalg_trace = _linalg.trace_for(linalg_diagonal, _sum)

@@ -47,6 +47,8 @@ def nn_softmax(x: Any, axis: int) -> Any:
 
 
 def nn_log_softmax(x: Any, axis: int) -> Any:
+    if x.size == 0:  # mx.logsumexp refuses an empty array; the answer is as empty as x
+        return x
     return x - mx.logsumexp(x, axis=axis, keepdims=True)
 
 
@@ -73,8 +75,8 @@ def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last:
     return y if last else mx.transpose(y, _TO_FIRST[n])
 
 
-nn_conv1d = _nn.conv_for(_conv, 1)
-nn_conv2d = _nn.conv_for(_conv, 2)
+nn_conv1d = _nn.conv_for(_conv, 1, "mlx")
+nn_conv2d = _nn.conv_for(_conv, 2, "mlx")
 
 
 # -- pooling ---------------------------------------------------------------------------------------

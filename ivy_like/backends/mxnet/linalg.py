@@ -40,6 +40,7 @@ from ivy_like.ops.linalg import (
 )
 
 from .._common import linalg as _linalg
+from .._common.host import numpy_answer
 from . import _BOOL, DEFAULT_INT, NDArray, numpy_shapes
 from ._helpers import _broadcast, _broadcast_to, _cast, _in_float32, _no_bool, _operands
 from .elementwise import abs as _abs
@@ -106,6 +107,8 @@ def matmul(x1: Any, x2: Any, /) -> Any:
         raise TypeError("matmul: both operands must be arrays (no Python scalars)")
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("matmul: operands must have at least one dimension")
+    if 0 in x1.shape or 0 in x2.shape:  # MXNet infers no shape with a 0: NumPy's answer
+        return numpy_answer("mxnet", "matmul", x1, x2)
     (a, b), dt = _operands("matmul", x1, x2)
     a, b = _no_bool(a), _no_bool(b)
     a = a.reshape((1,) + tuple(a.shape)) if x1.ndim == 1 else a  # a row vector...
@@ -162,12 +165,16 @@ def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
 
 @numpy_shapes
 def linalg_det(x: Any, /) -> Any:
+    if 0 in x.shape:  # MXNet's is garbage (1.4e17 for a 0x0 matrix): NumPy's answer
+        return numpy_answer("mxnet", "linalg_det", x)
     x, dt = _float("det", x, square=True)
     return _cast(nd.linalg.det(x).reshape(tuple(x.shape[:-2])), dt)
 
 
 @numpy_shapes
 def linalg_slogdet(x: Any, /) -> SlogdetResult:
+    if 0 in x.shape:  # MXNet's is garbage (1.4e17 for a 0x0 matrix): NumPy's answer
+        return numpy_answer("mxnet", "linalg_slogdet", x)
     x, dt = _float("slogdet", x, square=True)
     sign, logabsdet = nd.linalg.slogdet(x)
     batch = tuple(x.shape[:-2])
@@ -242,6 +249,8 @@ def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
 
 
 def linalg_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    if 0 in x.shape:  # MXNet cannot take the diagonals of an empty stack: NumPy's answer
+        return numpy_answer("mxnet", "linalg_trace", x, offset=offset, dtype=dtype)
     diag = linalg_diagonal(x, offset=offset)
     if diag.shape[-1] == 0:  # MXNet cannot reduce zero-size arrays: sum one zero instead
         diag = nd.zeros(tuple(diag.shape[:-1]) + (1,), ctx=x.context, dtype=x.dtype)

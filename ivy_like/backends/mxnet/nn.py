@@ -82,8 +82,8 @@ def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last:
     return _cast(y, dt)
 
 
-nn_conv1d = numpy_shapes(_nn.conv_for(_conv, 1))
-nn_conv2d = numpy_shapes(_nn.conv_for(_conv, 2))
+nn_conv1d = numpy_shapes(_nn.conv_for(_conv, 1, "mxnet"))
+nn_conv2d = numpy_shapes(_nn.conv_for(_conv, 2, "mxnet"))
 
 
 @numpy_shapes

@@ -53,8 +53,8 @@ def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last:
     return np.moveaxis(y, 1, -1) if last else y
 
 
-nn_conv1d = _nn.conv_for(_conv, 1)
-nn_conv2d = _nn.conv_for(_conv, 2)
+nn_conv1d = _nn.conv_for(_conv, 1, "numpy")
+nn_conv2d = _nn.conv_for(_conv, 2, "numpy")
 
 
 _erf = np.frompyfunc(math.erf, 1, 1)
@@ -65,5 +65,6 @@ def nn_gelu(x: Any, approximate: str) -> Any:
     if approximate == "tanh":
         return _nn.tanh_gelu(x, np.tanh)
     x64 = x.astype(np.float64)
-    phi = 0.5 * (1.0 + _erf(x64 / math.sqrt(2.0)).astype(np.float64))
+    # np.asarray: frompyfunc gives a Python float for a 0-d input
+    phi = 0.5 * (1.0 + np.asarray(_erf(x64 / math.sqrt(2.0)), np.float64))
     return (x64 * phi).astype(x.dtype)

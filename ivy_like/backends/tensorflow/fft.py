@@ -13,7 +13,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from .._common.fft import n_d, one_d, shift_axes, swap_norm
+from .._common.fft import n_d, one_d, shift_for, swap_norm
 from . import DEFAULT_FLOAT
 from ._helpers import _on
 
@@ -162,9 +162,10 @@ def fft_rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = 
     return _freq(n, d, dtype, device, tf.range(0, n // 2 + 1))
 
 
-def fft_fftshift(x: Any, /, *, axes: Any = None) -> Any:
-    return tf.signal.fftshift(x, axes=list(shift_axes("fftshift", len(x.shape), axes)))
+def _listed(shift: Any) -> Any:
+    """``shift(x, axes)`` with the axes as a list, as tf.signal takes them."""
+    return lambda x, axes: shift(x, axes=list(axes))
 
 
-def fft_ifftshift(x: Any, /, *, axes: Any = None) -> Any:
-    return tf.signal.ifftshift(x, axes=list(shift_axes("ifftshift", len(x.shape), axes)))
+fft_fftshift = shift_for(_listed(tf.signal.fftshift), "fftshift", lambda x: len(x.shape))
+fft_ifftshift = shift_for(_listed(tf.signal.ifftshift), "ifftshift", lambda x: len(x.shape))

@@ -18,6 +18,7 @@ import numpy as np
 import tensorflow as tf
 from tensorflow.python.eager import record  # could_possibly_record: no public equivalent
 
+from ivy_like.core.decided_errors import tensordot_axes as _tensordot_rule
 from ivy_like.core.registry import OPS
 from ivy_like.ops.linalg import EighResult, QRResult, SlogdetResult, SVDResult
 
@@ -141,6 +142,10 @@ def matrix_transpose(x: Any, /) -> Any:
 def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     x1, x2 = _common(x1, x2)
     a1, a2 = _linalg.tensordot_axes(axes, len(x1.shape), len(x2.shape))
+    if x1.shape.num_elements() == 0 or x2.shape.num_elements() == 0:
+        # tf.tensordot contracts an empty axis with one of any size (a silent wrong answer):
+        # the op's shape rule, which every other framework's own error matches, refuses it.
+        _tensordot_rule(OPS["tensordot"], {"x1": x1, "x2": x2, "axes": axes})
     return tf.tensordot(x1, x2, axes=[list(a1), list(a2)])
 
 

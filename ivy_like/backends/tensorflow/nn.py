@@ -89,8 +89,8 @@ def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last:
     return y if last else tf.transpose(y, _TO_FIRST[n])
 
 
-nn_conv1d = _nn.conv_for(_conv, 1)
-nn_conv2d = _nn.conv_for(_conv, 2)
+nn_conv1d = _nn.conv_for(_conv, 1, "tensorflow")
+nn_conv2d = _nn.conv_for(_conv, 2, "tensorflow")
 
 
 def _pool(x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str, fill: float) -> Any:

@@ -72,8 +72,8 @@ def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last:
     return y.permute(_LAST[n]) if last else y
 
 
-nn_conv1d = _nn.conv_for(_conv, 1)
-nn_conv2d = _nn.conv_for(_conv, 2)
+nn_conv1d = _nn.conv_for(_conv, 1, "torch")
+nn_conv2d = _nn.conv_for(_conv, 2, "torch")
 
 
 def _pool(fn: Any, x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str) -> Any:

@@ -94,6 +94,11 @@ def _check_log_softmax(x: Any, axis: Any) -> None:
     check_axis("log_softmax", len(x.shape), axis)
 
 
+def _peak(il: Any, x: Any, axis: int) -> Any:
+    """The maximum along ``axis`` (kept), without a gradient: the stable shift of softmax."""
+    return il.stop_gradient(il.max(x, axis=axis, keepdims=True))
+
+
 @op(arrays=("x",), check=_check_softmax, **NN)
 def softmax(x: Any, axis: int = -1):
     """``exp(x) / sum(exp(x))`` along ``axis``, computed stably (shifted by the maximum).
@@ -104,8 +109,12 @@ def softmax(x: Any, axis: int = -1):
     >>> ivy_like.nn.softmax(ivy_like.array([0., 0., 1000.]))
     ivy_like.array([0., 0., 1.])
     """
+    if 0 in tuple(x.shape):
+        # as empty as x: an empty axis has no maximum (NumPy's and torch's max refuse it), and
+        # MXNet infers no shape for arithmetic on an empty array
+        return x
     il = sys.modules["ivy_like"]  # the namespace, built after these declarations
-    e = il.exp(x - il.stop_gradient(il.max(x, axis=axis, keepdims=True)))
+    e = il.exp(x - _peak(il, x, axis))
     return e / il.sum(e, axis=axis, keepdims=True)
 
 
@@ -119,8 +128,10 @@ def log_softmax(x: Any, axis: int = -1):
     >>> ivy_like.nn.log_softmax(ivy_like.array([0., 0.]))
     ivy_like.array([-0.6931472, -0.6931472])
     """
+    if 0 in tuple(x.shape):  # as empty as x (see softmax)
+        return x
     il = sys.modules["ivy_like"]  # the namespace, built after these declarations
-    shifted = x - il.stop_gradient(il.max(x, axis=axis, keepdims=True))
+    shifted = x - _peak(il, x, axis)
     return shifted - il.log(il.sum(il.exp(shifted), axis=axis, keepdims=True))
 
 

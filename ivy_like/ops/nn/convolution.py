@@ -96,6 +96,8 @@ def _check_conv_geometry(
     dilation: Any,
 ) -> None:
     n = len(spatial)
+    if 0 in tuple(kernel):
+        raise ValueError(f"{who}: the kernel's sizes must be positive, got {tuple(kernel)}")
     strides = check_ints(stride, n, "stride", who)
     dilations = check_ints(dilation, n, "dilation", who)
     if 0 in strides or 0 in dilations:
