@@ -24,10 +24,12 @@ Gradients: MLX 0.32 cannot differentiate ``inv``, ``solve``, ``cholesky``, ``eig
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import mlx.core as mx
 
+from ivy_like.core.registry import OPS
 from ivy_like.ops.linalg import EighResult, QRResult, SlogdetResult, SVDResult
 
 from .._common import linalg as _linalg
@@ -318,6 +320,15 @@ def linalg_slogdet(x: Any, /) -> SlogdetResult:
     return SlogdetResult(*mx.linalg.slogdet(_float("slogdet", x, square=True), stream=_CPU))
 
 
+# The declared check (ops/linalg.py) runs on the slow path only: mx.linalg.solve is tried first
+# on two matrices and raises ValueError for all the check refuses (reading the dtypes and
+# shapes first cost 2 to 4 µs a call).
+CHECKS_IN_KERNEL = {
+    "linalg_solve": "mx.linalg.solve is tried first and refuses what the check refuses"
+}
+_SOLVE_CHECK = cast("Callable[..., None]", OPS["linalg.solve"].check)
+
+
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
     if x1.size == 0 or x2.size == 0:
         return _empty("solve", x1, x2)
@@ -330,6 +341,7 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
             pass
         else:
             return _evaluated(out, x1, "solve", "x1")
+    _SOLVE_CHECK(x1, x2)
     return _checked_solve(x1, x2)
 
 
