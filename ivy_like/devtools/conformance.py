@@ -47,7 +47,12 @@ def run(suite: Path, backend: str, version: str) -> dict[str, Any]:
             "no:cacheprovider",
         ]
         command += [*SETTINGS, "--json-report", f"--json-report-file={report}"]
-        subprocess.run(command, cwd=suite, env=env, stdout=subprocess.DEVNULL, check=False)
+        done = subprocess.run(command, cwd=suite, env=env, capture_output=True, text=True)
+        if not report.exists():  # pytest stopped before writing its report
+            raise RuntimeError(
+                f"the suite on {backend} wrote no report (exit status {done.returncode}):\n"
+                f"{(done.stdout + done.stderr)[-3000:]}"
+            )
         summary = json.loads(report.read_text())["summary"]
     commit = subprocess.run(
         ["git", "rev-parse", "HEAD"], cwd=suite, capture_output=True, text=True, check=False

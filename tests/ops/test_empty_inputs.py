@@ -149,3 +149,16 @@ def test_zero_dimensional_inputs_of_the_shifts_and_gelu(backend):
     for shift in (ivy_like.fft.fftshift, ivy_like.fft.ifftshift):
         assert float(shift(x)) == 2.0 and tuple(shift(x).shape) == ()
     np.testing.assert_allclose(float(ivy_like.nn.gelu(x)), 1.9544997, rtol=1e-6)
+
+
+def test_arange_with_only_a_stop_keeps_its_step(backend):
+    # NumPy's and torch's kernels dropped the step: arange(1041419748.0, step=2 * 10**15) made
+    # 10**9 elements (8 GB, then the process was killed) where the answer has one
+    assert ivy_like.to_numpy(ivy_like.arange(10, step=3)).tolist() == [0, 3, 6, 9]
+    assert tuple(ivy_like.arange(1041419748.0, step=2050283429737337).shape) == (1,)
+
+
+def test_a_range_against_its_step_is_empty(backend):
+    # torch refused these (RuntimeError); NumPy's answer is an empty range
+    for args in [(-3,), (0, -3, 1), (5, 1)]:
+        assert tuple(ivy_like.arange(*args).shape) == (0,), args

@@ -80,8 +80,8 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
     if dtype is None:
         dtype = _arange_dtype(start, stop, step)
-    if stop is None:
-        return np.arange(start, dtype=dtype)
+    if stop is None:  # arange(n, step=k): n is the stop (the step was dropped here before)
+        start, stop = 0, start
     return np.arange(start, stop, step, dtype=dtype)
 
 

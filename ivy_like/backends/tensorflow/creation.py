@@ -123,7 +123,13 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
     # int64 or float64 (NumPy's length rule) and cast.
     wide = tf.float64 if dtype.is_floating or dtype.is_complex else tf.int64
     with _on(device):
-        return tf.cast(tf.range(start, stop, step, dtype=wide), dtype)
+        try:
+            return tf.cast(tf.range(start, stop, step, dtype=wide), dtype)
+        except tf.errors.InvalidArgumentError:
+            # tf.range refuses a range that runs against its step; NumPy's is empty (arange(-3))
+            if step != 0 and (stop - start) * step <= 0:
+                return tf.zeros((0,), dtype)
+            raise
 
 
 def linspace(start, stop, /, num: int, *, dtype=None, device=None, endpoint: bool = True) -> Any:

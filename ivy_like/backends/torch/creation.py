@@ -67,9 +67,15 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Any:
     if dtype is None:
         dtype = _arange_dtype(start, stop, step)
-    if stop is None:
-        return torch.arange(start, dtype=dtype, device=device)
-    return torch.arange(start, stop, step, dtype=dtype, device=device)
+    if stop is None:  # arange(n, step=k): n is the stop (the step was dropped here before)
+        start, stop = 0, start
+    try:
+        return torch.arange(start, stop, step, dtype=dtype, device=device)
+    except RuntimeError:
+        # torch refuses a range that runs against its step; NumPy's is empty (arange(-3))
+        if step != 0 and (stop - start) * step <= 0:
+            return torch.empty(0, dtype=dtype, device=device)
+        raise
 
 
 def linspace(start, stop, /, num: int, *, dtype=None, device=None, endpoint: bool = True) -> Any:
