@@ -95,7 +95,14 @@ ARGUMENTS: dict[str, Callable[[np.ndarray], dict[str, Any]]] = {
 
 # Creation ops: their own argument lists (empty and degenerate sizes).
 CREATION: dict[str, tuple[tuple[tuple[Any, ...], dict[str, Any]], ...]] = {
-    "arange": (((0,), {}), ((0, 0), {}), ((1, 0), {}), ((0, 1, 2), {})),
+    "arange": (
+        ((0,), {}),
+        ((0, 0), {}),
+        ((1, 0), {}),
+        ((0, 1, 2), {}),
+        ((-3,), {}),
+        ((3,), {"step": 2}),
+    ),
     "empty": (((0,), {}), (((0, 0),), {}), (((),), {})),
     "eye": (((0,), {}), ((0, 3), {}), ((2,), {"k": 5})),
     "fft.fftfreq": (((1,), {}), ((0,), {})),
