@@ -19,6 +19,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import torch.nn.functional as F  # noqa: E402
+from _nets import gen as _gen  # noqa: E402
+from _nets import randomize_norms  # noqa: E402
 
 import ivy_like  # noqa: E402
 from ivy_like.convert import (  # noqa: E402
@@ -33,25 +35,6 @@ TOL = {"rtol": 1e-4, "atol": 1e-4}  # the bar: within 1e-4 of torch in float32
 
 
 # -- the models ----------------------------------------------------------------------------------
-def _gen(seed: int) -> torch.Generator:
-    return torch.Generator().manual_seed(seed)
-
-
-def _randomize_norms(net: torch.nn.Module, seed: int) -> None:
-    """Non-trivial BatchNorm statistics and affine weights, so inference BN is really tested."""
-    g = _gen(seed)
-    with torch.no_grad():
-        for m in net.modules():
-            if isinstance(m, torch.nn.BatchNorm2d):
-                n = m.num_features
-                m.running_mean.copy_(torch.rand(n, generator=g) - 0.5)
-                m.running_var.copy_(torch.rand(n, generator=g) + 0.5)
-                m.weight.copy_(torch.rand(n, generator=g) + 0.5)
-                m.bias.copy_(torch.rand(n, generator=g) - 0.5)
-            elif isinstance(m, torch.nn.Linear):
-                m.weight.copy_(torch.randn(m.weight.shape, generator=g) * 0.2)
-
-
 def transformer_encoder():
     torch.manual_seed(0)
     layer = torch.nn.TransformerEncoderLayer(
@@ -107,7 +90,7 @@ def resnet():
         layer_type="basic",
     )
     net = transformers.ResNetForImageClassification(config)
-    _randomize_norms(net, 5)
+    randomize_norms(net, 5, linear=True)
     return net.eval(), (torch.randn(2, 3, 64, 64, generator=_gen(6)),), {}
 
 
@@ -116,7 +99,7 @@ def mobilenet_v2():
     torch.manual_seed(0)
     config = transformers.MobileNetV2Config(depth_multiplier=0.35)
     net = transformers.MobileNetV2ForImageClassification(config)
-    _randomize_norms(net, 7)
+    randomize_norms(net, 7, linear=True)
     return net.eval(), (torch.randn(2, 3, 64, 64, generator=_gen(8)),), {}
 
 

@@ -24,29 +24,14 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
+from _nets import gen as _gen  # noqa: E402
+from _nets import randomize_norms  # noqa: E402
+
 import ivy_like  # noqa: E402
 from ivy_like.convert import GraphModel, from_torch, to_torch  # noqa: E402
 from ivy_like.testing import assert_close  # noqa: E402
 
 TOL = {"rtol": 1e-4, "atol": 1e-4}  # the bar: within 1e-4 of PyTorch in float32
-
-
-def _gen(seed: int) -> torch.Generator:
-    return torch.Generator().manual_seed(seed)
-
-
-def _randomize_norms(net: torch.nn.Module, seed: int) -> None:
-    """Non-trivial BatchNorm statistics and affine weights: fresh ones (mean 0, var 1,
-    weight 1, bias 0) would hide a mix-up of the four."""
-    g = _gen(seed)
-    with torch.no_grad():
-        for m in net.modules():
-            if isinstance(m, torch.nn.BatchNorm2d):
-                n = m.num_features
-                m.running_mean.copy_(torch.rand(n, generator=g) - 0.5)
-                m.running_var.copy_(torch.rand(n, generator=g) + 0.5)
-                m.weight.copy_(torch.rand(n, generator=g) + 0.5)
-                m.bias.copy_(torch.rand(n, generator=g) - 0.5)
 
 
 # -- the models: (module, inputs(seed) -> (args, kwargs)) ------------------------------------------
@@ -60,7 +45,7 @@ def resnet() -> tuple[torch.nn.Module, Callable[[int], Any]]:
         depths=[1, 1, 1, 1], hidden_sizes=[16, 32, 64, 128], embedding_size=16, layer_type="basic"
     )
     net = transformers.ResNetForImageClassification(config)
-    _randomize_norms(net, 1)
+    randomize_norms(net, 1)
     return net, _images
 
 
@@ -69,7 +54,7 @@ def mobilenet_v2() -> tuple[torch.nn.Module, Callable[[int], Any]]:
     net = transformers.MobileNetV2ForImageClassification(
         transformers.MobileNetV2Config(depth_multiplier=0.35)
     )
-    _randomize_norms(net, 2)
+    randomize_norms(net, 2)
     return net, _images
 
 
