@@ -8,6 +8,10 @@ imported here; ``find_spec`` only looks the name up.
 A test (or doctest) that imports an optional dependency only when it runs, and fails with
 ``ModuleNotFoundError`` for one that is not installed here, is reported as skipped with that
 reason. Only the optional extras of pyproject.toml count: a missing core dependency still fails.
+A docstring example that raises ``NotImplementedError`` where it shows none was run on a backend
+that lacks what it needs (``NoAutodiffError``: the default numpy backend has no automatic
+differentiation) and is reported as skipped with the error's message; tests/project/test_docs.py
+runs the same examples on every other backend.
 """
 
 import ast
@@ -72,6 +76,14 @@ def _missing_module(err: BaseException):
     return None
 
 
+def _lacking_capability(item, err):
+    """What a docstring example's unexpected ``NotImplementedError`` says, or None."""
+    if not isinstance(item, pytest.DoctestItem) or not isinstance(err, doctest.UnexpectedException):
+        return None
+    exc = err.exc_info[1]
+    return str(exc).split(";")[0] if isinstance(exc, NotImplementedError) else None
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
@@ -79,10 +91,14 @@ def pytest_runtest_makereport(item, call):
     if call.when != "call" or call.excinfo is None or not report.failed:
         return
     missing = _missing_module(call.excinfo.value)
-    if missing is not None:
+    lacking = _lacking_capability(item, call.excinfo.value)
+    if missing is not None or lacking is not None:
         path, lineno, _ = item.location
+        reason = (
+            f"needs {missing}, not installed" if missing else f"the backend lacks it: {lacking}"
+        )
         report.outcome = "skipped"
-        report.longrepr = (path, (lineno or 0) + 1, f"Skipped: needs {missing}, not installed")
+        report.longrepr = (path, (lineno or 0) + 1, f"Skipped: {reason}")
 
 
 # JAX compiles every op for each new shape and dtype and keeps each executable for the life of

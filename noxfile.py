@@ -113,13 +113,19 @@ def crash_sweep_mxnet(session: nox.Session) -> None:
 
 @nox.session(python="3.11")
 def conformance(session: nox.Session) -> None:
-    """The public array API test suite on each backend: `nox -s conformance -- PATH`, PATH a
-    checkout of data-apis/array-api-tests with its array-api submodule (the suite is not on
-    the package index). Records the counts in ivy_like/devtools/conformance.json; then
-    `python -m ivy_like support-table > docs/support.md` shows them."""
+    """The public array API test suite on each backend and revision, and on the other
+    namespaces of the same frameworks: `nox -s conformance -- PATH [options]`, PATH a checkout
+    of data-apis/array-api-tests with its array-api submodule (the suite is not on the package
+    index). Records the counts in ivy_like/devtools/conformance.json; then
+    `python -m ivy_like support-table > docs/support.md` shows them. MXNet cannot be run: the
+    suite needs a complex dtype to start, and MXNet has none."""
     _install(session, ["all"])
     session.install("-r", f"{session.posargs[0]}/requirements.txt")
-    session.run("python", "-m", "ivy_like.devtools.conformance", *session.posargs, env=ENV)
+    session.install("array-api-strict", "array-api-compat")
+    session.run(
+        "python", "-m", "ivy_like.devtools.conformance", "--peers", "all", *session.posargs,
+        env=ENV,
+    )  # fmt: skip
 
 
 @nox.session(python="3.11")

@@ -13,9 +13,11 @@ from __future__ import annotations
 import sys as _sys
 
 from . import (
+    _api_versions,
     container,
     ops,  # noqa: F401  (ops fills the registry)
 )
+from ._api_versions import broadcast_shapes, set_array_api_version
 from ._data_type_functions import can_cast, finfo, iinfo, isdtype, result_type
 from ._entry import array, is_variable, to_native, to_numpy
 from ._info import __array_namespace_info__
@@ -61,12 +63,15 @@ from .core.dtypes import (
 )
 
 __version__ = "0.1.0"
-# The revision of the Python array API standard this namespace implements.
-__array_api_version__ = "2024.12"
+# The revision of the Python array API standard this namespace follows (earlier ones can be
+# chosen: ivy_like/_api_versions.py).
+__array_api_version__ = "2025.12"
 
 build_all(globals(), container_map=container.container_map)
 container.install()
-_bind_namespace(_sys.modules[__name__])  # Array.__array_namespace__ and to_device
+# Array.__array_namespace__ and to_device; then the revision $IVY_LIKE_ARRAY_API_VERSION names
+_bind_namespace(_sys.modules[__name__], _api_versions.namespace_for)
+_api_versions.bind(_sys.modules[__name__])
 
 # Public submodules ``import ivy_like`` provides: the training examples use ivy_like.optimizers
 # and ivy_like.random without importing them.

@@ -34,10 +34,10 @@ def to_native(x: Any) -> Any:
 
     Examples
     --------
-    >>> import numpy as np
     >>> import ivy_like
-    >>> type(ivy_like.to_native(ivy_like.array([1., 2.]))) is np.ndarray
-    True
+    >>> x = ivy_like.array([1., 2.])
+    >>> ivy_like.to_native(x) is x.data, ivy_like.to_native(3.0)
+    (True, 3.0)
     """
     kind = kind_of(type(x))
     if kind is ARRAY_KIND:
@@ -53,8 +53,8 @@ def to_numpy(x: Any) -> Any:
     Examples
     --------
     >>> import ivy_like
-    >>> ivy_like.to_numpy(ivy_like.array([1, 2]))
-    array([1, 2])
+    >>> ivy_like.to_numpy(ivy_like.array([1., 2.]))
+    array([1., 2.], dtype=float32)
     """
     kind = kind_of(type(x))
     if kind is ARRAY_KIND:

@@ -1,4 +1,4 @@
-"""``__array_namespace_info__``: the array API (2024.12) inspection API, for the active backend.
+"""``__array_namespace_info__``: the array API (2025.12) inspection API, for the active backend.
 
 Answers come from the backend module (its ``DTYPES``, ``DEFAULT_FLOAT``, ``DEFAULT_INT``) and,
 for devices, from the framework of the active backend only (already imported, since the
@@ -18,8 +18,8 @@ from .core import dtypes as D
 
 __all__ = ["__array_namespace_info__", "Info"]
 
-# The standard's dtypes (bfloat16 is ours, not the standard's: left out of dtypes()).
-_STANDARD = tuple(d for d in D.all_dtypes if d is not D.bfloat16)
+# dtypes() lists the standard's dtypes only: float16 and bfloat16 are ivy_like's own additions.
+_STANDARD = tuple(d for d in D.all_dtypes if d not in (D.bfloat16, D.float16))
 
 # capabilities() per backend. jax reports what jax.numpy itself reports: under jax.jit
 # neither boolean masks nor data-dependent output shapes work. The others do both eagerly
@@ -114,16 +114,17 @@ class Info:
         b = self._backend
         return b.device(b.zeros(()))
 
-    def devices(self) -> list[str]:
-        """Every device of the backend, as names its creation functions accept.
+    def devices(self) -> tuple[str, ...]:
+        """Every device of the backend, as names its creation functions accept (a tuple, as
+        2025.12 says; a list under earlier revisions: see :func:`ivy_like.set_array_api_version`).
 
         Examples
         --------
         >>> import ivy_like
         >>> ivy_like.__array_namespace_info__().devices()
-        ['cpu']
+        ('cpu',)
         """
-        return _devices(self._backend)
+        return tuple(_devices(self._backend))
 
     def _check_device(self, device: Any) -> None:
         if device is not None and device not in self.devices():
@@ -180,9 +181,9 @@ def __array_namespace_info__() -> Info:
     >>> info = ivy_like.__array_namespace_info__()
     >>> info.default_dtypes()["real floating"], info.default_device()
     (ivy_like.float32, 'cpu')
-    >>> sorted(info.dtypes(kind="real floating"))
-    ['float16', 'float32', 'float64']
-    >>> info.capabilities()["boolean indexing"]
-    True
+    >>> "float32" in info.dtypes(kind="real floating"), "float16" in info.dtypes()
+    (True, False)
+    >>> sorted(info.capabilities())
+    ['boolean indexing', 'data-dependent shapes', 'max dimensions']
     """
     return Info(_backend.current_backend())

@@ -440,11 +440,11 @@ class Container(dict):
 
         Examples
         --------
-        >>> import numpy as np
         >>> import ivy_like
-        >>> c = ivy_like.Container(a=ivy_like.array([1., 2.])).cont_to_native()
-        >>> type(c.a) is np.ndarray
-        True
+        >>> c = ivy_like.Container(a=ivy_like.array([1., 2.]), b=[ivy_like.array(3.)])
+        >>> native = c.cont_to_native()
+        >>> isinstance(native.a, ivy_like.Array), native.a is c.a.data, native.b[0] is c.b[0].data
+        (False, True, True)
         """
         return self.cont_map(_leaves.leaf_to_native, map_sequences=True)
 
@@ -454,9 +454,9 @@ class Container(dict):
         Examples
         --------
         >>> import ivy_like
-        >>> ivy_like.Container(a=ivy_like.array([1, 2])).cont_to_numpy()
+        >>> ivy_like.Container(a=ivy_like.array([1., 2.])).cont_to_numpy()
         {
-            a: array([1, 2])
+            a: array([1., 2.], dtype=float32)
         }
         """
         return self.cont_map(_leaves.leaf_to_numpy, map_sequences=True)

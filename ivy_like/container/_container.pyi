@@ -1141,6 +1141,25 @@ class Container(dict):
         map_sequences: bool = ...,
         out: Container | None = ...,
     ) -> Container: ...
+    def eig(
+        self,
+        /,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[Container, Container]: ...
+    def eigvals(
+        self,
+        /,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Container | None = ...,
+    ) -> Container: ...
     def eigh(
         self,
         /,
@@ -1351,7 +1370,7 @@ class Container(dict):
     def expand_dims(
         self,
         /,
-        axis: int = ...,
+        axis: int | tuple[int, ...] = ...,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -2007,6 +2026,18 @@ class Container(dict):
         to_apply: bool = ...,
         prune_unapplied: bool = ...,
         map_sequences: bool = ...,
+    ) -> Container: ...
+    def isin(
+        self,
+        x2: Any,
+        /,
+        *,
+        invert: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Container | None = ...,
     ) -> Container: ...
     def argsort(
         self,
@@ -7179,6 +7210,52 @@ class Container(dict):
     ) -> _T: ...
     @overload
     @staticmethod
+    def static_eig(
+        x: _Plain,
+        /,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_eig(
+        x: _T,
+        /,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+    ) -> tuple[_T, _T]: ...
+    @overload
+    @staticmethod
+    def static_eigvals(
+        x: _Plain,
+        /,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Any = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_eigvals(
+        x: _T,
+        /,
+        *,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: _T | None = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
     def static_eigh(
         x: _Plain,
         /,
@@ -8046,7 +8123,7 @@ class Container(dict):
     def static_expand_dims(
         x: _Plain,
         /,
-        axis: int = ...,
+        axis: int | tuple[int, ...] = ...,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -8059,7 +8136,7 @@ class Container(dict):
     def static_expand_dims(
         x: _T,
         /,
-        axis: int = ...,
+        axis: int | tuple[int, ...] = ...,
         *,
         key_chains: Any = ...,
         to_apply: bool = ...,
@@ -12339,6 +12416,104 @@ class Container(dict):
         to_apply: bool = ...,
         prune_unapplied: bool = ...,
         map_sequences: bool = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_isin(
+        x1: Container,
+        x2: Any,
+        /,
+        *,
+        invert: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Container | None = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_isin(
+        x1: Any,
+        x2: Container,
+        /,
+        *,
+        invert: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Container | None = ...,
+    ) -> Container: ...
+    @overload
+    @staticmethod
+    def static_isin(
+        x1: Array,
+        x2: Any,
+        /,
+        *,
+        invert: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Array | None = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_isin(
+        x1: Any,
+        x2: Array,
+        /,
+        *,
+        invert: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Array | None = ...,
+    ) -> Array: ...
+    @overload
+    @staticmethod
+    def static_isin(
+        x1: _Plain,
+        x2: _Plain,
+        /,
+        *,
+        invert: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: Any = ...,
+    ) -> Any: ...
+    @overload
+    @staticmethod
+    def static_isin(
+        x1: _Plain,
+        x2: _T,
+        /,
+        *,
+        invert: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: _T | None = ...,
+    ) -> _T: ...
+    @overload
+    @staticmethod
+    def static_isin(
+        x1: _T,
+        x2: Any,
+        /,
+        *,
+        invert: bool = ...,
+        key_chains: Any = ...,
+        to_apply: bool = ...,
+        prune_unapplied: bool = ...,
+        map_sequences: bool = ...,
+        out: _T | None = ...,
     ) -> _T: ...
     @overload
     @staticmethod

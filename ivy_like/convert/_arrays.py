@@ -34,7 +34,7 @@ def to_backend(x: Any, backend: str | Backend) -> Any:
     >>> import numpy as np
     >>> import ivy_like
     >>> from ivy_like.convert import to_backend
-    >>> x = np.arange(3.0)
+    >>> x = np.arange(3.0, dtype=np.float32)
     >>> y = to_backend(ivy_like.array(x), "numpy")
     >>> y.backend.name, np.shares_memory(to_backend(x, "numpy"), x)
     ('numpy', True)

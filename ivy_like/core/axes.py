@@ -40,6 +40,16 @@ def normalize_axes(axis: Any, ndim: int, name: str) -> tuple[int, ...]:
     return out
 
 
+def expand_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    """Where ``expand_dims`` of an ``ndim``-dimensional array inserts its new axes: ``axis`` (an
+    int, or since 2025.12 a tuple of positions in the result, which has ``ndim + len(axis)``
+    axes) as distinct positions in ascending order, so inserting one at a time is right.
+    ``AxisError`` for a position out of range, ``ValueError`` for a repeated one."""
+    if isinstance(axis, (tuple, list)):
+        return tuple(sorted(normalize_axes(axis, ndim + len(axis), "expand_dims")))
+    return (normalize_axis(axis, ndim + 1, "expand_dims"),)
+
+
 def check_repeats_array(shape: tuple[int, ...], size: int, axis: Any, kind: str) -> None:
     """Checks of an array of repeats that need only its shape and dtype kind."""
     if kind not in "iu":

@@ -66,11 +66,32 @@ _INSTALL_HINTS = {
 
 
 class BackendError(ImportError, ValueError):
-    """An unknown backend name, or a backend whose framework cannot be imported."""
+    """An unknown backend name, or a backend whose framework cannot be imported.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> try:
+    ...     ivy_like.get_backend("nosuch")
+    ... except ivy_like.BackendError as err:
+    ...     print(str(err).split(";")[0])
+    backend: unknown backend 'nosuch'
+    """
 
 
 class NoAutodiffError(NotImplementedError):
-    """A gradient was asked of a backend without automatic differentiation (numpy)."""
+    """A gradient was asked of a backend without automatic differentiation (numpy).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> with ivy_like.use_backend("numpy"):
+    ...     try:
+    ...         ivy_like.grad(lambda x: ivy_like.sum(x * x))(ivy_like.array([1.]))
+    ...     except ivy_like.NoAutodiffError as err:
+    ...         print(str(err).split(";")[0])
+    grad: the numpy backend has no automatic differentiation
+    """
 
 
 # Built-in backends whose frameworks differentiate; named in the numpy error without importing.
@@ -122,6 +143,15 @@ class Backend:
     ``name``: registry name; ``module``: the backend module; ``version``: the framework's
     version; ``array_types``: the native array types; ``has_autodiff`` and ``mutable_arrays``:
     capability flags; ``unsupported``: op name -> reason.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> b = ivy_like.get_backend("numpy")
+    >>> b.name, b.has_autodiff, b.mutable_arrays
+    ('numpy', False, True)
+    >>> b.array_types[0]
+    <class 'numpy.ndarray'>
     """
 
     def __init__(self, name: str, module: ModuleType, specs: Iterable[Any] | None = None) -> None:
@@ -544,7 +574,18 @@ def set_backend(name: str | Backend) -> Backend:
 
 
 def unset_backend() -> None:
-    """Undo the last :func:`set_backend` of this thread or task (no-op when there is none)."""
+    """Undo the last :func:`set_backend` of this thread or task (no-op when there is none).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> before = ivy_like.current_backend()
+    >>> ivy_like.set_backend("numpy").name
+    'numpy'
+    >>> ivy_like.unset_backend()
+    >>> ivy_like.current_backend() is before
+    True
+    """
     stack = _stack.get()
     if stack:
         stack = stack[:-1]

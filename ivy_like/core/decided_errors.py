@@ -84,25 +84,29 @@ def shape_of(value: Any) -> Shape | None:
 _SCALARS = (bool, int, float, complex)
 
 
-def _broadcast_shape(spec: OpSpec, named: list[tuple[str, Shape]]) -> Shape:
+def broadcast_shape(name: str, named: list[tuple[str, Shape]]) -> Shape:
+    """The shape ``named`` (argument name, shape) broadcast to, for the function ``name``; a
+    dimension of unknown size (None) takes the other's, or stays unknown against 1."""
     out: list[Any] = []
     for _, shape in named:
         pad = len(shape) - len(out)
         if pad > 0:
             out = [1] * pad + out
         for i, size in enumerate(shape, len(out) - len(shape)):
+            if size == 1:
+                continue  # whatever out[i] is, unknown (None) included
             if out[i] == 1 or out[i] is None:
                 out[i] = size
             elif size != 1 and size is not None and size != out[i]:
                 described = " and ".join(f"{n} of shape {s}" for n, s in named)
-                raise ValueError(f"{spec.name}: shapes do not broadcast together: {described}")
+                raise ValueError(f"{name}: shapes do not broadcast together: {described}")
     return tuple(out)
 
 
 def broadcasting(spec: OpSpec, args: dict[str, Any]) -> None:
     named = [(n, shape_of(args[n])) for n in spec.arrays if args.get(n) is not None]
     known = [(n, s) for n, s in named if s is not None]
-    _broadcast_shape(spec, known)
+    broadcast_shape(spec.name, known)
 
 
 def matmul_shapes(spec: OpSpec, args: dict[str, Any]) -> None:
@@ -119,7 +123,7 @@ def matmul_shapes(spec: OpSpec, args: dict[str, Any]) -> None:
             f"matmul: x1's last dimension ({s1[-1]}) must equal x2's {where} ({k2}); "
             f"x1 has shape {s1}, x2 {s2}"
         )
-    _broadcast_shape(spec, [("x1's batch", s1[:-2]), ("x2's batch", s2[:-2])])
+    broadcast_shape(spec.name, [("x1's batch", s1[:-2]), ("x2's batch", s2[:-2])])
 
 
 def reshape_size(spec: OpSpec, args: dict[str, Any]) -> None:

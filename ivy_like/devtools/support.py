@@ -27,6 +27,38 @@ def status(spec: OpSpec, backend: _backend.Backend) -> str:
     return "missing"
 
 
+# How a backend is spelled in a title; a backend not listed is spelled by its registry name.
+_LABELS = {
+    "jax": "JAX",
+    "mlx": "MLX",
+    "mxnet": "MXNet",
+    "numpy": "NumPy",
+    "tensorflow": "TensorFlow",
+    "torch": "PyTorch",
+}
+
+
+def support_title(backends: list[str] | None = None) -> str:
+    """The title of the support table of ``backends`` (default: all available), which the
+    site's navigation shows: "Support table" for the main environment's table, and the
+    framework's name after it for a table of NumPy and one framework, made in an environment
+    of its own (MXNet's), so that each table has an entry of its own name.
+
+    Examples
+    --------
+    >>> from ivy_like.devtools.support import support_title
+    >>> support_title(["jax", "mlx", "numpy", "tensorflow", "torch"])
+    'Support table'
+    >>> support_title(["mxnet", "numpy"])
+    'Support table (MXNet)'
+    """
+    names = backends or _backend.available_backends()
+    others = [n for n in names if n != "numpy"]
+    if len(others) != 1:
+        return "Support table"
+    return f"Support table ({_LABELS.get(others[0], others[0])})"
+
+
 def support_table(backends: list[str] | None = None) -> str:
     """Markdown table of every registered op against ``backends`` (default: all available).
 

@@ -379,8 +379,8 @@ def meshgrid(*arrays: Any, indexing: str = "xy"):
 
     ``indexing="xy"`` (Cartesian: the first two output axes are swapped) or ``"ij"``
     (matrix). Inputs that are not 1-D raise ``ValueError`` on every backend (NumPy would
-    flatten them); each output keeps its input's dtype. The standard calls the result a
-    list; like NumPy 2 we return a tuple.
+    flatten them); each output keeps its input's dtype. The result is a tuple, as 2025.12
+    says (a list under earlier revisions: see :func:`ivy_like.set_array_api_version`).
 
     Examples
     --------

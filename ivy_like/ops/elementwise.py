@@ -74,6 +74,11 @@ def divide(x1: Any, x2: Any, /, *, out: Any = None):
 def floor_divide(x1: Any, x2: Any, /, *, out: Any = None):
     """``x1 // x2`` elementwise, rounding towards minus infinity.
 
+    For floats it is the floor of the rounded quotient ``x1 / x2``, as the standard words it,
+    on every backend: so ``inf // 2`` is ``inf`` and ``1 // -inf`` is ``-0`` (the standard's
+    special cases), and ``1 // 0.1`` is ``10.0`` where Python's ``//``, which divides exactly,
+    gives ``9.0``. Integers divide exactly; integer division by zero gives 0.
+
     Examples
     --------
     >>> import ivy_like
@@ -634,6 +639,10 @@ def cosh(x: Any, /, *, out: Any = None):
 @op(**_unary, dtype_category=FLOAT)
 def expm1(x: Any, /, *, out: Any = None):
     """``exp(x) - 1`` elementwise, accurate for small ``x``.
+
+    Complex ``x`` follows the standard's special cases on every backend with complex dtypes
+    (``-inf + 2j`` gives exactly ``-1 + 0j``, ``inf + 0j`` gives ``inf + 0j``, ``-0 + 0j``
+    gives ``+0 + 0j``), which the frameworks' kernels miss; only complex inputs pay for it.
 
     Examples
     --------

@@ -5,11 +5,11 @@
 
 Rules decided once for every backend:
 
-* The decompositions and solvers (cholesky, det, eigh, eigvalsh, inv, matrix_norm,
-  matrix_power, matrix_rank, pinv, qr, slogdet, solve, svd, svdvals, vector_norm) take
-  floating-point arrays only; integer or boolean input is a ``TypeError`` (NumPy would compute
-  in float64, JAX in float32: they disagree, so neither is chosen). Results keep the input's
-  precision (float32 in, float32 out). ``matmul``, ``tensordot``, ``vecdot``, ``outer``,
+* The decompositions and solvers (cholesky, det, eig, eigh, eigvals, eigvalsh, inv,
+  matrix_norm, matrix_power, matrix_rank, pinv, qr, slogdet, solve, svd, svdvals, vector_norm)
+  take floating-point arrays only; integer or boolean input is a ``TypeError`` (NumPy would
+  compute in float64, JAX in float32: they disagree, so neither is chosen). Results keep the
+  input's precision (float32 in, float32 out). ``matmul``, ``tensordot``, ``vecdot``, ``outer``,
   ``cross``, ``trace``, ``diagonal`` and ``matrix_transpose`` take any numeric dtype.
 * Stacks: every matrix function works on ``(..., M, N)`` and broadcasts batch dimensions.
 * ``solve(x1, x2)`` treats ``x2`` as a vector only when it is one-dimensional (the standard's
@@ -21,6 +21,21 @@ Rules decided once for every backend:
   larger, NumPy's pinv uses 1e-15). ``matrix_rank`` gives the backend's default integer.
 * ``eigh`` eigenvalues are ascending. Eigenvector and singular vector signs (phases) are not
   unique and may differ between backends; ``U @ diag(S) @ Vh`` and ``A @ v = v * w`` agree.
+* ``eig`` and ``eigvals`` (array API 2025.12, any square matrix) always return complex arrays
+  of the input's precision: complex64 for float32 and complex64 input, complex128 for float64
+  and complex128, also when every eigenvalue is real (NumPy's own would be real then). The
+  order of the eigenvalues is unspecified and differs between backends (MLX's is not
+  LAPACK's), and each eigenvector (a column of unit 2-norm) has a phase that may differ too;
+  ``A @ v = v * w`` holds on every backend. A defective matrix (a repeated eigenvalue with
+  fewer eigenvectors) has no full set of them, and TensorFlow's float32 solver can return
+  columns that are not eigenvectors there. Gradients (torch, TensorFlow, JAX) assume distinct
+  eigenvalues and a loss that does not depend on the eigenvectors' phases, as the frameworks'
+  own do (torch raises for a loss that does; the jax backend opts in to JAX's eigenvector
+  derivatives, ``enable_eigvec_derivs``). The mlx backend cannot differentiate them (MLX 0.32
+  has no gradient for them): ``grad`` through them is a ``NotImplementedError``, never a
+  zero. It refuses float64 input with a ``TypeError`` (MLX has no complex128 for the
+  results), and complex input as for every decomposition there. MXNet has no complex dtype:
+  neither function is supported there.
 * A singular matrix given to ``inv`` or ``solve`` (``x1``) is a :class:`LinAlgError` in eager
   code on every backend, naming the function and the argument; for a stack, when any of its
   matrices is singular. Singular means what LAPACK's LU says: an exactly zero pivot
@@ -56,7 +71,7 @@ Rules decided once for every backend:
   TensorFlow; the jax backend adds that derivative (JAX 0.10 raises ``NotImplementedError``).
 * Half precision (float16, bfloat16) is computed in float32 and the result cast back to the
   input's dtype, by every function above from cholesky to vector_norm (``matrix_rank`` gives
-  its integer count). The frameworks otherwise disagree: most refuse half precision with five
+  its integer count, ``eig`` and ``eigvals`` complex64). The frameworks otherwise disagree: most refuse half precision with five
   different errors, some accept it for one function and not the next, and those that accept
   it for ``vector_norm`` overflow at ``256**2`` where torch accumulates in float32. The
   default ``rtol`` of ``pinv``/``matrix_rank`` still uses the input dtype's eps. ``solve``
@@ -88,7 +103,7 @@ from ..core.decided_errors import (
 )
 from ..core.registry import op
 
-__all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult"]
+__all__ = ["EigResult", "EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult"]
 
 
 class LinAlgError(np.linalg.LinAlgError, ValueError):
@@ -108,6 +123,13 @@ class LinAlgError(np.linalg.LinAlgError, ValueError):
     ...     print(e)
     linalg.inv: x is singular (its LU factorization has a zero pivot)
     """
+
+
+class EigResult(NamedTuple):
+    """``(eigenvalues, eigenvectors)`` of :func:`ivy_like.linalg.eig`."""
+
+    eigenvalues: Any
+    eigenvectors: Any
 
 
 class EighResult(NamedTuple):
@@ -392,6 +414,49 @@ def diagonal(x: Any, /, *, offset: int = 0, out: Any = None):
     >>> a = ivy_like.array([[1., 2., 3.], [4., 5., 6.]])
     >>> ivy_like.linalg.diagonal(a), ivy_like.linalg.diagonal(a, offset=1)
     (ivy_like.array([1., 5.]), ivy_like.array([2., 6.]))
+    """
+
+
+@op(arrays=("x",), n_outputs=2, namespaces=_LINALG, check=_square_check("eig"))
+def eig(x: Any, /):
+    """Eigenvalues and eigenvectors (columns) of a general square matrix (stack); 2025.12.
+
+    Returns an :class:`EigResult` ``(eigenvalues, eigenvectors)`` with ``x @ v = v * w``, both
+    complex of ``x``'s precision (complex64 for float32, complex128 for float64), also when
+    the eigenvalues are real. Their order is unspecified and differs between backends, and
+    each eigenvector has unit 2-norm and a phase that may differ too (see the module notes).
+    For a symmetric (Hermitian) matrix, :func:`eigh` is faster and gives real, ascending
+    eigenvalues.
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> a = ivy_like.array([[2., 1.], [0., 3.]])
+    >>> w, v = ivy_like.linalg.eig(a)
+    >>> w.dtype, v.dtype
+    (ivy_like.complex64, ivy_like.complex64)
+    >>> ivy_like.sort(ivy_like.real(w))
+    ivy_like.array([2., 3.])
+    >>> bool(ivy_like.all(ivy_like.abs(a @ v - v * w) < 1e-5))
+    True
+    """
+
+
+@op(arrays=("x",), namespaces=_LINALG, check=_square_check("eigvals"))
+def eigvals(x: Any, /, *, out: Any = None):
+    """Eigenvalues of a general square matrix (stack), complex of ``x``'s precision; 2025.12.
+
+    complex64 for float32 input, complex128 for float64, also when they are real. Their
+    order is unspecified and differs between backends (see :func:`eig`).
+
+    Examples
+    --------
+    >>> import ivy_like
+    >>> w = ivy_like.linalg.eigvals(ivy_like.array([[0., -1.], [1., 0.]]))
+    >>> w.dtype
+    ivy_like.complex64
+    >>> ivy_like.sort(ivy_like.imag(w))
+    ivy_like.array([-1.,  1.])
     """
 
 

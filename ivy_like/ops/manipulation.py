@@ -35,12 +35,15 @@ def reshape(x: Any, /, shape: Any, *, copy: bool | None = None, out: Any = None)
 
 @op(arrays=("x",), shape_rule=permute_axes)
 def permute_dims(x: Any, /, axes: Any, *, out: Any = None):
-    """Reorder the axes of ``x`` (``axes`` is a permutation of ``range(x.ndim)``).
+    """Reorder the axes of ``x`` (``axes`` is a permutation of ``range(x.ndim)``; negative
+    axes count from the end, as 2025.12 allows).
 
     Examples
     --------
     >>> import ivy_like
     >>> ivy_like.permute_dims(ivy_like.zeros((2, 3, 4)), (2, 0, 1)).shape
+    (4, 2, 3)
+    >>> ivy_like.permute_dims(ivy_like.zeros((2, 3, 4)), (-1, 0, -2)).shape
     (4, 2, 3)
     """
 
@@ -96,7 +99,8 @@ def broadcast_arrays(*arrays: Any):
     """Broadcast arrays against each other; returns a tuple of arrays of one shape.
 
     Each result keeps its own dtype. Shapes that do not broadcast raise ``ValueError`` on
-    every backend. The standard calls the result a list; like NumPy 2 we return a tuple.
+    every backend. The result is a tuple, as 2025.12 says (a list under earlier revisions: see
+    :func:`ivy_like.set_array_api_version`).
 
     Examples
     --------
@@ -121,12 +125,14 @@ def broadcast_to(x: Any, /, shape: Any, *, out: Any = None):
 
 
 @op(arrays=("x",))
-def expand_dims(x: Any, /, axis: int = 0, *, out: Any = None):
-    """``x`` with a new axis of size 1 inserted at ``axis`` (in ``[-x.ndim - 1, x.ndim]``).
+def expand_dims(x: Any, /, axis: int | tuple[int, ...] = 0, *, out: Any = None):
+    """``x`` with new axes of size 1: one at ``axis`` (in ``[-x.ndim - 1, x.ndim]``), or, since
+    the 2025.12 standard, one at each position of a tuple ``axis`` (positions in the result,
+    which has ``M = x.ndim + len(axis)`` axes: each in ``[-M, M)``, no two the same).
 
-    An axis out of that range raises ``AxisError`` (an ``IndexError`` and a ``ValueError``).
-    ``axis`` may be given by position or by keyword, as the standard's stubs (2024.12, as
-    corrected) write it; it still defaults to 0, so 2023.12 calls keep working.
+    An axis out of range raises ``AxisError`` (an ``IndexError`` and a ``ValueError``), a
+    repeated one ``ValueError``. ``axis`` may be given by position or by keyword, as the
+    standard's stubs write it; it still defaults to 0, so 2023.12 calls keep working.
 
     Examples
     --------
@@ -135,6 +141,8 @@ def expand_dims(x: Any, /, axis: int = 0, *, out: Any = None):
     (2, 1)
     >>> ivy_like.expand_dims(ivy_like.array([1, 2]), 0).shape
     (1, 2)
+    >>> ivy_like.expand_dims(ivy_like.array([1, 2]), axis=(0, -1)).shape
+    (1, 2, 1)
     """
 
 

@@ -92,7 +92,8 @@ def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None,
     the last (``x1[i-1] <= v < x1[i]``). ``sorter`` (indices sorting ``x1``) may replace a
     sorted ``x1``. NaN sorts after every number, as in NumPy's ``sort``: a NaN in ``x2`` goes
     before the first NaN of ``x1`` (left) or at the end (right) on every backend (torch and
-    tensorflow need this fixed up). ``x1`` must be one-dimensional (``ValueError``).
+    tensorflow need this fixed up). ``x1`` must be one-dimensional (``ValueError``). ``x2`` may
+    be a Python int or float (2025.12): the result is then 0-d.
 
     Examples
     --------
@@ -100,4 +101,6 @@ def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None,
     >>> x1 = ivy_like.array([1., 2., 2., 5.])
     >>> ivy_like.searchsorted(x1, ivy_like.array([2., 6.])), ivy_like.searchsorted(x1, ivy_like.array([2.]), side="right")
     (ivy_like.array([1, 4]), ivy_like.array([3]))
+    >>> ivy_like.searchsorted(x1, 3)
+    ivy_like.array(3)
     """

@@ -16,7 +16,14 @@ _TOLERANCES = {16: (1e-2, 1e-3), 32: (1e-5, 1e-6), 64: (1e-10, 1e-12)}
 
 
 class BackendMismatch(AssertionError):
-    """Raised by :func:`assert_backends_agree`; the message says which backend, where, how much."""
+    """Raised by :func:`assert_backends_agree`; the message says which backend, where, how much.
+
+    Examples
+    --------
+    >>> from ivy_like.testing import BackendMismatch
+    >>> issubclass(BackendMismatch, AssertionError)  # pytest reports it as a failed assertion
+    True
+    """
 
     __module__ = "ivy_like.testing"  # tracebacks name the public module, not this private one
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import ivy_like
-from ivy_like.ops.linalg import EighResult, QRResult, SlogdetResult, SVDResult
+from ivy_like.ops.linalg import EighResult, EigResult, QRResult, SlogdetResult, SVDResult
 from ivy_like.testing import assert_close
 
 F32 = np.float32
@@ -296,6 +296,51 @@ def test_eigh_and_eigvalsh(backend, data):
     assert_close(t(v) @ v, np.broadcast_to(np.eye(n, dtype=F32), v.shape), **LOOSE)
 
 
+# Entries of eig's matrices: multiples of 1/8. Defective and repeated-eigenvalue matrices are
+# drawn, but no entry of 1e-38 beside one of 1: LAPACK's balancing (geev) of such a matrix
+# can lose its eigenvectors (torch, JAX and MLX return A v - v w of order |A|; NumPy's LAPACK
+# does not), a limit of the libraries and not the rules tested here.
+eighths = st.integers(-8, 8).map(lambda i: i / 8)
+
+
+def distinct_eigenvalues(a):
+    """Whether every matrix of the stack ``a`` has eigenvalues at least 1e-3 apart."""
+    w = np.linalg.eigvals(a.astype(np.float64))
+    gaps = np.abs(w[..., :, None] - w[..., None, :]) + np.eye(w.shape[-1])
+    return bool(np.all(gaps > 1e-3))
+
+
+@given(data=st.data())
+def test_eig_and_eigvals(backend, data):
+    """A general matrix: complex64 results, unit eigenvectors, ``A v = v w`` where the
+    eigenvalues are distinct, and eigenvalues whose power sums are the traces of the powers of
+    ``A`` (``sum(w**k) = trace(A**k)`` for k = 1..n fixes them up to order), which holds for a
+    backward-stable solver even where the eigenvalues are ill-conditioned (a defective
+    matrix). None of it depends on the order and phases the backends differ in (see
+    ivy_like.ops.linalg)."""
+    n = data.draw(side, label="n")
+    shape = data.draw(batch, label="batch") + (n, n)
+    a = data.draw(hnp.arrays(F32, shape, elements=eighths), label="x")
+    result = ivy_like.linalg.eig(backend.asarray(a))
+    assert type(result) is EigResult
+    w, v = np_of(result.eigenvalues), np_of(result.eigenvectors)
+    w_only = np_of(ivy_like.linalg.eigvals(backend.asarray(a)))
+    assert w.dtype == v.dtype == w_only.dtype == np.complex64
+    assert w.shape == w_only.shape == a.shape[:-1] and v.shape == a.shape
+    assert_close(np.linalg.norm(v, axis=-2), np.ones(a.shape[:-1], F32), **LOOSE)
+    if distinct_eigenvalues(a):
+        # (A defective matrix has no full set of eigenvectors, and TensorFlow's float32
+        # solver can return columns that are not eigenvectors there: ivy_like.ops.linalg.)
+        assert_close(a @ v, v * w[..., None, :], **LOOSE)
+    power = np.broadcast_to(np.eye(n), a.shape)
+    for k in range(1, n + 1):
+        power = power @ a.astype(np.float64)
+        want = np.trace(power, axis1=-2, axis2=-1).astype(np.complex128)
+        for values in (w, w_only):
+            got = np.sum(values.astype(np.complex128) ** k, axis=-1)
+            assert_close(got, want, rtol=1e-4, atol=1e-5 * k * n**k)
+
+
 @given(data=st.data(), full=st.booleans())
 def test_svd_and_svdvals(backend, data, full):
     a = matrices(data)
@@ -451,7 +496,9 @@ def test_trace_dtype_follows_sum(backend):
     [
         "cholesky",
         "det",
+        "eig",
         "eigh",
+        "eigvals",
         "eigvalsh",
         "inv",
         "matrix_norm",

@@ -1,11 +1,11 @@
 """Names and signatures of ivy_like's array API namespaces against array-api-strict.
 
-Every name of the standard's main namespace, ``linalg`` and ``fft`` (2024.12 revision) must be
+Every name of the standard's main namespace, ``linalg`` and ``fft`` (2025.12 revision) must be
 present, and every function must have the standard's parameter names and kinds (positional-only
 and keyword-only markers included). ivy_like may add keyword-only parameters (``out=``), which
 the standard allows. array-api-strict is the reference; it follows a later revision of the
 standard, so names it gates behind a later version (read from its ``requires_api_version``
-decorator) are left out, and signatures that changed after 2024.12 would be listed below.
+decorator) are left out.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import ivy_like
 
 xp = pytest.importorskip("array_api_strict")
 
-VERSION = "2024.12"
+VERSION = "2025.12"
 
 # array-api-strict's own helpers, not names of the standard.
 NOT_STANDARD = {
@@ -29,12 +29,6 @@ NOT_STANDARD = {
     "get_array_api_strict_flags",
     "reset_array_api_strict_flags",
 }
-
-# Signatures the standard changed after 2024.12: the 2024.12 form, as (name, kind) pairs. None
-# today: expand_dims(x, /, axis) is the form the standard's stubs now give every revision
-# (data-apis/array-api#988 corrected them), which ivy_like follows, its default 0 kept.
-P, K = inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.KEYWORD_ONLY
-SIGNATURES_2024_12: dict[str, list[tuple[str, Any]]] = {}
 
 # Keyword-only parameters ivy_like adds to standard functions.
 EXTRA_KEYWORDS = {"out"}
@@ -80,13 +74,12 @@ def _params(fn: Any) -> list[tuple[str, Any]]:
     return [(p.name, p.kind) for p in inspect.signature(fn).parameters.values()]
 
 
-def test_the_reference_lists_the_2024_12_names():
-    # A sanity check of the version filter: 2024.12 names in, later ones (2025.12) out.
+def test_the_reference_lists_the_2025_12_names():
+    # A sanity check of the version filter: names up to 2025.12 are in.
     names = {full for full, *_ in NAMES}
     assert {"clip", "searchsorted", "cumulative_sum", "linalg.vecdot", "fft.fftfreq"} <= names
     assert {"count_nonzero", "take_along_axis", "diff", "cumulative_prod"} <= names
-    assert {"nextafter", "reciprocal"} <= names
-    assert not {"broadcast_shapes", "isin"} & names
+    assert {"broadcast_shapes", "isin"} <= names
 
 
 @pytest.mark.parametrize("full", [full for full, *_ in NAMES])
@@ -107,13 +100,14 @@ def test_array_api_version():
         x.__array_namespace__(api_version="1999.01")
 
 
+P, K = inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.KEYWORD_ONLY
 FUNCTIONS = [item for item in NAMES if _function(getattr(item[1], item[3]))]
 
 
 @pytest.mark.parametrize("full", [full for full, *_ in FUNCTIONS])
 def test_signature_matches_the_standard(full):
     _, ref, ours, name = next(item for item in FUNCTIONS if item[0] == full)
-    want = SIGNATURES_2024_12.get(full) or _params(getattr(ref, name))
+    want = _params(getattr(ref, name))
     got = _params(getattr(ours, name))
     extra = [(n, k) for n, k in got if n in EXTRA_KEYWORDS and (n, k) not in want]
     for n, kind in extra:

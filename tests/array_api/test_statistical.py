@@ -311,6 +311,31 @@ def test_unique_named_tuple_on_array_input(backend):
     assert_close(r.counts, np.array([1, 2], index_dtype(backend)))
 
 
+ISIN_DTYPES = ["float32", "int8", "uint8", "int32", "bool"]
+any_shapes = hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)
+
+
+def isin_values(dtype):
+    """Few distinct values, so that elements are often found: ties, NaN, ±0, ±inf for floats."""
+    if dtype == "float32":
+        return floats(shape=any_shapes)
+    if dtype == "bool":
+        return hnp.arrays(np.bool_, any_shapes)
+    return ints(dtype, shape=any_shapes, lo=0 if dtype == "uint8" else -3)
+
+
+@given(data=st.data())
+def test_isin(backend, data):
+    """Membership as NumPy's isin, in one dtype and across two (values small enough that
+    NumPy's promotion is exact, as ivy_like's comparison is): NaN is in nothing, -0.0 is 0.0,
+    True is 1; 0-d and empty arrays; the result a bool array of x1's shape."""
+    d1, d2 = data.draw(st.sampled_from(ISIN_DTYPES)), data.draw(st.sampled_from(ISIN_DTYPES))
+    x1, x2 = data.draw(isin_values(d1)), data.draw(isin_values(d2))
+    invert = data.draw(st.booleans())
+    got = ivy_like.isin(backend.asarray(x1), backend.asarray(x2), invert=invert)
+    assert_close(got, np.asarray(np.isin(x1, x2, invert=invert)))
+
+
 # -- utility --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["all", "any"])
 @given(data=st.data())

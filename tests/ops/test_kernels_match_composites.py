@@ -77,6 +77,23 @@ CASES: dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {
         case(r(3, 5), prepend=r(3, 1, seed=1), append=r(3, 2, seed=2)),
         case(np.arange(6, dtype=np.int64)),
     ],
+    "isin": [
+        case(
+            np.array([[1.0, np.nan, -0.0], [2.0, 3.0, np.inf]], np.float32),
+            np.array([0.0, np.nan, 3.0, np.inf], np.float32),
+        ),
+        case(np.arange(-5, 5, dtype=np.int32).reshape(2, 5), np.array([3, -5, 7], np.int32)),
+        case(np.arange(-5, 5, dtype=np.int32), np.array([3, -5, 7], np.int32), invert=True),
+        # More pairs than ivy_like.ops.set_functions.ISIN_PAIRWISE_MAX: sorted and searched.
+        case(
+            np.round(r(20, 30, scale=9.0)),
+            np.where(r(400, seed=1) > 1, np.nan, np.round(r(400, seed=2, scale=9.0))),
+        ),
+        case(np.array(2, np.int32), np.array([[1, 2]], np.int32)),
+        case(np.zeros((0, 3), np.float32), np.ones(2, np.float32)),
+        case(np.ones(3, np.float32), np.zeros(0, np.float32), invert=True),
+        case(np.array([True, False]), np.array([True, True])),
+    ],
     "reciprocal": [case(r(4, 3) + 3.0), case(r(5, dtype="float64") - 2.0)],
     "take_along_axis": [
         case(r(3, 4), np.array([[0, 3], [1, 1], [2, 0]], np.int64), axis=1),

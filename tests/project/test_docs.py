@@ -1,6 +1,8 @@
 """The documentation: every code block of the guides runs and prints what its page shows, the
-API reference covers every registered op, and the site build fails on a broken link or a
-reference to a missing name.
+API reference covers every registered op and every other public name (whose docstring example
+runs here on every selected backend), and the site build fails on a broken link or a reference
+to a missing name, loads nothing from another server and has a 404 page that works under a
+sub-path.
 
 The code-block convention (docs/contributing.md), for README.md and docs/*.md:
 
@@ -46,7 +48,7 @@ import pytest
 
 import ivy_like
 from ivy_like.core.registry import OPS
-from ivy_like.devtools import api_docs, support
+from ivy_like.devtools import api_docs, public_names, support
 from ivy_like.testing.pytest_plugin import selected_backends
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -284,14 +286,21 @@ def _traceback(err: BaseException, block: Block) -> str:
 
 
 class _Runner(doctest.DocTestRunner):
-    """Keeps the first unexpected exception, to tell a missing module or name from a bug."""
+    """Keeps the first unexpected exception, to tell a missing module or name from a bug, and
+    whether the first failure was that exception or a wrong output."""
 
     error: BaseException | None = None
+    first: str | None = None  # "error" or "output"
 
     def report_unexpected_exception(self, out, test, example, exc_info):  # type: ignore[override]
         if self.error is None:
             self.error = exc_info[1]
+        self.first = self.first or "error"
         super().report_unexpected_exception(out, test, example, exc_info)
+
+    def report_failure(self, out, test, example, got):  # type: ignore[override]
+        self.first = self.first or "output"
+        super().report_failure(out, test, example, got)
 
 
 class PageRun:
@@ -667,10 +676,173 @@ def test_guides_names_are_checked_and_linked():
 def test_api_docs_command_writes_the_pages(tmp_path, capsys):
     from ivy_like.__main__ import main
 
-    assert main(["api-docs", str(tmp_path), "--docs", str(DOCS)]) == 0
+    main(["api-docs", str(tmp_path), "--docs", str(DOCS)])  # 1 while a name lacks an example
     written = {p.name for p in (tmp_path / "api").glob("*.md")}
-    assert written == {"index.md", *(f"{s.family}.md" for s in OPS.values())}
+    areas = {f"{e.area}.md" for e in public_names.public_entries()}
+    assert written == {"index.md", *(f"{s.family}.md" for s in OPS.values()), *areas}
     assert "pages under" in capsys.readouterr().out
+
+
+# -- the public names beyond the ops ------------------------------------------------------------
+ENTRIES = public_names.public_entries()
+
+
+def test_every_public_name_has_an_entry_and_an_example(api_pages):
+    """Every public name that is not an op (the namespace's functions and classes, Container's
+    own methods, the public subpackages' exports) has a section on its area's page, with its
+    signature and its docstring's example, and the index links to it."""
+    index = api_pages.pages["api/index.md"]
+    lacking = []
+    for entry in ENTRIES:
+        page = api_pages.pages[entry.page]
+        section = page.split(f" `{entry.name}` {{#{entry.anchor}}}\n", 1)
+        assert len(section) == 2, f"{entry.name} has no entry in {entry.page}"
+        text = section[1].split("\n## ", 1)[0]
+        if entry.call:
+            assert f"\n{entry.call}\n" in text, entry.name
+        example = api_docs.examples(entry.doc)
+        if ">>>" not in example:
+            lacking.append(entry.name)
+            continue
+        first = next(s.strip() for s in example.splitlines() if s.strip().startswith(">>>"))
+        assert f"\n{first}\n" in text, entry.name
+        assert f"({entry.area}.md#{entry.anchor})" in index, f"the index does not link {entry.name}"
+    assert not lacking, f"public names whose docstring has no example: {lacking}"
+    assert [p for p in api_pages.problems if "has no example" in p] == [
+        f"{e.page}: the docstring of {e.name} has no example (an Examples section)"
+        for e in ENTRIES
+        if e.name in lacking
+    ]
+
+
+def test_the_issues_names_are_documented():
+    """What a user looks up beyond the ops (the transforms, Container's methods, the nn layers
+    and models, optimizers and schedules, random, convert, testing, the backend functions)."""
+    names = {e.name: e for e in ENTRIES}
+    wanted = [
+        *(
+            f"ivy_like.{n}"
+            for n in (
+                "grad value_and_grad vjp jvp vmap compile checkpoint custom_function hessian jac "
+                "cond while_loop scan Container set_backend use_backend"
+            ).split()
+        ),
+        "ivy_like.Container.cont_map",
+        "ivy_like.Container.cont_to_disk",
+        "ivy_like.nn.Linear",
+        "ivy_like.nn.Sequential",
+        "ivy_like.nn.TransformerBlock",
+        "ivy_like.optimizers.adam",
+        "ivy_like.optimizers.cosine_decay_schedule",
+        "ivy_like.random.normal",
+        "ivy_like.convert.from_torch",
+        "ivy_like.convert.to_backend",
+        "ivy_like.testing.assert_close",
+    ]
+    assert [n for n in wanted if n not in names] == []
+    assert names["ivy_like.grad"].page == "api/transforms.md"
+    assert names["ivy_like.Container.cont_map"].call.startswith("container.cont_map(fn, ")
+    assert names["ivy_like.use_backend"].page == "api/backends.md"
+    assert not any(public_names.is_op_function(e.obj) for e in ENTRIES if e.obj is not None)
+    assert "ivy_like.build_all" not in names  # public_names.NOT_API, with its reason
+
+
+def test_a_name_loaded_on_first_use_is_read_from_its_source():
+    """``ivy_like.convert.from_torch`` imports torch: its entry is read with ast, so the docs
+    build (numpy alone) documents it without loading it."""
+    entry = public_names.entry_for("ivy_like.convert.from_torch")
+    assert entry is not None and entry.obj is None and entry.loads == "torch"
+    assert entry.call.startswith("ivy_like.convert.from_torch(module, *example_args")
+    assert entry.source == "ivy_like/convert/torch/api.py" and ">>>" in entry.doc
+    graph = public_names.entry_for("ivy_like.convert.GraphModel")
+    assert graph is not None and graph.kind == "class" and "self" not in graph.call
+
+
+def test_a_public_name_without_an_example_is_a_problem():
+    entry = public_names.Entry(
+        name="ivy_like.probe",
+        area="arrays",
+        kind="function",
+        call="ivy_like.probe(x)",
+        doc="Like :func:`grad`, without an example.",
+        source="ivy_like/probe.py",
+    )
+    problems: list[str] = []
+    text = api_docs._entry_section(entry, "api/arrays.md", problems)
+    assert "[`ivy_like.grad`](transforms.md#grad)" in text
+    assert problems == [
+        "api/arrays.md: the docstring of ivy_like.probe has no example (an Examples section)"
+    ]
+
+
+def test_public_names_are_linked_from_the_guides():
+    text, problems = api_docs.check_references(
+        "`ivy_like.grad`, `ivy_like.transforms.grad`, `ivy_like.Container.cont_map`, "
+        "`ivy_like.optimizers.adam`, `ivy_like.convert.from_torch`, `ivy_like.optimizers`, "
+        "`ivy_like.newaxis`, `ivy_like.grad(f)`\n",
+        "gradients.md",
+    )
+    assert problems == []
+    assert "[`ivy_like.grad`](api/transforms.md#grad)" in text
+    assert "[`ivy_like.transforms.grad`](api/transforms.md#grad)" in text  # the same object
+    assert "[`ivy_like.Container.cont_map`](api/container.md#Container.cont_map)" in text
+    assert "[`ivy_like.optimizers.adam`](api/optimizers.md#optimizers.adam)" in text
+    assert "[`ivy_like.convert.from_torch`](api/convert.md#convert.from_torch)" in text
+    assert "[`ivy_like.optimizers`](api/optimizers.md)" in text
+    assert "`ivy_like.newaxis`," in text and "`ivy_like.grad(f)`" in text  # no entry; a call
+
+
+def test_the_navigation_has_every_page_once():
+    pages = ["index.md", "nn.md", "support.md", "support-mxnet.md", "api/index.md"]
+    pages += ["api/transforms.md", "api/general.md", "api/nn.md", "api/nn-layers.md"]
+    assert api_docs.site_nav(pages) == [
+        "index.md",
+        "nn.md",
+        "support.md",
+        "support-mxnet.md",
+        {"API reference": [{"Overview": "api/index.md"}, "api/transforms.md", "api/nn-layers.md"]},
+        {"Ops by family": ["api/general.md", "api/nn.md"]},
+    ]
+
+
+# Docstring examples that show the default backend (numpy) on purpose, by (name, backend):
+# strict, so that an example made to print the same on every backend is noticed.
+_EXAMPLE_XFAIL = {
+    ("ivy_like.result_type", "mxnet"): "the example promotes to complex64; mxnet has no "
+    "complex dtype",
+    ("ivy_like.convert.from_keras", "torch"): "with torch active the traced model's Add adds "
+    "a torch tensor and a NumPy array, and NumPy 2 warns (an error here) that "
+    "Tensor.__array_wrap__ lacks its new arguments",
+}
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
+def test_public_example_runs_on_every_backend(entry, backend, request):
+    """A public name's docstring example prints the same on every backend selected
+    (``--ivy-like-backends``), that one active. It is skipped where it imports a module that is
+    not installed, and on a backend that lacks what it needs (its ``NotImplementedError``:
+    automatic differentiation on numpy, forward mode on mxnet). pytest's ``--doctest-modules``
+    runs the same examples on the default backend."""
+    reason = _EXAMPLE_XFAIL.get((entry.name, backend.name))
+    if reason is not None:
+        request.applymarker(pytest.mark.xfail(reason=reason, strict=True))
+    example = api_docs.examples(entry.doc)
+    if ">>>" not in example:
+        pytest.fail(f"{entry.name} has no example", pytrace=False)
+    globs: dict[str, object] = {"__name__": "__main__"}
+    test = doctest.DocTestParser().get_doctest(example, globs, entry.name, entry.source, 0)
+    runner = _Runner(
+        checker=_NumberChecker(), optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    )
+    report = io.StringIO()
+    runner.run(test, out=report.write)
+    if runner.first == "error":
+        missing = _missing_module(runner.error)
+        if missing:
+            pytest.skip(f"the example needs {missing}, not installed")
+        if isinstance(runner.error, NotImplementedError):
+            pytest.skip(f"{backend.name} lacks what the example needs: {runner.error}")
+    assert not runner.failures, f"on {backend.name}:\n{report.getvalue()}"
 
 
 # -- the site build -----------------------------------------------------------------------------
@@ -692,6 +864,7 @@ def _site_config(tmp_path, docs_dir: Path) -> Path:
     text = text.replace(
         "- ivy_like/devtools/api_docs.py", f"- {ROOT / 'ivy_like/devtools/api_docs.py'}"
     )
+    text = text.replace("custom_dir: docs/templates", f"custom_dir: {DOCS / 'templates'}")
     path = tmp_path / "mkdocs.yml"
     path.write_text(text, encoding="utf-8")
     return path
@@ -706,7 +879,32 @@ def test_the_site_builds(tmp_path):
     for spec in OPS.values():
         html = (site / "api" / f"{spec.family}.html").read_text(encoding="utf-8")
         assert f'id="{api_docs.op_key(spec)}"' in html
+    for entry in ENTRIES:
+        html = (site / "api" / f"{entry.area}.html").read_text(encoding="utf-8")
+        assert f'id="{entry.anchor}"' in html, entry.name
     assert (site / "benchmarks.html").is_file() and (site / "support.html").is_file()
+    pages = sorted(site.rglob("*.html"))
+    # Offline: no script or stylesheet from another server; code highlighted when built.
+    external = re.compile(r"<(?:script|link)\b[^>]*\b(?:src|href)=\"(?:https?:)?//")
+    assert [p.name for p in pages if external.search(p.read_text(encoding="utf-8"))] == []
+    assert (site / "css" / "pygments.css").is_file() and (site / "css" / "site.css").is_file()
+    assert '<div class="highlight"><pre>' in (site / "gradients.html").read_text("utf-8")
+    # One navigation entry per support table, each with its own title.
+    home = (site / "index.html").read_text(encoding="utf-8")
+    tables = re.findall(
+        r'<a class="reference internal" href="(support[\w-]*\.html)">([^<]+)<', home
+    )
+    assert sorted(href for href, _ in tables) == sorted(
+        f"{p.stem}.html" for p in DOCS.glob("support*.md")
+    )
+    assert len({title for _, title in tables}) == len(tables), tables
+    # The 404 page, served for a missing URL at any depth under any sub-path: links relative
+    # to the site's root, which its script finds and makes the base.
+    page = (site / "404.html").read_text(encoding="utf-8")
+    assert 'href="/' not in page and 'src="/' not in page
+    assert "document.write('<base href=\"' + root + '\">')" in page
+    for url in re.findall(r'(?:href|src)="\./([^"#]+)"', page):
+        assert (site / url).is_file(), url
 
 
 # Every optional framework, as `nox -s docs` lacks them (it installs the `docs` extra: numpy).
@@ -745,10 +943,8 @@ def test_the_site_builds_with_numpy_alone(tmp_path):
 def test_the_build_fails_on_a_broken_link_or_a_missing_name(tmp_path, text, fails):
     load_config, build, Abort = _mkdocs()
     docs = tmp_path / "docs"
-    docs.mkdir()
+    shutil.copytree(DOCS, docs)  # the support tables, and the guides docstrings link to
     (docs / "index.md").write_text(f"# Home\n\n{text}\n", encoding="utf-8")
-    for table in DOCS.glob("support*.md"):
-        shutil.copy(table, docs / table.name)
     config = load_config(str(_site_config(tmp_path, docs)))
     if not fails:
         build(config)

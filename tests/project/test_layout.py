@@ -30,7 +30,7 @@ FAMILIES = sorted({spec.family for spec in OPS.values()})
 OPTIONAL = {
     "torch", "tensorflow", "jax", "jaxlib", "mlx", "mxnet", "flax", "keras", "transformers",
     "optax", "optree", "tree", "safetensors", "ml_dtypes", "onnx", "onnxruntime",
-    "sklearn", "matplotlib", "tqdm", "mkdocs",
+    "sklearn", "matplotlib", "tqdm", "mkdocs", "pygments",
 }  # fmt: skip
 # Standard-library modules a function imports lazily, each for a reason.
 LAZY_STDLIB = {
@@ -68,6 +68,7 @@ LAYERS = [
             "ivy_like._entry",
             "ivy_like._data_type_functions",
             "ivy_like._info",
+            "ivy_like._api_versions",
             "ivy_like.fft",
             "ivy_like.linalg",
         ],

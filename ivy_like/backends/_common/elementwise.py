@@ -155,6 +155,25 @@ NUMPY_SPELLING = {
 }
 
 
+# -- complex special cases the frameworks' kernels miss (only complex inputs pay for them) --------
+def expm1_parts(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
+    """The real and imaginary parts of ``expm1(a + ib)`` with the standard's special cases.
+
+    ``exp(a + ib) - 1 = (expm1(a) cos b - 2 sin(b/2)**2) + i exp(a) sin b``: no cancellation for
+    small ``a`` and ``b``, unlike ``exp(z) - 1``. Then the cases the product rule misses:
+    ``b == 0`` keeps the imaginary part 0 (``inf * 0`` would be NaN), ``-0 + 0j`` gives
+    ``+0 + 0j``, ``a = -inf`` gives a real part of exactly -1 (and ``-1 + 0j`` beside an
+    infinite or NaN ``b``), and ``a = +inf`` beside an infinite or NaN ``b`` ``inf + NaN j``. ``xp``: a NumPy-like namespace.
+    """
+    half = xp.sin(b / 2)
+    re = xp.expm1(a) * xp.cos(b) - 2 * half * half + 0.0  # + 0.0: -0 becomes +0
+    im = xp.exp(a) * xp.sin(b)
+    unbounded = ~xp.isfinite(b)
+    re = xp.where(a == -np.inf, -1.0, xp.where((a == np.inf) & unbounded, np.inf, re))
+    im = xp.where(b == 0, b, xp.where((a == -np.inf) & unbounded, 0.0, im))
+    return re, im
+
+
 def aliases(namespace: Any, names: str, spelling: dict[str, str] | None = None) -> dict[str, Any]:
     """``{name: the namespace's function}`` for the space-separated standard ``names``, each read
     under its ``spelling`` (the standard's name where it has none). The functions themselves are

@@ -106,8 +106,8 @@ def pinv_for(xp: Any, prepare: Prepare, default_rtol: Callable[[Any], float]) ->
 # -- linalg: one framework function after ``prepare`` ---------------------------------------------
 def of_matrix_for(fn: Callable[[Any], Any], name: str, prepare: Prepare, square: bool) -> Kernel:
     """``linalg_<name>(x)``: ``fn`` of ``x`` checked as a float stack of (square) matrices
-    (det, eigvalsh, svdvals: numpy, jax, torch, tensorflow, mlx; jax's inv before its
-    singularity check)."""
+    (det, eigvalsh, svdvals: numpy, jax, torch, tensorflow, mlx; eigvals: jax, torch,
+    tensorflow, mlx; jax's inv before its singularity check)."""
 
     def kernel(x: Any, /) -> Any:
         return fn(prepare(name, x, square=square))
@@ -135,7 +135,8 @@ def named_result_for(
     fn: Callable[[Any], Any], name: str, prepare: Prepare, result: Callable[..., Any]
 ) -> Kernel:
     """``linalg_<name>(x)``: ``fn``'s results, as the named tuple ``result``, of ``x`` checked
-    as a float stack of square matrices (eigh, slogdet: numpy, jax, torch, tensorflow, mlx)."""
+    as a float stack of square matrices (eigh, slogdet: numpy, jax, torch, tensorflow, mlx;
+    eig: jax, torch, tensorflow, mlx)."""
 
     def kernel(x: Any, /) -> Any:
         return result(*fn(prepare(name, x, square=True)))

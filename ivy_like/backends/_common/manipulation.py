@@ -12,7 +12,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from ...core.axes import normalize_axes, normalize_axis
+from ...core.axes import expand_axes, normalize_axes, normalize_axis
 
 Kernel = Callable[..., Any]
 
@@ -49,8 +49,10 @@ def broadcast_to_for(xp: Any) -> Kernel:  # numpy, jax.numpy, mlx.core
 
 # -- numpy, jax.numpy: the rank from xp.ndim, the shape from xp.shape (non-array input too) -------
 def expand_dims_for(xp: Any) -> Kernel:
-    def expand_dims(x: Any, /, axis: int = 0) -> Any:
-        return xp.expand_dims(x, normalize_axis(axis, xp.ndim(x) + 1, "expand_dims"))
+    def expand_dims(x: Any, /, axis: Any) -> Any:
+        if type(axis) is int:  # the common case: one axis
+            return xp.expand_dims(x, normalize_axis(axis, xp.ndim(x) + 1, "expand_dims"))
+        return xp.expand_dims(x, expand_axes(axis, xp.ndim(x)))
 
     return expand_dims
 
@@ -116,8 +118,12 @@ def tile_for(xp: Any) -> Kernel:
 def expand_dims_by(fn: Callable[[Any, int], Any]) -> Kernel:
     """expand_dims by ``fn(x, axis)`` (``mx.expand_dims``, ``torch.unsqueeze``)."""
 
-    def expand_dims(x: Any, /, axis: int = 0) -> Any:
-        return fn(x, normalize_axis(axis, x.ndim + 1, "expand_dims"))
+    def expand_dims(x: Any, /, axis: Any) -> Any:
+        if type(axis) is int:  # the common case: one axis
+            return fn(x, normalize_axis(axis, x.ndim + 1, "expand_dims"))
+        for position in expand_axes(axis, x.ndim):  # ascending: each is where it ends up
+            x = fn(x, position)
+        return x
 
     return expand_dims
 

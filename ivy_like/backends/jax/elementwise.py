@@ -19,6 +19,7 @@ from .._common.elementwise import (
     NUMPY_LIKE,
     NUMPY_SPELLING,
     SAME_NAME_UNARY,
+    expm1_parts,
     has_nan_bits,
     int_pow,
     nextafter_bits,
@@ -28,6 +29,7 @@ from . import _X64_HINT, DTYPES, X64
 from .manipulation import astype
 
 _INTEGER = frozenset(v for k, v in DTYPES.items() if k.kind in "iu")
+_FLOATING = frozenset(v for k, v in DTYPES.items() if k.kind == "f")
 _UINT32 = jnp.dtype("uint32")
 # Pairs whose standard result is int64: JAX's 32-bit mode would give int32.
 _NEEDS_X64 = frozenset(
@@ -156,7 +158,22 @@ def _zero_divisor_gives_zero(fn: Callable[..., Any], name: str) -> Callable[...,
     return named(op, name, doc)
 
 
-floor_divide = _zero_divisor_gives_zero(jnp.floor_divide, "floor_divide")
+_floor_divide = _zero_divisor_gives_zero(jnp.floor_divide, "floor_divide")
+
+
+def floor_divide(x1: Any, x2: Any, /) -> Any:
+    """Integers: ``jnp.floor_divide`` (``x // 0`` is 0). Floats: the floor of the rounded
+    quotient, as the standard words it and every backend computes it (the standard's infinite
+    cases: ``inf // 2`` is inf, ``1 // -inf`` and ``-0. // 3`` are -0)."""
+    if _float(x1) or _float(x2):
+        return jnp.floor(jnp.divide(x1, x2))
+    return _floor_divide(x1, x2)
+
+
+def _float(x: Any) -> bool:
+    return type(x) is float or getattr(x, "dtype", None) in _FLOATING
+
+
 remainder = _zero_divisor_gives_zero(jnp.remainder, "remainder")
 
 
@@ -166,12 +183,18 @@ divide = jnp.divide
 globals().update(
     _elementwise.aliases(
         jnp,
-        f"logical_and logical_or {SAME_NAME_UNARY} {NUMPY_LIKE} bitwise_invert copysign expm1 hypot"
+        f"logical_and logical_or {SAME_NAME_UNARY} {NUMPY_LIKE} bitwise_invert copysign hypot"
         " signbit",
         NUMPY_SPELLING,
     )
 )
 sign = jnp.sign  # x / |x| for complex
+
+
+def expm1(x: Any, /) -> Any:
+    if not jnp.iscomplexobj(x):
+        return jnp.expm1(x)
+    return jax.lax.complex(*expm1_parts(jnp, jnp.real(x), jnp.imag(x)))
 
 
 clip = _elementwise.clip_for(maximum, minimum, astype)

@@ -21,7 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ivy_like.core.registry import OPS
-from ivy_like.ops.linalg import EighResult, SlogdetResult, SVDResult
+from ivy_like.ops.linalg import EighResult, EigResult, SlogdetResult, SVDResult
 
 from .._common import linalg as _linalg
 from . import DEFAULT_INT, _ArrayImpl
@@ -100,6 +100,24 @@ def linalg_cholesky(x: Any, /, *, upper: bool = False) -> Any:
 linalg_cross = _linalg.cross_for(jnp, jnp.linalg.cross)
 linalg_det = _in_float32(_linalg.of_matrix_for(jnp.linalg.det, "det", _float, square=True))
 linalg_diagonal = _linalg.diagonal_for(jnp)
+
+
+def _eig(x: Any) -> list[Any]:
+    """Eigenvalues and right eigenvectors, with JAX's eigenvector derivatives opted in.
+
+    ``jnp.linalg.eig`` leaves them off (its derivative then raises ``NotImplementedError``)
+    because they hold only for distinct eigenvalues and a loss that does not depend on the
+    eigenvectors' phases: the assumptions torch's and TensorFlow's eig derivatives make too,
+    which ivy_like states for every backend (``ivy_like.ops.linalg``).
+    """
+    return jax.lax.linalg.eig(x, compute_left_eigenvectors=False, enable_eigvec_derivs=True)
+
+
+# eig/eigvals: complex results, so half precision gives complex64 (restore=False).
+linalg_eig = _in_float32(restore=False)(_linalg.named_result_for(_eig, "eig", _float, EigResult))
+linalg_eigvals = _in_float32(restore=False)(
+    _linalg.of_matrix_for(jnp.linalg.eigvals, "eigvals", _float, square=True)
+)
 
 
 @_in_float32

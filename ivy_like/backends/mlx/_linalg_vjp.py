@@ -3,7 +3,8 @@
 MLX has no VJP for ``Inverse``, ``Cholesky``, ``Eigh``, ``SVD`` or ``QR``, and its ``solve``
 fails under ``grad`` on the pivot indices of its LU. Each function here is the MLX op wrapped
 in ``mx.custom_function`` with the VJP written out (real matrices: complex input never
-reaches these, the mlx backend refuses it). Forward results are MLX's own, unchanged;
+reaches these, the mlx backend refuses it); that of ``eig`` and ``eigvals`` raises
+``NotImplementedError`` (see there). Forward results are MLX's own, unchanged;
 ``pinv`` is composed from MLX's SVD (MLX's own pinv has no cutoff). Each formula is checked
 against float64 finite differences in ``tests/array_api/test_linalg_fft.py``, for square,
 tall, wide and batched input.
@@ -106,6 +107,35 @@ def eigvalsh(x: Any) -> Any:
 def _eigvalsh_vjp(primals: Any, cotangent: Any, output: Any) -> Any:
     _, v = mx.linalg.eigh(_only(primals), stream=_CPU)  # the eigenvectors: V diag(g) V^T
     return mx.matmul(v * mx.expand_dims(cotangent, -2), _mT(v), stream=_CPU)
+
+
+# -- no gradient: eig and eigvals -----------------------------------------------------------------
+# MLX has no VJP for Eig either, and its complex linear algebra (no complex inv or solve) cannot
+# write one. Wrapped all the same, so that ``grad`` through them names the function and the
+# backend (a NotImplementedError, as for any transform a backend lacks) instead of MLX's
+# "[Primitive::vjp] Not implemented for Eig" ValueError.
+def _no_gradient(name: str) -> Any:
+    def vjp(primals: Any, cotangents: Any, outputs: Any) -> Any:
+        raise NotImplementedError(
+            f"linalg.{name}: the mlx backend cannot differentiate {name} (MLX 0.32 has no "
+            f"gradient for it); the jax, torch and tensorflow backends can"
+        )
+
+    return vjp
+
+
+@mx.custom_function
+def eig(x: Any) -> tuple[Any, Any]:
+    return mx.linalg.eig(x, stream=_CPU)
+
+
+@mx.custom_function
+def eigvals(x: Any) -> Any:
+    return mx.linalg.eigvals(x, stream=_CPU)
+
+
+eig.vjp(_no_gradient("eig"))
+eigvals.vjp(_no_gradient("eigvals"))
 
 
 @mx.custom_function

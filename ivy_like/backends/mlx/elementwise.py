@@ -26,6 +26,7 @@ from .._common.elementwise import (
     NUMPY_LIKE,
     NUMPY_SPELLING,
     SAME_NAME_UNARY,
+    expm1_parts,
     int_pow,
     nextafter_bits,
 )
@@ -275,12 +276,10 @@ def hypot(x1: Any, x2: Any, /) -> Any:
 def expm1(x: Any, /) -> Any:
     if not mx.issubdtype(x.dtype, mx.complexfloating):
         return mx.expm1(x)
-    # exp(a + ib) - 1 = (expm1(a) cos b - 2 sin(b/2)^2) + i exp(a) sin b: no cancellation
-    # for small a and b, unlike exp(x) - 1.
-    a, b = mx.real(x), mx.imag(x)
-    half = mx.sin(b / 2)
-    re = mx.expm1(a) * mx.cos(b) - 2 * half * half
-    return re + 1j * (mx.exp(a) * mx.sin(b))
+    re, im = expm1_parts(mx, mx.real(x), mx.imag(x))
+    # The parts side by side, seen as complex: re + 1j * im would make a NaN imaginary part
+    # spill into the real one (mlx.core has no complex constructor).
+    return mx.stack([re, im], axis=-1).view(x.dtype).squeeze(-1)
 
 
 # mlx.core spells bitwise_invert as the standard does (not NumPy's invert).

@@ -19,6 +19,8 @@ and ``vecdot`` of integers (``mx.matmul`` rejects them).
 Gradients: MLX 0.32 cannot differentiate ``inv``, ``solve``, ``cholesky``, ``eigh``,
 ``eigvalsh``, ``svd`` or ``qr``; ``_linalg_vjp`` gives them and ``pinv`` VJPs (so
 ``matrix_power`` with n < 0, ``svdvals`` and ``matrix_norm`` of ord 2, -2 and 'nuc' too).
+``eig`` and ``eigvals`` have none (a ``NotImplementedError`` under ``grad``), and refuse
+float64 input: their results are complex and MLX has no complex128.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from typing import Any, cast
 import mlx.core as mx
 
 from ivy_like.core.registry import OPS
-from ivy_like.ops.linalg import EighResult, QRResult, SlogdetResult, SVDResult
+from ivy_like.ops.linalg import EighResult, EigResult, QRResult, SlogdetResult, SVDResult
 
 from .._common import linalg as _linalg
 from .._common.host import numpy_answer
@@ -189,6 +191,25 @@ def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
     return mx.diagonal(x, offset, -2, -1)
 
 
+def _eig_input(name: str, x: Any, square: bool = False, matrix: bool = True) -> Any:
+    """``x`` for eig/eigvals: their results are complex, and MLX has only complex64, so
+    float64 input is a TypeError rather than a silent loss of precision (as for the FFTs)."""
+    if x.dtype == getattr(mx, "float64", None):
+        raise TypeError(
+            f"linalg.{name}: the mlx backend has no complex128 for the eigenvalues of float64 "
+            "input; convert it to float32 explicitly"
+        )
+    return _float(name, x, square, matrix)
+
+
+# eig/eigvals: complex results, so half precision gives complex64 (restore=False). No
+# gradient: _linalg_vjp's raise NotImplementedError under grad.
+linalg_eig = _in_float32(restore=False)(
+    _linalg.named_result_for(_vjp.eig, "eig", _eig_input, EigResult)
+)
+linalg_eigvals = _in_float32(restore=False)(
+    _linalg.of_matrix_for(_vjp.eigvals, "eigvals", _eig_input, square=True)
+)
 linalg_eigh = _guarded(
     "eigh", _in_float32(_linalg.named_result_for(_vjp.eigh, "eigh", _float, EighResult))
 )

@@ -2,7 +2,8 @@
 
 MLX's ``unique`` follows NumPy (NaNs distinct) but needs the number of unique values as
 ``size``: it is counted first, which evaluates ``x``. Its indices are cast to
-``DEFAULT_INT`` (int32).
+``DEFAULT_INT`` (int32). MLX has no ``isin``: the composite's (``ivy_like/ops/set_functions.py``)
+runs.
 """
 
 from __future__ import annotations

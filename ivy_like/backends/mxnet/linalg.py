@@ -21,6 +21,9 @@ are the singular values of ``x`` and their negatives (accurate to about ``eps * 
 SVD; differentiable), and ``svd`` too, from its eigenvectors ``[u; v] / sqrt(2)``
 orthonormalised by ``qr``. ``qr``: Householder reflections in MXNet operators with LAPACK's
 sign conventions (MXNet has only the LQ factorisation of full-rank wide matrices).
+
+``eig`` and ``eigvals`` are unsupported: their results are complex, and MXNet has no complex
+dtype.
 """
 
 from __future__ import annotations
@@ -54,7 +57,11 @@ from .statistical import sum as _sum
 nd = mx.nd
 
 
-UNSUPPORTED: dict[str, str] = {}
+_NO_COMPLEX = (
+    "MXNet 1.9 has no complex dtype, and the eigenvalues and eigenvectors of a general matrix "
+    "are complex (the array API gives them a complex dtype even when they are real)"
+)
+UNSUPPORTED: dict[str, str] = {"linalg_eig": _NO_COMPLEX, "linalg_eigvals": _NO_COMPLEX}
 _F16, _F32 = np.dtype("float16"), np.dtype("float32")
 # vector_norm and solve: float16 computed in float32 (_in_float32, ivy_like.backends._common.half); the
 # functions that go through _float do the same there. MXNet gives dtypes as NumPy types.

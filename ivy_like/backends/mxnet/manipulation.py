@@ -23,7 +23,7 @@ from typing import Any
 import mxnet as mx
 import numpy as np
 
-from ...core.axes import normalize_axes, normalize_axis
+from ...core.axes import expand_axes, normalize_axes, normalize_axis
 from ...ops.manipulation import pad_pairs
 from .._common import manipulation as _manipulation
 from .._common.manipulation import pad_sources, repeat_count, roll_args, squeeze_axes, tile_shapes
@@ -73,8 +73,8 @@ def reshape(x: Any, /, shape: Any, *, copy: Any = None) -> Any:
 
 @numpy_shapes
 def permute_dims(x: Any, /, axes: Any) -> Any:
-    axes = tuple(axes)
-    if sorted(a % builtins.max(x.ndim, 1) for a in axes) != list(range(x.ndim)):
+    axes = tuple(a % builtins.max(x.ndim, 1) for a in axes)  # MXNet refuses negative axes
+    if sorted(axes) != list(range(x.ndim)):
         raise ValueError(f"permute_dims: axes {axes} are not a permutation of {x.ndim} axes")
     if x.ndim == 0:
         return nd.identity(x)
@@ -145,10 +145,11 @@ def broadcast_to(x: Any, /, shape: Any) -> Any:
 
 
 @numpy_shapes
-def expand_dims(x: Any, /, axis: int = 0) -> Any:
-    axis = normalize_axis(axis, x.ndim + 1, "expand_dims")
-    shape = tuple(x.shape)
-    return reshape(x, shape[:axis] + (1,) + shape[axis:])
+def expand_dims(x: Any, /, axis: Any) -> Any:
+    shape = list(x.shape)
+    for position in expand_axes(axis, x.ndim):  # ascending: each is where it ends up
+        shape.insert(position, 1)
+    return reshape(x, tuple(shape))
 
 
 @numpy_shapes

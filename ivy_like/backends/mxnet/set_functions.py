@@ -3,6 +3,8 @@
 ``mx.np.unique`` merges NaNs and runs in NumPy on the host. Here the unique values come from
 the stable NaN-last order of ``_stable_argsort_rows`` (``_helpers.py``): each NaN is its own
 value (the array API's rule; NaN != NaN), 0.0 and -0.0 are one (the first one met).
+``isin`` is the composite's (``ivy_like/ops/set_functions.py``): ``mx.np.isin`` is NumPy's,
+run on the host.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from typing import Any, cast
 import numpy as np
 
 from ivy_like.core.registry import OPS
-from ivy_like.ops.linalg import EighResult, SlogdetResult
+from ivy_like.ops.linalg import EighResult, EigResult, SlogdetResult
 
 from .._common import linalg as _linalg
 from ._helpers import _in_float32, _wide_accumulator
@@ -84,6 +84,23 @@ else:
 
     def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
         return np.diagonal(np.asarray(x), offset=offset, axis1=-2, axis2=-1)
+
+
+def _complex(a: np.ndarray) -> np.ndarray:
+    """``a`` as complex of its precision: NumPy's eig/eigvals give a real array when every
+    eigenvalue is real, the standard a complex one always."""
+    return a.astype(np.result_type(a.dtype, np.complex64), copy=False)
+
+
+@_in_float32(restore=False)  # half precision: complex64 out
+def linalg_eig(x: Any, /) -> EigResult:
+    w, v = np.linalg.eig(_float("eig", x, square=True))
+    return EigResult(_complex(w), _complex(v))
+
+
+@_in_float32(restore=False)
+def linalg_eigvals(x: Any, /) -> Any:
+    return _complex(np.linalg.eigvals(_float("eigvals", x, square=True)))
 
 
 linalg_eigh = _in_float32(_linalg.named_result_for(np.linalg.eigh, "eigh", _float, EighResult))

@@ -1,7 +1,9 @@
 """numpy backend: array API set functions.
 
-All four are one ``np.unique`` call (NaNs kept distinct, ``equal_nan=False``), the inverse
-indices in the input's shape, the results as the named tuples of ``ivy_like.ops.set_functions``.
+The four ``unique_*`` are one ``np.unique`` call (NaNs kept distinct, ``equal_nan=False``), the
+inverse indices in the input's shape, the results as the named tuples of
+``ivy_like.ops.set_functions``. ``isin`` is ``np.isin`` for two arrays of one dtype, the
+composite otherwise.
 """
 
 from __future__ import annotations
@@ -28,3 +30,7 @@ unique_inverse = _set_functions.unique_inverse_for(_unique)
 
 def unique_values(x: Any, /) -> Any:
     return np.unique(np.asarray(x), equal_nan=False)
+
+
+# np.isin's memory is the inputs' (it loops over a small x2, or uses a table or a sort).
+isin = _set_functions.isin_for(np.isin, "numpy")

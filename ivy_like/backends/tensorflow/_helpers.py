@@ -128,8 +128,13 @@ def _truth(x: Any) -> Any:
 
 
 def _argsort_last(x: Any) -> Any:
-    """Stable ascending argsort along the last axis with NaN last (int64)."""
+    """Stable ascending argsort along the last axis with NaN last (int64); complex numbers by
+    real part, then imaginary part, as NumPy orders them (TensorFlow sorts no complex)."""
     batch = x.shape.rank - 1
+    if x.dtype.is_complex:
+        by_imag = _argsort_last(tf.math.imag(x))
+        real = tf.gather(tf.math.real(x), by_imag, batch_dims=batch)
+        return tf.gather(by_imag, _argsort_last(real), batch_dims=batch)
     if x.dtype == tf.bool:
         x = tf.cast(x, tf.int8)
     if not x.dtype.is_floating:

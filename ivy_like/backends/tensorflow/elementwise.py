@@ -19,12 +19,13 @@ following the rules of ``ivy_like.ops.elementwise``:
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import tensorflow as tf
 
 from .._common import elementwise as _elementwise
-from .._common.elementwise import has_nan_bits, int_pow, nextafter_bits
+from .._common.elementwise import expm1_parts, has_nan_bits, int_pow, nextafter_bits
 from .._common.helpers import named
 from ._eager import RAW, RAW_FAILS, EagerTensor
 from ._helpers import _MISMATCH, _promote, _promoting, _signed_zero
@@ -310,7 +311,27 @@ atan2 = _promoting(tf.math.atan2)
 atanh = tf.math.atanh
 conj = tf.math.conj
 cosh = tf.math.cosh
-expm1 = tf.math.expm1
+
+
+def expm1(x: Any, /) -> Any:
+    if not x.dtype.is_complex:
+        return tf.math.expm1(x)
+    return tf.complex(*expm1_parts(_TF_NUMPY_LIKE, tf.math.real(x), tf.math.imag(x)))
+
+
+def _where(condition: Any, x: Any, y: Any) -> Any:
+    return tf.where(condition, tf.cast(x, y.dtype) if isinstance(x, float) else x, y)
+
+
+# The NumPy-like functions expm1_parts calls, in TensorFlow.
+_TF_NUMPY_LIKE = SimpleNamespace(
+    sin=tf.sin,
+    cos=tf.cos,
+    exp=tf.exp,
+    expm1=tf.math.expm1,
+    isfinite=tf.math.is_finite,
+    where=_where,
+)
 imag = tf.math.imag
 log1p = tf.math.log1p
 logical_xor = tf.math.logical_xor

@@ -20,7 +20,7 @@ from tensorflow.python.eager import record  # could_possibly_record: no public e
 
 from ivy_like.core.decided_errors import tensordot_axes as _tensordot_rule
 from ivy_like.core.registry import OPS
-from ivy_like.ops.linalg import EighResult, QRResult, SlogdetResult, SVDResult
+from ivy_like.ops.linalg import EighResult, EigResult, QRResult, SlogdetResult, SVDResult
 
 from .._common import linalg as _linalg
 from . import DEFAULT_INT
@@ -187,6 +187,17 @@ def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
     if min(rows + min(offset, 0), cols - max(offset, 0)) <= 0:
         return tf.zeros((*shape[:-2], 0), dtype=x.dtype)  # tf.linalg.diag_part raises here
     return tf.linalg.diag_part(x, k=offset)
+
+
+# eig/eigvals: complex results, so half precision gives complex64 (restore=False). (Eigen's
+# solver: in float32 the columns it gives for a defective matrix need not be eigenvectors, as
+# ivy_like.ops.linalg says.)
+linalg_eig = _in_float32(restore=False)(
+    _linalg.named_result_for(tf.linalg.eig, "eig", _float, EigResult)
+)
+linalg_eigvals = _in_float32(restore=False)(
+    _linalg.of_matrix_for(tf.linalg.eigvals, "eigvals", _float, square=True)
+)
 
 
 @_in_float32

@@ -17,7 +17,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from ...core.axes import normalize_axes, normalize_axis
+from ...core.axes import expand_axes, normalize_axes, normalize_axis
 from ...ops.manipulation import pad_pairs
 from .._common.manipulation import (
     moveaxis_perm,
@@ -140,8 +140,10 @@ def broadcast_to(x: Any, /, shape: Any) -> Any:
         raise ValueError(f"broadcast_to: cannot broadcast to {shape} ({err})") from None
 
 
-def expand_dims(x: Any, /, axis: int = 0) -> Any:
-    return tf.expand_dims(x, normalize_axis(axis, x.shape.rank + 1, "expand_dims"))
+def expand_dims(x: Any, /, axis: Any) -> Any:
+    for position in expand_axes(axis, x.shape.rank):  # ascending: each is where it ends up
+        x = tf.expand_dims(x, position)
+    return x
 
 
 def flip(x: Any, /, *, axis: Any = None) -> Any:

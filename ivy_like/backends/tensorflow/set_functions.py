@@ -1,7 +1,8 @@
 """tensorflow backend: array API set functions.
 
 TensorFlow has no ``unique`` with counts in sorted order: all four functions come from one
-stable sort (``_unique``), with NaNs distinct, as in NumPy.
+stable sort (``_unique``), with NaNs distinct, as in NumPy. TensorFlow has no ``isin``: its
+kernel is the composite's (``ivy_like/ops/set_functions.py``), sorted search on the graph.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 import tensorflow as tf
 
 from .._common import set_functions as _set_functions
+from .._common.nn import composites_of
 from ._helpers import _argsort_last
 
 
@@ -43,3 +45,10 @@ unique_all = _set_functions.unique_all_for(_unique)
 unique_counts = _set_functions.unique_counts_for(_unique)
 unique_inverse = _set_functions.unique_inverse_for(_unique)
 unique_values = _set_functions.unique_values_for(_unique)
+
+
+def isin(x1: Any, x2: Any, /, *, invert: bool) -> Any:
+    return _composite("isin")(x1, x2, invert=invert)
+
+
+_composite = composites_of("tensorflow")

@@ -12,6 +12,7 @@ from typing import Any
 
 import torch
 
+from ...core.array import Array
 from .._common import creation as _creation
 from . import DEFAULT_FLOAT, DEFAULT_INT, from_bfloat16_numpy, is_bfloat16_numpy
 from ._helpers import _shape
@@ -27,11 +28,29 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = N
     except Exception as err:
         if is_bfloat16_numpy(obj):  # decided here, after torch refused: other calls pay nothing
             return from_bfloat16_numpy(obj, dtype=dtype, device=device, copy=copy)
+        if isinstance(obj, (list, tuple)):
+            # ivy_like Arrays inside nested lists ([[x[0, 0], x[1, 0]]]): torch reads a sequence
+            # of its own tensors, not of objects that merely convert to one.
+            natives = _natives(obj)
+            if natives is not obj:
+                return asarray(natives, dtype=dtype, device=device, copy=copy)
         # Strings, None, ints beyond int64, ragged lists: the decided error, not torch's.
         _creation.refuse_data(obj, err, dtype=dtype)
         if copy is False and isinstance(err, ValueError):
             raise ValueError(f"asarray: copy=False but a copy is needed ({err})") from None
         raise
+
+
+def _natives(obj: Any) -> Any:
+    """``obj`` with every ivy_like ``Array`` in its nested lists and tuples replaced by its
+    native tensor (``obj`` itself when it holds none)."""
+    if isinstance(obj, Array):
+        return obj.data
+    if isinstance(obj, (list, tuple)):
+        items = [_natives(item) for item in obj]
+        if any(new is not old for new, old in zip(items, obj)):
+            return items
+    return obj
 
 
 def _sizes(shape: Any) -> tuple[Any, ...]:

@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from ivy_like.ops.linalg import EighResult, SlogdetResult
+from ivy_like.ops.linalg import EighResult, EigResult, SlogdetResult
 
 from .._common import linalg as _linalg
 from .._common.statistical import ACCURATE_SUM_FROM
@@ -87,6 +87,8 @@ def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     axis = _linalg.vector_axis("linalg.cross", tuple(x1.shape), tuple(x2.shape), axis)
     if x1.shape[axis] != 3:
         raise ValueError("linalg.cross: the vectors must have 3 elements along axis")
+    if x1.dim() != x2.dim():  # torch broadcasts only arrays of one rank
+        x1, x2 = torch.broadcast_tensors(x1, x2)
     return torch.linalg.cross(x1, x2, dim=axis)
 
 
@@ -97,6 +99,13 @@ def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
     return torch.diagonal(x, offset=offset, dim1=-2, dim2=-1)
 
 
+# eig/eigvals: complex results, so half precision gives complex64 (restore=False).
+linalg_eig = _in_float32(restore=False)(
+    _linalg.named_result_for(torch.linalg.eig, "eig", _float, EigResult)
+)
+linalg_eigvals = _in_float32(restore=False)(
+    _linalg.of_matrix_for(torch.linalg.eigvals, "eigvals", _float, square=True)
+)
 linalg_eigh = _in_float32(_linalg.named_result_for(torch.linalg.eigh, "eigh", _float, EighResult))
 linalg_eigvalsh = _in_float32(
     _linalg.of_matrix_for(torch.linalg.eigvalsh, "eigvalsh", _float, square=True)

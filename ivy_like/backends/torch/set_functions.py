@@ -1,7 +1,8 @@
 """torch backend: array API set functions.
 
 torch has no ``return_index``: ``unique_all``/``unique_counts``/``unique_inverse`` come from one
-stable sort, with first-occurrence indices and each NaN distinct, as NumPy.
+stable sort, with first-occurrence indices and each NaN distinct, as NumPy. ``isin`` is
+``torch.isin`` for two arrays of one dtype it has a kernel for, the composite otherwise.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ def _unique(x: Any) -> tuple[Any, Any, Any, Any]:
     order is its first occurrence.
     """
     flat = x.reshape(-1)
-    perm = torch.argsort(flat, stable=True)
+    perm = _argsort(flat)
     ordered = flat[perm]
     starts = torch.ones_like(ordered, dtype=torch.bool)
     starts[1:] = ordered[1:] != ordered[:-1]
@@ -33,10 +34,38 @@ def _unique(x: Any) -> tuple[Any, Any, Any, Any]:
     return ordered[first], perm[first], inverse.reshape(x.shape), counts
 
 
+def _argsort(flat: Any) -> Any:
+    """The stable sorting permutation; complex numbers (which torch does not sort on the CPU)
+    by real part, then imaginary part, as NumPy orders them."""
+    if not flat.is_complex():
+        return torch.argsort(flat, stable=True)
+    by_imag = torch.argsort(flat.imag, stable=True)
+    return by_imag[torch.argsort(flat.real[by_imag], stable=True)]
+
+
 unique_all = _set_functions.unique_all_for(_unique)
 unique_counts = _set_functions.unique_counts_for(_unique)
 unique_inverse = _set_functions.unique_inverse_for(_unique)
 
 
 def unique_values(x: Any, /) -> Any:
+    if x.is_complex():  # torch.unique sorts, which it cannot do for complex numbers
+        return _unique(x)[0]
     return torch.unique(x, sorted=True)  # NaNs distinct (checked), like NumPy's equal_nan=False
+
+
+# torch.isin has no kernel for bool, complex and the unsigned types above uint8 (2.13).
+_ISIN_DTYPES = frozenset(
+    {
+        torch.int8,
+        torch.uint8,
+        torch.int16,
+        torch.int32,
+        torch.int64,
+        torch.float16,
+        torch.bfloat16,
+        torch.float32,
+        torch.float64,
+    }
+)
+isin = _set_functions.isin_for(torch.isin, "torch", lambda x1, x2: x1.dtype in _ISIN_DTYPES)
