@@ -23,6 +23,7 @@ from importlib import metadata
 from typing import Any
 
 from .core import backend as _backend
+from .testing import _cli as _check_cli
 
 # The distributions a built-in backend's framework may be installed as, in the order tried
 # (TensorFlow's CPU build is the tensorflow-cpu distribution, still imported as tensorflow).
@@ -204,7 +205,10 @@ def main(argv: list[str] | None = None) -> int:
     stubs.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 naming the stale stubs"
     )
+    check = _check_cli.add_parser(sub)
     args = parser.parse_args(argv)
+    if args.command == "check":
+        return _check_cli.run(check, args)
     if args.command == "stubs":
         from .devtools import stubs as _stubs
 
