@@ -491,6 +491,8 @@ def _derivative(kind, f, x, ones):
         return ivy_like.grad(lambda y: ivy_like.sum(ivy_like.grad(total)(y)))(x)
     if kind == "jvp of grad":
         return ivy_like.jvp(ivy_like.grad(total), [x], [ones])[1][0]
+    if kind == "jvp of jvp":
+        return ivy_like.jvp(lambda y: ivy_like.jvp(f, [y], [ones])[1][0], [x], [ones])[1][0]
     return ivy_like.vmap(ivy_like.grad(total))(ivy_like.reshape(x, (3, 1)))[:, 0]
 
 
@@ -499,6 +501,7 @@ DERIVATIVES = {
     "grad": np.sin(X) + X * np.cos(X),
     "grad of grad": 2 * np.cos(X) - X * np.sin(X),
     "jvp of grad": 2 * np.cos(X) - X * np.sin(X),
+    "jvp of jvp": 2 * np.cos(X) - X * np.sin(X),
     "vmap of grad": np.sin(X) + X * np.cos(X),
 }
 
@@ -506,7 +509,15 @@ DERIVATIVES = {
 def _forward_mode_of_a_vjp_rule(name, rules, kind):
     # JAX allows one custom derivative per function: with only a vjp rule it is a custom_vjp,
     # and JAX refuses forward mode through it with a TypeError (docs/transforms.md).
-    return name == "jax" and "vjp" in rules and "jvp" not in rules and kind == "jvp"
+    forward = kind in ("jvp", "jvp of jvp")
+    return name == "jax" and "vjp" in rules and "jvp" not in rules and forward
+
+
+def _forward_over_forward_on_torch(name, rules, kind):
+    # torch runs an autograd.Function's jvp outside an outer forward level: a TypeError, not
+    # the zero torch would give (ivy_like/backends/torch/transforms.py). Without rules there
+    # is no autograd.Function: f's own derivatives.
+    return name == "torch" and bool(rules) and kind == "jvp of jvp"
 
 
 @pytest.mark.parametrize("kind", list(DERIVATIVES))
@@ -514,9 +525,26 @@ def _forward_mode_of_a_vjp_rule(name, rules, kind):
 @pytest.mark.parametrize("name", AUTODIFF)
 def test_custom_function_derivatives_of_every_order(name, rules, kind):
     f, x, ones = _x_sin_x(rules), _arr(name, X), _arr(name, np.ones(3))
-    if _forward_mode_of_a_vjp_rule(name, rules, kind):
+    if _forward_mode_of_a_vjp_rule(name, rules, kind) and kind == "jvp of jvp":
+        # JAX's own error from its nested forward pass (custom_lin has no rule), not a zero.
+        with pytest.raises(NotImplementedError, match="custom_lin"):
+            _derivative(kind, f, x, ones)
+        return
+    if _forward_mode_of_a_vjp_rule(name, rules, kind) or _forward_over_forward_on_torch(
+        name, rules, kind
+    ):
         with pytest.raises(TypeError, match="forward-mode"):
             _derivative(kind, f, x, ones)
         return
     _close(_derivative(kind, f, x, ones), DERIVATIVES[kind])
     _close(ivy_like.vmap(f)(x), np.sin(X) * X)
+
+
+@pytest.mark.parametrize("name", AUTODIFF)
+def test_jvp_of_jvp_through_checkpoint(name):
+    # torch ran the checkpoint's jvp outside the outer forward level: the second derivative
+    # was silently 0. Under forward mode a checkpoint now calls its function (nothing to save).
+    f = ivy_like.checkpoint(lambda y: ivy_like.sin(y) * y)
+    x, ones = _arr(name, X), _arr(name, np.ones(3))
+    second = ivy_like.jvp(lambda y: ivy_like.jvp(f, [y], [ones])[1][0], [x], [ones])[1][0]
+    _close(second, 2 * np.cos(X) - X * np.sin(X))

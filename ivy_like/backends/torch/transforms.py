@@ -222,6 +222,27 @@ def _default_jvp(
     return jvps  # type: ignore[no-any-return]
 
 
+def _refuse_nested_forward() -> None:
+    """A TypeError where a jvp rule runs under two forward-mode levels: torch runs an
+    autograd.Function's jvp outside the outer level, whose derivative of it would silently be
+    zero (torch 2.13: jvp of jvp of x*x gave 0, not 2). Reverse over forward and forward over
+    reverse are right and pass."""
+    stack = _functorch.get_interpreter_stack() or ()
+    if sum(1 for level in stack if level.key() == _JVP) >= 2:
+        raise TypeError(
+            "custom_function: the torch backend cannot take a forward-mode derivative of a "
+            "forward-mode derivative through a custom_function (torch would give a zero); make "
+            "one of the two reverse mode (grad or vjp), or use the jax backend"
+        )
+
+
+_JVP = _functorch.TransformType.Jvp
+
+
+def _under_forward_mode() -> bool:
+    return any(level.key() == _JVP for level in _functorch.get_interpreter_stack() or ())
+
+
 def _mark_integer_outputs(ctx: Any, output: tuple[Any, ...]) -> None:
     ctx.differentiable = tuple(_is_float(o) for o in output)
     ints = [o for o, d in zip(output, ctx.differentiable) if not d]
@@ -269,6 +290,10 @@ def checkpoint_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
             # (pytorch#193279), harmless here (it is f's own derivative), and AOTAutograd's
             # partitioner chooses what to recompute in a compiled graph.
             return f(*leaves)
+        if _under_forward_mode():
+            # Recomputing saves memory in reverse mode only; and torch runs the Function's jvp
+            # outside an outer forward level, so jvp of jvp through it would be zero.
+            return f(*leaves)
         return list(_Checkpoint.apply(f, *leaves))
 
     return checkpointed
@@ -298,6 +323,7 @@ def custom_function_leaves(
         return tuple(vjp(list(primals), list(cotangents), list(saved[ctx.n_inputs :])))
 
     def jvp_rule(ctx: Any, *tangents: Any) -> tuple[Any, ...]:
+        _refuse_nested_forward()
         primals = ctx.saved_tensors[: ctx.n_inputs]
         if jvp is None:
             return _output_tangents(ctx, _default_jvp(f, primals, tangents))
