@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import functools
 import importlib
+import importlib.util
 import inspect
 import re
 import sys
@@ -74,7 +75,10 @@ def _lookup(dotted: str) -> Any:
                 obj = importlib.import_module(".".join(parts[:j]))
                 continue
             except ImportError:
-                pass
+                # A submodule whose own imports are missing here (ivy_like.testing.strategies
+                # needs hypothesis, which the docs build does not install) still exists.
+                if importlib.util.find_spec(".".join(parts[:j])) is not None:
+                    return LazyName(".".join(parts[:j]))
         if not hasattr(obj, attr):
             return _NOTHING
         obj = getattr(obj, attr)

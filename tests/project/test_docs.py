@@ -907,8 +907,9 @@ def test_the_site_builds(tmp_path):
         assert (site / url).is_file(), url
 
 
-# Every optional framework, as `nox -s docs` lacks them (it installs the `docs` extra: numpy).
-_NOT_IN_THE_DOCS_BUILD = (*OPTIONAL, "jaxlib", "transformers")
+# Every optional framework and the test tools, as `nox -s docs` lacks them (it installs the
+# `docs` extra: numpy and the site's tools).
+_NOT_IN_THE_DOCS_BUILD = (*OPTIONAL, "jaxlib", "transformers", "hypothesis", "pytest")
 
 
 def test_the_site_builds_with_numpy_alone(tmp_path):
