@@ -132,14 +132,17 @@ def table() -> str:
         "| backend | standard | failed | passed | skipped | other namespaces: failed | suite commit |",
         "|---|---|---:|---:|---:|---|---|",
     ]
-    for r in ours:
+    for r in sorted(ours, key=lambda r: (-float(r["version"]), r["backend"])):
         peers = [
             p
             for p in runs
             if p.get("namespace", "ivy_like") != "ivy_like"
             and (p["backend"], p["version"]) == (r["backend"], r["version"])
         ]
-        others = ", ".join(f"`{p['namespace']}` {p['failed']}" for p in peers) or "none"
+        others = ", ".join(f"`{p['namespace']}` {p['failed']}" for p in peers)
+        if not others:
+            covered = r["backend"] in set(PEERS.values())
+            others = "not run at this revision" if covered else "none exists"
         lines.append(
             f"| {r['backend']} | {r['version']} | {r['failed']} | {r['passed']} | "
             f"{r['skipped']} | {others} | `{r['suite'][:10]}` |"
