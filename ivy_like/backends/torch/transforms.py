@@ -222,6 +222,11 @@ def _default_jvp(
     return jvps  # type: ignore[no-any-return]
 
 
+class ForwardOverForwardError(TypeError, NotImplementedError):
+    """A TypeError, as every refused route to a wrong derivative is, and a NotImplementedError,
+    as a derivative a backend cannot take is (ivy_like.testing reports it as not applicable)."""
+
+
 def _refuse_nested_forward() -> None:
     """A TypeError where a jvp rule runs under two forward-mode levels: torch runs an
     autograd.Function's jvp outside the outer level, whose derivative of it would silently be
@@ -229,7 +234,7 @@ def _refuse_nested_forward() -> None:
     reverse are right and pass."""
     stack = _functorch.get_interpreter_stack() or ()
     if sum(1 for level in stack if level.key() == _JVP) >= 2:
-        raise TypeError(
+        raise ForwardOverForwardError(
             "custom_function: the torch backend cannot take a forward-mode derivative of a "
             "forward-mode derivative through a custom_function (torch would give a zero); make "
             "one of the two reverse mode (grad or vjp), or use the jax backend"
