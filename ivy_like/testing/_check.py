@@ -107,7 +107,7 @@ def check_function(
             failing = {c for _, c, _ in report.failures}
             report.reproduce = reproduce(f, minimal, names, [c for c in wanted if c in failing])
         return report
-    run = ExampleRun(f, Example.of(example_args), names)
+    run = ExampleRun(f, Example.of(example_args), names, wanted)
     error = run.raises_everywhere()
     if error is not None:
         raise ValueError(

@@ -141,8 +141,12 @@ class Derivatives:
         backend: _backend.Backend,
         outputs: dict[str, Any],
         fd_backend: _backend.Backend,
+        checks: Sequence[str] = CHECKS,
     ) -> None:
         self.f, self.example, self.backend, self.fd_backend = f, example, backend, fd_backend
+        # The automatic derivatives the checks asked for need (transpose: vjp's and jvp's).
+        wanted = set(checks) | ({"vjp", "jvp"} if "transpose" in checks else set())
+        self.wanted = tuple(name for name in _AD if name in wanted)
         self.diff = [i for i, x in enumerate(example.leaves) if x.dtype.kind == "f"]
         self.paths = [
             p for p, v in outputs.items() if isinstance(v, np.ndarray) and v.dtype.kind == "f"
@@ -223,15 +227,15 @@ class Derivatives:
         (or the error it raised)."""
         b = self.backend
         if b.name in COMPILED_DERIVATIVES and not self._ad:
-            # One compiled function for the four: one trace and one compilation.
-            parts = {name: self._derivative(name) for name in _AD}
+            # One compiled function for those asked for: one trace and one compilation.
+            parts = {name: self._derivative(name) for name in self.wanted or (which,)}
 
             def together(*arrays: list[Any]) -> dict[str, list[Any]]:
                 return {name: part(*arrays) for name, part in parts.items()}
 
             found = self._attempt(_transforms.compile(together))
             if isinstance(found, dict):
-                self._ad.update({name: self._as_numpy(found[name]) for name in _AD})
+                self._ad.update({name: self._as_numpy(found[name]) for name in parts})
         if which not in self._ad:
             found = None
             derivative = self._derivative(which)
@@ -445,6 +449,13 @@ class Derivatives:
         """``got`` (automatic, one per output) against ``want`` where ``ok`` (smooth)."""
         if not any(m.any() for m in ok):
             return not_applicable(_NOT_DIFFERENTIABLE)
+        for j, (g, w) in enumerate(zip(got, want)):
+            if g.shape != w.shape:  # a derivative rule of the wrong shape: the check's finding
+                path = label(self.paths[j])
+                return failed(
+                    f"{what} at output {path or j}: shaped {g.shape} where the output is "
+                    f"shaped {w.shape}{self._fd_note()}"
+                )
         scale = max(float(np.max(np.abs(w[m]), initial=0.0)) for w, m in zip(want, ok))
         atol = self.tol * max(1.0, scale)
         worst: tuple[float, int, tuple[int, ...]] | None = None

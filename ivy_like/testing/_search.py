@@ -78,7 +78,7 @@ def search(
 
     def body(args: Any) -> None:
         example = Example.of(args if isinstance(args, tuple) else (args,))
-        run = ExampleRun(f, example, names)
+        run = ExampleRun(f, example, names, checks)
         if run.raises_everywhere() is not None:
             hyp.assume(False)  # f rejects these arguments on every backend: not an example
         target = state["target"]
@@ -109,7 +109,7 @@ def search(
         return outcomes, state["examples"], None
     # The shrunk example, every check on it: the table shows all it breaks.
     minimal: Example = state["failing"]
-    run = ExampleRun(f, minimal, names)
+    run = ExampleRun(f, minimal, names, checks)
     outcomes = {}
     for cell in cells:
         o = run.cell(*cell)

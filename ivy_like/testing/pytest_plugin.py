@@ -176,7 +176,7 @@ class CheckCell:
                     settings=settings,
                 )  # fmt: skip
             else:
-                run = ExampleRun(f, Example.of(example_args), names)
+                run = ExampleRun(f, Example.of(example_args), names, checks)
                 error = run.raises_everywhere()
                 if error is not None:
                     raise error

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.backend import Backend, activated
+from ..core.dtypes import Dtype
 from . import tree as _tree
 from .tree import Flat, check_fun
 
@@ -104,7 +105,31 @@ def _flatten_call(args: tuple, kwargs: dict, who: str) -> tuple[Flat, tuple[Any,
     return flat, (pos, kw), backend
 
 
-_STATIC = frozenset({int, float, bool, complex, str, type(None)})
+# The types of the arguments that are constants of a compiled function; a dtype is one, and
+# a tuple or list of constants (a shape, axes) is one, as on the generic path.
+_STATIC = frozenset({int, float, bool, complex, str, type(None), Dtype})
+_SEQUENCES = (tuple, list)
+
+
+def _constant(a: Any) -> bool:
+    t = type(a)
+    return t in _STATIC or (t in _SEQUENCES and all(_constant(v) for v in a))
+
+
+def _static_positions(args: tuple, kwargs: dict) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    return (
+        tuple(i for i, a in enumerate(args) if _constant(a)),
+        tuple(k for k, v in kwargs.items() if _constant(v)),
+    )
+
+
+def _has_list(args: tuple, kwargs: dict, static: tuple[tuple[int, ...], tuple[str, ...]]) -> bool:
+    """Whether a constant argument is a list: unhashable, it cannot be a static argument of
+    jax.jit, so the call takes the generic path (whose spec of a list is hashable)."""
+    positions, names = static
+    return any(type(args[i]) is list for i in positions) or any(
+        type(kwargs[k]) is list for k in names
+    )
 
 
 def _activated(fun: Callable[..., Any], backend: Backend) -> Callable[..., Any]:
@@ -137,10 +162,11 @@ def compile(fun: Callable[..., Any]) -> Callable[..., Any]:  # noqa: A001 - MLX'
     # latency than its own time (measured: ~0.5 µs of argument search, +4-8 µs a call).
     last: list[tuple[Any, Any]] = [(None, None)]
 
-    def tree_function(backend: Backend, args: tuple, kwargs: dict) -> Callable[..., Any]:
-        # Top-level Python numbers, strings and None are the compiler's static arguments.
-        static = tuple(i for i, a in enumerate(args) if type(a) in _STATIC)
-        names = tuple(k for k, v in kwargs.items() if type(v) in _STATIC)
+    def tree_function(
+        backend: Backend, static: tuple[int, ...], names: tuple[str, ...]
+    ) -> Callable[..., Any]:
+        # Top-level constants (numbers, strings, None, dtypes, shapes) are the compiler's
+        # static arguments.
         tree_key = (backend, static, names)
         tree_fn = trees.get(tree_key)
         if tree_fn is None:
@@ -158,14 +184,25 @@ def compile(fun: Callable[..., Any]) -> Callable[..., Any]:  # noqa: A001 - MLX'
         if types == seen:  # items compared by identity first: no hashing
             return tree_fn(*args, **kwargs)
         backend = _tree.first_backend(args, kwargs)
-        if backend is not None and "compile_tree" in backend.__dict__:
+        sequences = any(t in _SEQUENCES for t in types)
+        static = _static_positions(args, kwargs) if sequences else None
+        if (
+            backend is not None
+            and "compile_tree" in backend.__dict__
+            and (static is None or not _has_list(args, kwargs, static))
+        ):
             # A framework whose compiler takes Arrays and Containers as they are (jax.jit:
             # both are pytree nodes) flattens them itself, in C++: no Python walk per call.
             key: tuple[Any, ...] = (backend, *types)
+            if static is not None:
+                # A tuple is a constant (a shape) or holds arrays: its type does not say which.
+                key += static
             tree_fn = by_types.get(key)
             if tree_fn is None:
-                tree_fn = by_types[key] = tree_function(backend, args, kwargs)
-            if _tree.backend_of_types(types) is backend:
+                tree_fn = by_types[key] = tree_function(
+                    backend, *(static or _static_positions(args, kwargs))
+                )
+            if static is None and _tree.backend_of_types(types) is backend:
                 # The argument types alone name this backend (a top-level native array
                 # comes first): the next call of the same types skips the search.
                 last[0] = (types, tree_fn)

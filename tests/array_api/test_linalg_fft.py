@@ -787,6 +787,69 @@ def test_rectangular_linalg_gradients_match_finite_differences(backend, name, sh
     assert_close(got, want.astype(F32), rtol=2e-3, atol=2e-3 * np.abs(want).max())
 
 
+# Second order through forward mode on torch: torch 2.13's forward-mode rules of det, slogdet
+# and solve hold the LU factors constant, so differentiating their jvp again was silently wrong
+# (pytorch#192540: jvp of jvp of det gave -38.0 for 8.39); the torch backend then computes
+# through differentiable LU ops. Float64, a matrix whose LU factorization swaps rows (the sign
+# of det), and the routes that differentiate a jvp: jvp (torch.func), vjp (torch.func) and grad
+# of native tensors (at the top level: torch's own autograd, no torch.func level).
+PIVOTED = np.array([[0.5, 2.0, 1.0], [3.0, 0.25, -1.0], [1.0, -1.5, 2.5]])
+RHS = np.array([[1.0, -2.0], [0.5, 1.5], [-1.0, 0.75]])
+SECOND_ORDER = {
+    "det": lambda a, b: ivy_like.linalg.det(a),
+    "slogdet": lambda a, b: ivy_like.linalg.slogdet(a).logabsdet,
+    "solve": lambda a, b: ivy_like.linalg.solve(a, b),
+    "solve_vector": lambda a, b: ivy_like.linalg.solve(a, b[:, 0]),
+    "solve_batch": lambda a, b: ivy_like.linalg.solve(ivy_like.stack([a, a.mT]), b),
+}
+
+
+def _second_difference(f, x, v, w, h=1e-4):
+    """d/ds d/dt f(x + s v + t w) at 0 by central differences in float64 (numpy backend)."""
+    with ivy_like.use_backend("numpy"):
+
+        def at(s, t):
+            moved = [ivy_like.asarray(xi + s * vi + t * wi) for xi, vi, wi in zip(x, v, w)]
+            return np.asarray(f(*moved).to_numpy(), np.float64)
+
+        return (at(h, h) - at(h, -h) - at(-h, h) + at(-h, -h)) / (4 * h * h)
+
+
+@pytest.mark.parametrize("route", ["jvp", "vjp", "grad"])
+@pytest.mark.parametrize("name", list(SECOND_ORDER))
+@pytest.mark.requires("autodiff")
+def test_differentiated_jvp_of_lu_ops_matches_finite_differences(backend, name, route):
+    if backend.name != "torch":
+        pytest.skip("the regression of torch's forward-mode rules; test_check_ops covers all")
+    f = SECOND_ORDER[name]
+    rng = np.random.default_rng(3)
+    x = [PIVOTED, RHS]
+    v, w = ([rng.normal(size=xi.shape) for xi in x] for _ in range(2))
+    want = _second_difference(f, x, v, w)
+    u = rng.normal(size=want.shape)
+    make = backend.asarray if route == "grad" else ivy_like.asarray  # float64 kept
+    x, v, w = ([make(a) for a in z] for z in (x, v, w))
+
+    def jvp_along_v(a, b):
+        return ivy_like.jvp(f, [a, b], v)[1][0]
+
+    if route == "jvp":
+        got = ivy_like.jvp(jvp_along_v, x, w)[1][0]
+        assert_close(got, want, rtol=1e-6, atol=1e-6 * np.abs(want).max())
+        return
+
+    # Reverse over forward: <u, d/dt jvp(x + t w)> from the vjp (or gradient) dotted with w.
+    def weighted(a, b):
+        return ivy_like.sum(jvp_along_v(a, b) * make(u))
+
+    if route == "vjp":
+        grads = ivy_like.vjp(jvp_along_v, x, [make(u)])[1]
+    else:
+        grads = ivy_like.grad(weighted, argnums=(0, 1))(*x)
+    got = sum(float(ivy_like.sum(g * wi)) for g, wi in zip(grads, w))
+    assert got == pytest.approx(float(np.sum(u * want)), rel=1e-6, abs=1e-6)
+
+
 def test_named_tuples_from_native_inputs(backend):
     x = backend.asarray(np.array([[2.0, 1.0], [1.0, 2.0]], F32))
     assert type(ivy_like.linalg.eigh(x)) is EighResult

@@ -829,3 +829,10 @@ def test_torch_solve_of_two_matrices_is_torch_linalg_solve():
     batch_a, batch_b = torch.randn(5, 3, 3, generator=g), torch.randn(5, 3, 2, generator=g)
     got = torch.func.vmap(ivy_like.linalg.solve)(batch_a, batch_b)
     torch.testing.assert_close(got, torch.linalg.solve(batch_a, batch_b))
+
+
+def test_imag_of_a_lazily_conjugated_tensor_under_vmap():
+    x = torch.tensor([[1 + 2j, 3 - 1j], [0.5j, -2 + 0j]], dtype=torch.complex64)
+    with ivy_like.use_backend("torch"):
+        got = ivy_like.vmap(lambda a: ivy_like.imag(torch.conj(a)))(x)
+    np.testing.assert_array_equal(got.numpy(), -np.imag(x.numpy()))

@@ -142,6 +142,17 @@ def test_pool2d(backend, kw, kind):
     assert_close(got, expected.transpose(0, 2, 3, 1), label="NHWC: ")
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.int16, np.uint8, np.bool_])
+def test_max_pool2d_of_integers_and_booleans(backend, dtype):
+    # -inf has no integer or boolean value: the padding is the dtype's minimum (False), which
+    # never wins a max; a cast -inf (0, True) would win over negative values (False).
+    values = np.arange(40).reshape(2, 1, 4, 5) * 7 % 23
+    x = {np.uint8: values, np.bool_: values % 3 == 0}.get(dtype, values - 30).astype(dtype)
+    for kw in (dict(kernel_size=3, stride=2, padding=1), dict(kernel_size=2)):
+        expected = F.max_pool2d(t64(x.astype(np.float64)), **kw).numpy().astype(dtype)
+        assert_close(ivy_like.nn.max_pool2d(*on(backend, x), **kw), expected, label=f"{kw}: ")
+
+
 # -- normalization -----------------------------------------------------------------------------
 @pytest.mark.parametrize("normalized_shape", [6, (6,), (4, 6)])
 @pytest.mark.parametrize("affine", [True, False])

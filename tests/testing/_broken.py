@@ -91,3 +91,15 @@ def _inconsistent_vjp(primals, cotangent, output):
 @inconsistent_rules.jvp
 def _inconsistent_jvp(primals, tangents):
     return tangents[0] * ivy_like.cos(primals[0]) * 2.0
+
+
+@ivy_like.custom_function
+def misshapen_tangent(x):
+    """sin, with a jvp rule whose tangent is one element short (a rule of the wrong shape)."""
+    return ivy_like.sin(x)
+
+
+@misshapen_tangent.jvp
+def _misshapen_tangent_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    return (t * ivy_like.cos(x))[1:]

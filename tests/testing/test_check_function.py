@@ -12,6 +12,7 @@ from _broken import (
     X,
     centred,
     inconsistent_rules,
+    misshapen_tangent,
     negative_zero_on,
     python_branch,
     writes_into_its_input,
@@ -125,6 +126,18 @@ def test_rules_that_are_not_each_others_transpose_fail_transpose(names):
         assert report.outcomes[b, "vjp"].status == "pass"  # the vjp rule is right
         assert report.outcomes[b, "jvp"].status == "fail"  # the jvp rule is not
         assert "not each other's transpose" in report.outcomes[b, "transpose"].detail
+
+
+def test_a_derivative_rule_of_the_wrong_shape_is_a_failed_cell(names):
+    # The rule is used in forward mode; JAX transposes it for reverse mode too, and MLX falls
+    # back to differentiating the body.
+    forward = [b for b in names if ivy_like.get_backend(b).has_autodiff and b != "mxnet"]
+    if not forward:
+        pytest.skip("needs a backend with forward mode")
+    report = check_function(misshapen_tangent, X, backends=forward, checks=["jvp"])
+    for b in forward:
+        cell = report.outcomes[b, "jvp"]
+        assert cell.status == "fail", str(report)
 
 
 def test_the_lazy_check_compares_evaluation_at_each_op(monkeypatch):

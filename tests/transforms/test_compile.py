@@ -97,6 +97,26 @@ def test_compiled_training_step_traces_once_and_matches_eager(name):
 
 
 @pytest.mark.parametrize("name", COMPILERS)
+def test_compiled_forward_over_forward_equals_eager(name):
+    # On torch the traced graph held aten._efficientzerotensor (a tangent known to be zero),
+    # which Inductor compiled into a function that crashed the process (torch 2.13).
+    rng = np.random.default_rng(5)
+    a, v, w = (rng.standard_normal((3, 3)).astype(np.float32) for _ in range(3))
+    with ivy_like.use_backend(name):
+        a, v, w = (ivy_like.asarray(t) for t in (a, v, w))
+
+        def inner(x):
+            return ivy_like.jvp(lambda y: ivy_like.sum(ivy_like.sin(y)) * 2.0, [x], [v])[1][0]
+
+        def outer(x):
+            return ivy_like.jvp(inner, [x], [w])[1][0]
+
+        got = ivy_like.compile(outer)(a)
+    want = -2.0 * np.sum(np.sin(ivy_like.to_numpy(a)) * ivy_like.to_numpy(v) * ivy_like.to_numpy(w))
+    np.testing.assert_allclose(float(ivy_like.to_numpy(got)), want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", COMPILERS)
 def test_compiled_gradient_through_max_pool(name):
     # A CNN step compiles: jax could not differentiate its max-pool window under jit when the
     # start value was an array (a generic reduce_window); the gradient routes to each maximum.

@@ -141,6 +141,10 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
     >>> B.from_dlpack(np.ones(2, dtype=np.float32))
     Array([1., 1.], dtype=float32)
     """
+    if isinstance(x, jax.Array):
+        # JAX's own array (a tracer under jit, vmap or grad too): no DLPack round trip, which
+        # needs a buffer that a tracer does not have.
+        return jnp.asarray(x, copy=copy, device=_device(device))
     _check_representable(x, "from_dlpack")
     try:
         result = jnp.from_dlpack(x, device=_device(device), copy=copy)

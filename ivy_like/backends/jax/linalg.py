@@ -40,26 +40,25 @@ def _adjoint(x: Any) -> Any:
     return jnp.conj(jnp.swapaxes(x, -1, -2))
 
 
-@jax.custom_vjp
+@jax.custom_jvp
 def _symmetric_cotangent(x: Any) -> Any:
-    """``x`` itself; its cotangent is made Hermitian, ``(G + G^H) / 2``.
+    """``x`` itself; its tangent is made Hermitian, ``(dX + dX^H) / 2``, and so (the
+    transpose of that map) its cotangent, ``(G + G^H) / 2``.
 
     ``cholesky``, ``eigh`` and ``eigvalsh`` read one triangle; their gradient on every backend
     is the symmetric one (torch's, and JAX's with its default ``symmetrize_input=True``, which
-    here would change the forward result of non-symmetric input).
+    here would change the forward result of non-symmetric input). A JVP rule, which JAX
+    transposes for reverse mode, keeps forward mode (a custom VJP would refuse ``jvp``).
     """
     return x
 
 
-def _no_residuals(x: Any) -> tuple[Any, None]:
-    return x, None
+@_symmetric_cotangent.defjvp
+def _hermitian_tangent(primals: tuple[Any], tangents: tuple[Any]) -> tuple[Any, Any]:
+    (x,), (dx,) = primals, tangents
+    return _symmetric_cotangent(x), (dx + _adjoint(dx)) / 2
 
 
-def _hermitian_part(_: None, g: Any) -> tuple[Any]:
-    return ((g + _adjoint(g)) / 2,)
-
-
-_symmetric_cotangent.defvjp(_no_residuals, _hermitian_part)
 _Tracer = jax.core.Tracer
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from ivy_like.ops.nn import sizes as _sizes
@@ -111,10 +112,17 @@ def _window(x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str) -> An
 
 
 def nn_max_pool2d(x: Any, kernel_size: Any, stride: Any, padding: Any, data_format: str) -> Any:
+    if x.dtype == jnp.bool_:  # no iinfo for booleans: the composite pools them
+        return _composite("nn.max_pool2d")(x, kernel_size, stride, padding, data_format)
     dims, strides, pads, _ = _window(x, kernel_size, stride, padding, data_format)
     # A Python scalar start value: JAX recognises max with -inf as reduce_window_max, which
     # differentiates under jit; a jnp array start value would be a generic reduce_window.
-    low = -jnp.inf if jnp.issubdtype(x.dtype, jnp.inexact) else int(jnp.iinfo(x.dtype).min)
+    # An integer's start value is its dtype's minimum in that dtype: a Python int is taken as
+    # int32, which reduce_window refuses for the other integer dtypes.
+    if jnp.issubdtype(x.dtype, jnp.inexact):
+        low: Any = -jnp.inf
+    else:
+        low = np.array(jnp.iinfo(x.dtype).min, x.dtype)[()]
     return lax.reduce_window(x, low, lax.max, dims, strides, pads)
 
 

@@ -257,10 +257,32 @@ def nextafter(x1: Any, x2: Any, /) -> Any:
     itype = _SAME_WIDTH_INT.get(a.dtype)
     if itype is None:
         raise TypeError(f"nextafter: expected real floating-point arrays, got {a.dtype}")
-    # The integer-view step shared with jax and tensorflow (ops.elementwise).
+    if a.shape != b.shape:  # the derivative rules below are those of same-shaped arguments
+        a, b = mx.broadcast_arrays(a, b)
+    return _nextafter_views(a, b)
+
+
+@mx.custom_function
+def _nextafter_views(a: Any, b: Any) -> Any:
+    # mx.jvp asks the views inside for their jvp even with a rule (MLX 0.32): they see
+    # constants. The integer-view step is shared with jax and tensorflow (ops.elementwise).
+    a, b = mx.stop_gradient(a), mx.stop_gradient(b)
+    itype = _SAME_WIDTH_INT[a.dtype]
     width = a.dtype.size * 8
     bits = nextafter_bits(mx.view(a, itype), mx.view(b, itype), width, mx.where, mx.bitwise_and)
     return mx.where(mx.isnan(a) | mx.isnan(b), a + b, mx.view(bits, a.dtype))  # NaN in, out
+
+
+# The result is x1 moved by one ulp: its derivative is 1 in x1 and 0 in x2, as torch's and
+# as finite differences give (MLX cannot differentiate the bit views).
+@_nextafter_views.vjp
+def _nextafter_vjp(primals: Any, cotangent: Any, output: Any) -> tuple[Any, Any]:
+    return cotangent, mx.zeros_like(cotangent)
+
+
+@_nextafter_views.jvp
+def _nextafter_jvp(primals: Any, tangents: Any) -> Any:
+    return tangents[0]
 
 
 def hypot(x1: Any, x2: Any, /) -> Any:

@@ -3,7 +3,9 @@
 MLX computes FFTs in complex64 only (it turns float64 input into complex64 silently), so
 float64 input is a ``TypeError`` here rather than a silent loss of precision. MLX has no
 ``hfft``/``ihfft``: they are ``irfft``/``rfft`` of the conjugate with the opposite
-normalisation. ``fftfreq``/``rfftfreq`` take a dtype (MLX's give float32 only).
+normalisation. ``fftfreq``/``rfftfreq`` take a dtype (MLX's give float32 only). MLX's JVP of
+``irfft``/``irfftn`` with an odd number of output points on the last axis returns one point
+fewer (MLX 0.32): those transforms are composed from complex ones (see ``_irfft``).
 """
 
 from __future__ import annotations
@@ -30,14 +32,54 @@ def _input(name: str, x: Any, real_only: bool = False) -> Any:
     return x
 
 
+def _irfft(x: Any, n: int, axis: int, norm: str) -> Any:
+    """``mx.fft.irfft``; for an odd ``n``, the inverse complex FFT of the whole spectrum.
+
+    MLX's JVP of an inverse real transform forgets the output size and takes the default
+    ``2 * (m - 1)``: for an odd ``n`` it gives ``n - 1`` points, or raises (MLX 0.32). An odd
+    ``n`` uses ``(n + 1) / 2`` points and no Nyquist term: with their conjugates mirrored
+    behind them they are the ``n`` points of a Hermitian spectrum, whose inverse FFT is real
+    (the real part drops the imaginary part of the first point, as ``irfft`` does). MLX
+    differentiates that composition in every mode.
+    """
+    if n % 2 == 0:
+        return mx.fft.irfft(x, n, axis, norm)
+    x = mx.moveaxis(x, axis, -1)
+    m, size = (n + 1) // 2, x.shape[-1]
+    if size >= m:
+        x = x[..., :m]
+    else:
+        x = mx.pad(x, [(0, 0)] * (x.ndim - 1) + [(0, m - size)])
+    spectrum = mx.concatenate([x, mx.conj(x[..., :0:-1])], axis=-1)
+    return mx.moveaxis(mx.real(mx.fft.ifft(spectrum, n, -1, norm)), -1, axis)
+
+
+def _irfftn(x: Any, s: Any, axes: Any, norm: str) -> Any:
+    """``mx.fft.irfftn``; for an odd size of the last axis, the inverse complex FFT along the
+    other axes, then ``_irfft`` along it (the norms' scales are products over the axes)."""
+    if s[-1] % 2 == 0:
+        return mx.fft.irfftn(x, s, axes, norm)
+    if len(axes) > 1:
+        x = mx.fft.ifftn(x, s[:-1], axes[:-1], norm)
+    return _irfft(x, s[-1], axes[-1], norm)
+
+
+_INVERSE_REAL = {mx.fft.irfft: _irfft, mx.fft.irfftn: _irfftn}
 # MLX has no hfft/ihfft: they are written below.
-globals().update(_fft.transforms_for(mx.fft, _input, _fft.TRANSFORMS.keys() - {"hfft", "ihfft"}))
+globals().update(
+    _fft.transforms_for(
+        mx.fft,
+        _input,
+        _fft.TRANSFORMS.keys() - {"hfft", "ihfft"},
+        wrap=lambda fn: _INVERSE_REAL.get(fn, fn),
+    )
+)
 
 
 def fft_hfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
     x = _input("hfft", x).astype(mx.complex64)
     ax, n = one_d("hfft", tuple(x.shape), n, axis, inverse_real=True)
-    return mx.fft.irfft(mx.conj(x), n=n, axis=ax, norm=swap_norm(norm))
+    return _irfft(mx.conj(x), n, ax, swap_norm(norm))
 
 
 def fft_ihfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:

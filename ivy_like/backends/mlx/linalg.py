@@ -17,10 +17,11 @@ and ``vecdot`` of integers (``mx.matmul`` rejects them).
 ``LinAlgError`` in the call (MLX reports it only at evaluation; see ``_evaluated``).
 
 Gradients: MLX 0.32 cannot differentiate ``inv``, ``solve``, ``cholesky``, ``eigh``,
-``eigvalsh``, ``svd`` or ``qr``; ``_linalg_vjp`` gives them and ``pinv`` VJPs (so
-``matrix_power`` with n < 0, ``svdvals`` and ``matrix_norm`` of ord 2, -2 and 'nuc' too).
-``eig`` and ``eigvals`` have none (a ``NotImplementedError`` under ``grad``), and refuse
-float64 input: their results are complex and MLX has no complex128.
+``eigvalsh``, ``svd`` or ``qr``, in either mode; ``_linalg_vjp`` gives them and ``pinv`` VJPs
+and JVPs (so ``matrix_power`` with n < 0, ``svdvals`` and ``matrix_norm`` of ord 2, -2 and
+'nuc' too), which compose to second order.
+``eig`` and ``eigvals`` have none (a ``NotImplementedError`` under ``grad`` and ``jvp``), and
+refuse float64 input: their results are complex and MLX has no complex128.
 """
 
 from __future__ import annotations
@@ -260,12 +261,19 @@ def linalg_matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -
         return _linalg.root_zero_grad(_float_sum(a * a, [-2, -1], keepdims), mx.sqrt, mx.where)
     if reduce is None:  # 1, -1, inf, -inf: MLX's own, differentiable
         return mx.linalg.norm(x, ord=ord, axis=[-2, -1], keepdims=keepdims, stream=_CPU)
-    # 2, -2 and "nuc" from the singular values, whose VJP _linalg_vjp gives.
-    out = reduce(_vjp.svdvals(x), axis=-1)
+    # 2, -2 and "nuc" from the singular values, whose derivatives _linalg_vjp gives.
+    out = reduce(_vjp.svdvals(x))
     return mx.expand_dims(out, (-2, -1)) if keepdims else out
 
 
-_SINGULAR_VALUE_NORMS = {2: mx.max, -2: mx.min, "nuc": mx.sum}
+# The singular values come sorted, largest first: 2 and -2 take the first and the last rather
+# than mx.max/mx.min, whose JVP gathers at the argmax and has no JVP itself (MLX 0.32: "Cannot
+# calculate JVP with respect to indices"), so that forward over forward works.
+_SINGULAR_VALUE_NORMS: dict[Any, Callable[[Any], Any]] = {
+    2: lambda s: s[..., 0],
+    -2: lambda s: s[..., -1],
+    "nuc": lambda s: mx.sum(s, axis=-1),
+}
 
 
 @_in_float32

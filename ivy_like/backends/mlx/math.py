@@ -102,7 +102,7 @@ def scatter_add(x: Any, indices: Any, updates: Any) -> Any:
     if not updates.size:  # MLX's scatter refuses empty updates
         return x
     extended = mx.concatenate([x, mx.zeros((1, *rest), x.dtype)])
-    return extended.at[_rows(indices, n, wrap=True)].add(updates)[:n]
+    return _add_at(extended, _rows(indices, n, wrap=True), updates)[:n]
 
 
 def _segment_rows(segment_ids: Any, num_segments: Any) -> Any:
@@ -114,7 +114,32 @@ def segment_sum(data: Any, segment_ids: Any, num_segments: Any) -> Any:
     out = mx.zeros((num_segments + 1, *data.shape[1:]), data.dtype)
     if not data.size:  # MLX's scatter refuses empty updates
         return out[:num_segments]
-    return out.at[rows].add(data)[:num_segments]
+    return _add_at(out, rows, data)[:num_segments]
+
+
+@mx.custom_function
+def _add_at(base: Any, rows: Any, updates: Any) -> Any:
+    """``base.at[rows].add(updates)``, with derivative rules: MLX has no JVP for scatters
+    ('[scatter] JVP not yet implemented', MLX 0.32), and the sum is linear in both arrays.
+    mx.jvp asks the scatter inside for its own JVP even with a rule: it sees constants."""
+    return mx.stop_gradient(base).at[rows].add(mx.stop_gradient(updates))
+
+
+@_add_at.vjp
+def _add_at_vjp(primals: Any, cotangent: Any, output: Any) -> tuple[Any, Any, Any]:
+    _, rows, _ = primals
+    return cotangent, mx.zeros_like(rows), cotangent[rows]
+
+
+@_add_at.jvp
+def _add_at_jvp(primals: Any, tangents: Any) -> Any:
+    base, rows, updates = primals
+    d_base, _, d_updates = tangents  # None where MLX does not differentiate an argument
+    if d_base is None:
+        d_base = mx.zeros_like(base)
+    if d_updates is None:
+        return d_base
+    return _add_at(d_base, rows, d_updates)  # itself: a tangent of any order
 
 
 def segment_max(data: Any, segment_ids: Any, num_segments: Any) -> Any:

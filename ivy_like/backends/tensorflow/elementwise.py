@@ -356,11 +356,36 @@ def _nextafter(a: Any, b: Any) -> Any:
     view = _INT_VIEW.get(a.dtype)
     if view is None or a.dtype != b.dtype:
         return tf.math.nextafter(a, b)  # its own error (mixed dtypes: _promoting promotes)
-    itype, width = view
-    ia, ib = tf.bitcast(a, itype), tf.bitcast(b, itype)  # the integer ops broadcast
+    if a.shape != b.shape:  # the gradient below is that of same-shaped arguments
+        shape = tf.broadcast_dynamic_shape(tf.shape(a), tf.shape(b))
+        a, b = tf.broadcast_to(a, shape), tf.broadcast_to(b, shape)
+    if tf.executing_eagerly():
+        return _nextafter_views(a, b)
+    return _nextafter_call(a, b)
+
+
+@tf.custom_gradient
+def _nextafter_views(a: Any, b: Any) -> Any:
+    # A ForwardAccumulator takes the tangents of the ops inside when some carry one (a + b
+    # below), instead of the rule: the value is computed from constants.
+    a, b = tf.stop_gradient(a), tf.stop_gradient(b)
+    itype, width = _INT_VIEW[a.dtype]
+    ia, ib = tf.bitcast(a, itype), tf.bitcast(b, itype)
     bits = nextafter_bits(ia, ib, width, tf.where, tf.bitwise.bitwise_and)
     nan = has_nan_bits(ia, ib, width, tf.bitwise.bitwise_and)
-    return tf.where(nan, a + b, tf.bitcast(bits, a.dtype))
+
+    def grad(upstream: Any) -> tuple[Any, Any]:
+        # The result is x1 moved by one ulp: its derivative is 1 in x1 and 0 in x2, as
+        # torch's and as finite differences give (through the bit casts TF would give 0).
+        return tf.identity(upstream), tf.zeros_like(upstream)  # an op, for forward mode
+
+    return tf.where(nan, a + b, tf.bitcast(bits, a.dtype)), grad
+
+
+# While tracing, a ForwardAccumulator takes the tangents of the ops inside a custom gradient
+# (the bit casts: 0) and ignores its rule, but through a function call it transposes the
+# call's gradient: inside a graph the step is one.
+_nextafter_call = tf.function(_nextafter_views, autograph=False)
 
 
 nextafter = _promoting(_nextafter)

@@ -11,6 +11,7 @@ TensorFlow ops after the shared rules of ``ivy_like.ops``. Differences from NumP
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -199,14 +200,23 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
     return tuple(tf.unstack(x, axis=normalize_axis(axis, x.shape.rank, "unstack")))
 
 
+def _is_plain_zero(value: Any) -> bool:
+    # 0, False or 0.0 (not -0.0, whose sign the border keeps): what tf.pad pads with.
+    return type(value) in (int, bool, float) and value == 0 and math.copysign(1.0, value) > 0
+
+
 def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Any:
     pairs = pad_pairs(pad_width, x.shape.rank)
     if mode == "constant":
         if not pairs:
             return tf.identity(x)
+        if _is_plain_zero(constant_values):
+            return tf.pad(x, pairs)
         # The value cast to x's dtype through NumPy, as np.pad does (tf.pad would refuse 2.5
-        # for an integer x).
-        return tf.pad(x, pairs, constant_values=_const(constant_values, x.dtype))
+        # for an integer x). tf.vectorized_map's rule for PadV2 drops constant_values (it pads
+        # with 0), so under vmap the border would be 0: the value goes in through a mask.
+        inside = tf.pad(tf.ones_like(x, dtype=tf.bool), pairs)  # False on the border
+        return tf.where(inside, tf.pad(x, pairs), _const(constant_values, x.dtype))
     # NumPy's reflect and edge (pad's check refused any other mode) as gathers: tf.pad's REFLECT needs pads smaller than the axis.
     for axis, sources in pad_sources(tuple(x.shape), pairs, mode):
         x = tf.gather(x, sources, axis=axis)

@@ -98,14 +98,24 @@ def _pool(x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str, fill: f
     if not last:
         x = tf.transpose(x, (0, 2, 3, 1))
     if any(pads):
-        x = tf.pad(
-            x, [(0, 0), (pads[0], pads[0]), (pads[1], pads[1]), (0, 0)], constant_values=fill
-        )
+        widths = [(0, 0), (pads[0], pads[0]), (pads[1], pads[1]), (0, 0)]
+        if fill:
+            # tf.vectorized_map's rule for PadV2 drops constant_values (it pads with 0), so
+            # under vmap a border of 0 would win the max over negative values: the fill goes
+            # in through a mask of the border (one image and channel, broadcast).
+            inside = tf.pad(tf.ones_like(x[:1, :, :, :1], dtype=tf.bool), widths)
+            # an integer's max pads with its dtype's minimum (-inf has no integer value)
+            border = fill if x.dtype.is_floating else x.dtype.min
+            x = tf.where(inside, tf.pad(x, widths), tf.constant(border, x.dtype))
+        else:
+            x = tf.pad(x, widths)
     y = (tf.nn.max_pool2d if fill else tf.nn.avg_pool2d)(x, kernel, strides, "VALID")
     return y if last else tf.transpose(y, (0, 3, 1, 2))
 
 
 def nn_max_pool2d(x: Any, kernel_size: Any, stride: Any, padding: Any, data_format: str) -> Any:
+    if x.dtype == tf.bool:  # tf.nn.max_pool2d pools numbers only; the composite booleans too
+        return _composite("nn.max_pool2d")(x, kernel_size, stride, padding, data_format)
     return _pool(x, kernel_size, stride, padding, data_format, -math.inf)
 
 

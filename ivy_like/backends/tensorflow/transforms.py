@@ -103,7 +103,8 @@ def jvp_leaves(
     finally:
         _FORWARD.reset(token)
     jvps = acc.jvp(outputs, unconnected_gradients=_ZERO)
-    return outputs, [tf.zeros_like(o) if j is None else j for o, j in zip(outputs, jvps)]
+    # A gather's tangent can be IndexedSlices (segment_sum's): dense, as the vjp's are.
+    return outputs, [tf.zeros_like(o) if j is None else _dense(j) for o, j in zip(outputs, jvps)]
 
 
 # -- what vmap is mapping (read by custom functions while vectorized_map traces) -------------

@@ -148,7 +148,21 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
     >>> from_dlpack(np.arange(2.0), copy=True)
     tensor([0., 1.], dtype=torch.float64)
     """
+    if isinstance(x, torch.Tensor):
+        return _own_tensor(x, device, copy)
     return torch.from_dlpack(x, device=device, copy=copy)
+
+
+def _own_tensor(x: Any, device: Any, copy: bool | None) -> Any:
+    # torch's own tensor without a DLPack round trip: torch refuses to export a tensor that
+    # requires grad, and a fake (torch.compile) or batched (torch.func) tensor has no memory.
+    # The result is x (shared, in the graph), x moved, or a copy.
+    moved = x if device is None else x.to(device)
+    if moved is not x:
+        if copy is False:
+            raise BufferError(f"from_dlpack: copy=False, but the tensor is on {x.device}")
+        return moved
+    return x.clone() if copy else x
 
 
 def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:

@@ -186,8 +186,12 @@ conj = torch.conj_physical  # a real conjugate, not a lazy view with the conj bi
 
 
 def imag(x: Any, /) -> Any:
-    # torch.imag refuses real tensors; their imaginary part is 0 (NumPy's answer).
-    return torch.imag(x) if x.is_complex() else torch.zeros_like(x)
+    # torch.imag refuses real tensors; their imaginary part is 0 (NumPy's answer). Of a lazily
+    # conjugated tensor (a native torch.conj) it is a negated view, which torch.func.vmap
+    # cannot batch (no rule for aten::_neg_view, torch 2.13): the conjugate is made first.
+    if not x.is_complex():
+        return torch.zeros_like(x)
+    return torch.imag(x.resolve_conj() if x.is_conj() else x)
 
 
 def round(x: Any, /) -> Any:  # noqa: A001

@@ -2,7 +2,9 @@
 
 Wrappers add the rules of ``ivy_like.ops.fft``: floating-point input only, ``s``/``axes``
 resolved once, half precision computed in float32 (torch has no CPU half FFT), float32
-frequencies by default.
+frequencies by default, ``ihfft``'s result conjugated in memory (torch returns a lazily
+conjugated view, and ``torch.func.vmap`` has no batching rule for the ``_neg_view`` that
+``imag`` of such a view makes: ``vmap`` of ``imag(ihfft(x))`` raised, torch 2.13).
 """
 
 from __future__ import annotations
@@ -28,7 +30,20 @@ def _input(name: str, x: Any, real_only: bool) -> Any:
     return x if wider is None else x.to(wider)
 
 
-globals().update(_fft.transforms_for(torch.fft, _input))
+def _in_memory(fn: Any) -> Any:
+    """``fn`` (``torch.fft.ihfft``) with its lazily conjugated result resolved."""
+
+    def transform(*args: Any) -> Any:
+        return fn(*args).resolve_conj()
+
+    return transform
+
+
+globals().update(
+    _fft.transforms_for(
+        torch.fft, _input, wrap=lambda fn: _in_memory(fn) if fn is torch.fft.ihfft else fn
+    )
+)
 
 
 def fft_fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:

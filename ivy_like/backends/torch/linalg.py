@@ -5,6 +5,12 @@ input for the decompositions, mixed-dtype ``matmul``, ``solve`` (torch guesses v
 ``x2`` is a vector only when 1-D), operands of different dtypes (promoted by
 ``torch.result_type`` as NumPy would, where torch refuses them), ``trace`` of a stack, and the
 named-tuple results.
+
+``det``, ``slogdet`` and ``solve`` compute through the LU factors as differentiable ops
+(``lu_factor_ex``, ``lu_solve``) where a forward-mode derivative is differentiated again (jvp
+of jvp, vjp of jvp): torch 2.13's own forward-mode rules of the three hold the LU factors
+constant there (pytorch#192540) and give silently wrong values; the composites' rules are right
+at every order. Elsewhere the fused kernels run, after one check for a torch.func level.
 """
 
 from __future__ import annotations
@@ -13,15 +19,20 @@ import math
 from typing import Any
 
 import torch
+from torch._C import _functorch
 
 from ivy_like.ops.linalg import EighResult, EigResult, SlogdetResult
 
 from .._common import linalg as _linalg
 from .._common.statistical import ACCURATE_SUM_FROM
 from ._helpers import _in_float32
+from .transforms import forward_rule_differentiated
 
 _is_compiling = torch.compiler.is_compiling  # read once: two attribute lookups a call
 _solve_ex = torch.linalg.solve_ex
+_det = torch.linalg.det
+_slogdet = torch.linalg.slogdet
+_transform_level = _functorch.maybe_current_level  # None outside every torch.func transform
 
 
 # _in_float32 (from _helpers.py): float16/bfloat16 computed in float32, the
@@ -92,7 +103,40 @@ def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return torch.linalg.cross(x1, x2, dim=axis)
 
 
-linalg_det = _in_float32(_linalg.of_matrix_for(torch.linalg.det, "det", _float, square=True))
+@_in_float32
+def linalg_det(x: Any, /) -> Any:
+    x = _float("det", x, square=True)
+    if _transform_level() is not None and forward_rule_differentiated(x):
+        return _det_by_lu(x)  # torch's rule would be differentiated: see the docstring
+    return _det(x)
+
+
+def _det_by_lu(x: Any) -> Any:
+    return _signed_diagonal(x).prod(-1)  # a singular x: a zero on the diagonal, det 0
+
+
+def _slogdet_by_lu(x: Any) -> tuple[Any, Any]:
+    diagonal = _signed_diagonal(x)  # a singular x: a zero, so sign 0 and logabsdet -inf
+    return torch.sgn(diagonal).prod(-1), diagonal.abs().log().sum(-1)
+
+
+def _signed_diagonal(x: Any) -> Any:
+    """The diagonal of U in x = P L U (differentiable), each element negated where the
+    factorization swapped its row for another: their product is det(x). (The sign is folded
+    in before the product, not multiplied after it: Inductor 2.13 crashes on jvp of jvp of a
+    0-d result times a 0-d factor, as in ``compile(jvp(jvp(det)))``.)"""
+    lu, pivots, _ = torch.linalg.lu_factor_ex(x)
+    rows = torch.arange(1, pivots.shape[-1] + 1, dtype=pivots.dtype, device=pivots.device)
+    diagonal = torch.diagonal(lu, dim1=-2, dim2=-1)
+    return torch.where(pivots != rows, -diagonal, diagonal)  # LAPACK's pivots are 1-based
+
+
+def _solve_by_lu(x1: Any, x2: Any) -> Any:
+    """torch.linalg.solve of a matrix x2 (batches broadcast) through differentiable LU ops."""
+    lu, pivots, info = torch.linalg.lu_factor_ex(x1)
+    # torch.linalg.solve's own LinAlgError for a singular x1 (also read per element under vmap)
+    torch._linalg_check_errors(info, "torch.linalg.solve", is_matrix=x1.ndim == 2)
+    return torch.linalg.lu_solve(lu, pivots, x2)
 
 
 def linalg_diagonal(x: Any, /, *, offset: int = 0) -> Any:
@@ -143,9 +187,15 @@ def linalg_pinv(x: Any, /, *, rtol: Any = None) -> Any:
 
 
 linalg_qr = _in_float32(_linalg.qr_for(torch.linalg.qr, _float))
-linalg_slogdet = _in_float32(
-    _linalg.named_result_for(torch.linalg.slogdet, "slogdet", _float, SlogdetResult)
-)
+
+
+@_in_float32
+def linalg_slogdet(x: Any, /) -> SlogdetResult:
+    x = _float("slogdet", x, square=True)
+    if _transform_level() is not None and forward_rule_differentiated(x):
+        # torch's forward-mode rule would be differentiated: see the docstring
+        return SlogdetResult(*_slogdet_by_lu(x))
+    return SlogdetResult(*_slogdet(x))
 
 
 def linalg_solve(x1: Any, x2: Any, /) -> Any:
@@ -155,13 +205,15 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
         and x1.ndim == 2
         and x2.ndim == 2
         and not _is_compiling()
+        and (_transform_level() is None or not forward_rule_differentiated(x1, x2))
     ):
         # Two matrices: torch succeeds exactly where the checks below pass them on unchanged
         # (one floating dtype, square x1, matching rows), and raises otherwise. solve_ex is
         # the same solver without torch.linalg.solve's error handling, ~2 µs cheaper on small
         # matrices; a singular x1 (info != 0) goes on to the path below, where
         # torch.linalg.solve's LinAlgError becomes ivy_like's. Under vmap, reading info
-        # raises (data-dependent control flow) and the path below runs as well.
+        # raises (data-dependent control flow) and the path below runs as well. A forward-mode
+        # derivative to be differentiated again goes below too (see the docstring).
         try:
             result, info = _solve_ex(x1, x2)
             if not info:
@@ -172,17 +224,20 @@ def linalg_solve(x1: Any, x2: Any, /) -> Any:
 
 
 def _broadcast_solve(x1: Any, x2: Any) -> Any:
+    solve = torch.linalg.solve
+    if _transform_level() is not None and forward_rule_differentiated(x1, x2):
+        solve = _solve_by_lu  # torch's rule would be differentiated: see the docstring
     if x2.ndim == 2 and x1.ndim == 2:  # no batch dimensions: nothing to broadcast
-        return torch.linalg.solve(x1, x2)
+        return solve(x1, x2)
     if x2.ndim == 1:
-        return torch.linalg.solve(x1, x2[:, None])[..., 0]
+        return solve(x1, x2[:, None])[..., 0]
     if x1.shape[:-2] != x2.shape[:-2]:
         # Broadcast the batch dimensions explicitly so torch never reads x2 as a batch of
         # vectors (with equal batch shapes it cannot; broadcast_shapes costs ~10 µs).
         batch = torch.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
         x1 = x1.expand(*batch, *x1.shape[-2:])
         x2 = x2.expand(*batch, *x2.shape[-2:])
-    return torch.linalg.solve(x1, x2)
+    return solve(x1, x2)
 
 
 # What the direct call above does not take: both operands in one dtype, batches broadcast.

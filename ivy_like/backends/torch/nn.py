@@ -18,13 +18,16 @@ from typing import Any
 
 import torch
 import torch.nn.functional as F
+from torch._functorch.pyfunctorch import retrieve_all_functorch_interpreters
 
 from ivy_like.ops.nn import sizes as _sizes
 from ivy_like.ops.nn.losses import label_error, probability_error
 
 from .._common import nn as _nn
 
-_functorch_level = torch._C._functorch.maybe_current_level
+_functorch = torch._C._functorch
+_functorch_level = _functorch.maybe_current_level
+_interpreters = retrieve_all_functorch_interpreters
 _is_compiling = torch.compiler.is_compiling
 _dispatch_modes = torch._C._len_torch_dispatch_stack
 _INDEX_DTYPES = frozenset({torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8})
@@ -85,6 +88,8 @@ def _pool(fn: Any, x: Any, kernel_size: Any, stride: Any, padding: Any, fmt: str
 
 
 def nn_max_pool2d(x: Any, kernel_size: Any, stride: Any, padding: Any, data_format: str) -> Any:
+    if x.dtype == torch.bool:  # torch pools numbers only; the composite booleans too
+        return _composite("nn.max_pool2d")(x, kernel_size, stride, padding, data_format)
     return _pool(F.max_pool2d, x, kernel_size, stride, padding, data_format)
 
 
@@ -236,9 +241,10 @@ def nn_scaled_dot_product_attention(
     The kernel needs q, k, v of one floating dtype and the same batch axes (no broadcasting).
     A row whose every position is masked is NaN in the composite (a softmax of -inf) but 0 in
     torch's kernel, so a mask goes to the kernel only when every row keeps a position (one
-    reduction, read once); causal masking keeps position 0 in every row, as the composite's
-    ``tril`` does (torch refuses a mask together with ``is_causal``: the composite takes
-    both). A mask that autograd tracks takes the composite, which differentiates it.
+    reduction, read once; a trace without values, ivy_like.compile's, takes the composite);
+    causal masking keeps position 0 in every row, as the composite's ``tril`` does (torch
+    refuses a mask together with ``is_causal``: the composite takes both). A mask that
+    autograd tracks takes the composite, which differentiates it.
     """
     if (
         query.ndim >= 3
@@ -267,6 +273,8 @@ def _mask_fits(mask: Any, query: Any, key: Any) -> bool:
     shape = (1,) * (len(scores) - mask.ndim) + tuple(mask.shape)
     if any(m not in (1, n) for m, n in zip(shape, scores)):
         return False  # the composite names the shapes
+    if _dispatch_modes():  # make_fx (ivy_like.compile), fake tensors: no value to read
+        return False
     if mask.dtype == torch.bool:
         return bool(mask.any(dim=-1).all()) if mask.shape[-1] == key.shape[-2] else bool(mask.all())
     if mask.dtype != query.dtype:
@@ -326,7 +334,15 @@ nn_cosine_similarity = F.cosine_similarity  # (x1, x2, dim, eps)
 
 # -- the layers of converted models: activations, pooling, recurrent cells, resizing -----------
 nn_relu6 = F.relu6
-nn_hardsigmoid = F.hardsigmoid
+
+
+def nn_hardsigmoid(x: Any) -> Any:
+    # relu6(x + 3) / 6, the composite's formula: F.hardsigmoid's backward has no derivative
+    # (second-order gradients raise), hardtanh's has; the values and the gradient, 0 at the
+    # corners, are the same.
+    return F.hardtanh(x + 3.0, 0.0, 6.0) / 6.0
+
+
 nn_hardswish = F.hardswish
 
 
@@ -338,7 +354,23 @@ def nn_hardtanh(x: Any, min_val: float, max_val: float) -> Any:
     return F.hardtanh(x, float(min_val), float(max_val))
 
 
+# The torch.func transforms that torch's fused recurrent kernels do not support: vmap
+# (aten::lstm and aten::lstm_cell have no batching rule and no fallback, aten::gru_cell runs
+# its slow fallback with a warning) and jvp (mkldnn_rnn_layer has no forward derivative).
+_UNFUSED_UNDER = frozenset({_functorch.TransformType.Vmap, _functorch.TransformType.Jvp})
+
+
+def _fused_rnn() -> bool:
+    """Whether torch's fused recurrent kernels may run here: not under vmap or jvp, where the
+    composite (linear layers and gates) serves. Inside a torch.compile trace they run."""
+    if _is_compiling():
+        return True
+    return not any(i.key() in _UNFUSED_UNDER for i in _interpreters())
+
+
 def nn_lstm_cell(x: Any, h: Any, c: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any) -> Any:
+    if not _fused_rnn():
+        return _composite("nn.lstm_cell")(x, h, c, w_ih, w_hh, b_ih, b_hh)
     if x.ndim == 1:  # torch.lstm_cell takes a batch only
         h1, c1 = torch.lstm_cell(x[None], (h[None], c[None]), w_ih, w_hh, b_ih, b_hh)
         return h1[0], c1[0]
@@ -355,6 +387,10 @@ def nn_lstm(
     batch_first: bool,
     bidirectional: bool,
 ) -> Any:
+    if not _fused_rnn():
+        return _composite("nn.lstm")(
+            x, weights, h0, c0, num_layers, bias, batch_first, bidirectional
+        )
     states = (
         num_layers * (2 if bidirectional else 1),
         x.shape[0 if batch_first else 1],
@@ -369,6 +405,8 @@ def nn_lstm(
 
 
 def nn_gru_cell(x: Any, h: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any) -> Any:
+    if not _fused_rnn():
+        return _composite("nn.gru_cell")(x, h, w_ih, w_hh, b_ih, b_hh)
     if x.ndim == 1:  # torch.gru_cell takes a batch only
         return torch.gru_cell(x[None], h[None], w_ih, w_hh, b_ih, b_hh)[0]
     return torch.gru_cell(x, h, w_ih, w_hh, b_ih, b_hh)

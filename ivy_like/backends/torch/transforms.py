@@ -110,15 +110,29 @@ def _flat_vmap(
     return out, unmapped
 
 
+_ZERO_TENSOR = torch.ops.aten._efficientzerotensor.default
+
+# Whether make_fx is tracing (what torch.fx.experimental.proxy_tensor.get_proxy_mode reads,
+# at a sixth of its cost: this is on every compiled call).
+_proxy_mode = torch._C._get_dispatch_mode
+_PROXY = torch._C._TorchDispatchModeKey.PROXY
+
+
 def compile_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
     # One compiled graph per input signature (shapes, dtypes, devices...), as jax.jit and
     # mx.compile: the key is cheaper than Dynamo's guards and the graph is built once.
     graphs: dict[tuple[Any, ...], Callable[..., list[Any]]] = {}
 
     def compiled(*leaves: Any) -> list[Any]:
-        if torch.compiler.is_compiling() or _functorch.maybe_current_level() is not None:
-            # Inside a torch.compile the caller's trace takes f in; under a torch.func
-            # transform make_fx would see the transform's wrapped tensors: run f as it is.
+        if (
+            torch.compiler.is_compiling()
+            or _functorch.maybe_current_level() is not None
+            or _proxy_mode(_PROXY) is not None
+        ):
+            # Inside a torch.compile, or a compile's own trace (make_fx: a compiled function
+            # called by a compiled function), the caller's trace takes f in; under a
+            # torch.func transform make_fx would see the transform's wrapped tensors: run f
+            # as it is.
             return f(*leaves)
         # Strides too: make_fx records reshape as a view or as a copy depending on them; and
         # the grad mode, which decides whether Inductor builds a backward for the graph.
@@ -157,6 +171,13 @@ def _trace_and_compile(f: Callable[..., list[Any]], leaves: tuple[Any, ...]) -> 
     # Forward mode leaves unused checks returning bools (aten.is_same_size...), each a graph
     # break for Dynamo: drop every unused op without side effects.
     graph.graph.eliminate_dead_code()
+    # Forward mode records torch's zero tensors (aten._efficientzerotensor, a ZeroTensor with
+    # no memory) for tangents known to be zero; Inductor reads them as real buffers and the
+    # compiled function crashes the process (jvp of jvp of sum(sin(x)) * 2, torch 2.13): a
+    # plain zeros, which it compiles to a constant.
+    for node in graph.graph.nodes:
+        if node.target is _ZERO_TENSOR:
+            node.target = torch.ops.aten.zeros.default
     graph.recompile()
     try:
         # Inductor compiles the graph directly: Dynamo has nothing left to read in it, and its
@@ -248,6 +269,43 @@ def _under_forward_mode() -> bool:
     return any(level.key() == _JVP for level in _functorch.get_interpreter_stack() or ())
 
 
+_GRAD = _functorch.TransformType.Grad
+
+
+def _reverse_levels() -> int:
+    return sum(1 for level in _functorch.get_interpreter_stack() or () if level.key() == _GRAD)
+
+
+def forward_rule_differentiated(*tensors: Any) -> bool:
+    """Whether a forward-mode rule that runs now is itself differentiated: a jvp level of
+    torch.func inside another jvp or grad level (jvp of jvp, vjp of jvp), or a jvp level over
+    ``tensors`` that torch's own autograd records (``ivy_like.grad`` at the top level takes
+    that route, with no torch.func level). torch 2.13's forward-mode rules of det, slogdet and
+    solve hold the LU factors of the primal constant (pytorch#192540): right once, silently
+    wrong when differentiated again. Jvp of vjp is right (the jvp level is the outermost).
+
+    Only for those ops, and only under a torch.func transform: the caller reads
+    ``_functorch.maybe_current_level()`` first, so the path without transforms pays one call."""
+    outer = forward = False  # a jvp or grad level outside the level looked at; a jvp level
+    for level in _functorch.get_interpreter_stack() or ():
+        key = level.key()
+        if key == _JVP:
+            if outer:
+                return True
+            outer = forward = True
+        elif key == _GRAD:
+            outer = True
+    return forward and torch.is_grad_enabled() and any(map(_recorded, tensors))
+
+
+def _recorded(x: Any) -> bool:
+    """Whether torch's autograd records ``x`` below the torch.func levels wrapped around it
+    (a wrapper of a jvp level reports ``requires_grad`` False whatever its base does)."""
+    while _functorch.is_functorch_wrapped_tensor(x):
+        x = _functorch.get_unwrapped(x)
+    return bool(x.requires_grad)
+
+
 def _mark_integer_outputs(ctx: Any, output: tuple[Any, ...]) -> None:
     ctx.differentiable = tuple(_is_float(o) for o in output)
     ints = [o for o, d in zip(output, ctx.differentiable) if not d]
@@ -298,6 +356,11 @@ def checkpoint_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
         if _under_forward_mode():
             # Recomputing saves memory in reverse mode only; and torch runs the Function's jvp
             # outside an outer forward level, so jvp of jvp through it would be zero.
+            return f(*leaves)
+        if _reverse_levels() >= 2:
+            # Reverse over reverse: the recomputing backward runs torch.func.vjp inside the
+            # inner level's backward, which torch cannot differentiate for the outer one (an
+            # internal assert in torch 2.13): f's own graph is kept instead.
             return f(*leaves)
         return list(_Checkpoint.apply(f, *leaves))
 

@@ -391,7 +391,19 @@ def max_pool2d(
     ivy_like.array([[[[ 5.,  7.],
                       [13., 15.]]]])
     """
-    return _pool("max_pool2d", x, kernel_size, stride, padding, data_format, -math.inf, "max")
+    return _pool("max_pool2d", x, kernel_size, stride, padding, data_format, _lowest(x), "max")
+
+
+def _lowest(x: Any) -> Any:
+    """What pads a max pool's input, so that it never wins a window: minus infinity, an
+    integer dtype's minimum, False (-inf has no integer or boolean value: cast, it is 0 or
+    True, which can win)."""
+    il = sys.modules["ivy_like"]  # the namespace, built after these declarations
+    if il.isdtype(x.dtype, "bool"):
+        return False
+    if il.isdtype(x.dtype, "integral"):
+        return int(il.iinfo(x.dtype).min)
+    return -math.inf
 
 
 @op(arrays=("x",), check=_pool_check("avg_pool2d"), **NN)
