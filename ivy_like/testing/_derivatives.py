@@ -55,11 +55,16 @@ H1, H2 = 1e-5, 1e-4
 _EPS = 16 * float(np.finfo(np.float64).eps)  # a few roundings inside f
 MAX_ELEMENTS, MAX_ELEMENTS_2 = 32, 16  # elements checked by finite differences per example
 _SEED = 20240607
-# Backends whose derivatives are computed compiled (falling back to eager when ``f`` does not
-# compile): JAX's eager mode compiles every op of every new shape on its own, and nested
-# TensorFlow forward accumulators are slow eagerly; compiled, the checks of a 10-op function
-# take a fraction of the time. Compiling costs torch seconds (Inductor) and gains MLX nothing.
-COMPILED_DERIVATIVES = frozenset({"jax", "tensorflow"})
+# The derivatives each backend computes compiled (falling back to eager when ``f`` does not
+# compile): JAX's eager mode compiles every op of every new shape on its own, so all four;
+# TensorFlow's nested forward accumulators are slow eagerly (jvp of jvp: 0.3 s for one op),
+# but tracing costs more than the other three take eagerly (measured over 14 ops of the
+# registry: 5.8 s all compiled, 2.9 s with jvp2 alone). Compiling costs torch seconds
+# (Inductor) and gains MLX nothing.
+COMPILED_DERIVATIVES: dict[str, tuple[str, ...]] = {
+    "jax": ("vjp", "jvp", "vjp2", "jvp2"),
+    "tensorflow": ("jvp2",),
+}
 
 
 _FLOAT64: dict[str, str] = {}
@@ -226,9 +231,11 @@ class Derivatives:
         """``vjp``/``jvp``/``vjp2``/``jvp2`` by automatic differentiation, as float64 arrays
         (or the error it raised)."""
         b = self.backend
-        if b.name in COMPILED_DERIVATIVES and not self._ad:
+        compiled = COMPILED_DERIVATIVES.get(b.name, ())
+        if which in compiled and not any(name in self._ad for name in compiled):
             # One compiled function for those asked for: one trace and one compilation.
-            parts = {name: self._derivative(name) for name in self.wanted or (which,)}
+            names = [name for name in self.wanted if name in compiled] or [which]
+            parts = {name: self._derivative(name) for name in names}
 
             def together(*arrays: list[Any]) -> dict[str, list[Any]]:
                 return {name: part(*arrays) for name, part in parts.items()}
@@ -239,7 +246,7 @@ class Derivatives:
         if which not in self._ad:
             found = None
             derivative = self._derivative(which)
-            if b.name in COMPILED_DERIVATIVES:
+            if which in compiled:
                 found = self._attempt(_transforms.compile(derivative))
             if found is None or isinstance(found, BaseException):
                 found = self._attempt(derivative)  # f may not compile: that is compile's check

@@ -59,6 +59,7 @@ _SQRT_HALF = math.sqrt(0.5)
 _TO_LAST = {1: (0, 2, 1), 2: (0, 2, 3, 1)}
 _TO_FIRST = {1: (0, 2, 1), 2: (0, 3, 1, 2)}
 _W_TO_LAST = {1: (2, 1, 0), 2: (2, 3, 1, 0)}  # (O, I, spatial...) -> (spatial..., I, O)
+_CHANNELS_LAST = {1: "NWC", 2: "NHWC"}
 
 
 def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last: bool) -> Any:
@@ -73,13 +74,20 @@ def _conv(n: int, x: Any, weight: Any, bias: Any, given: Any, groups: int, last:
         x = tf.pad(x, [(0, 0), *pads, (0, 0)])
     dilated = any(d > 1 for d in dils)
     run_strides = (1,) * n if dilated else strides
+    # data_format given: without it the op records none, and TensorFlow's eager gradient of
+    # that op's gradient (a second derivative) fails reading it ("'NoneType' object has no
+    # attribute 'decode'", TF 2.21).
+    fmt = _CHANNELS_LAST[n]
     if groups == 1:
-        y = tf.nn.convolution(x, weight, run_strides, "VALID", dilations=dils)
+        y = tf.nn.convolution(x, weight, run_strides, "VALID", dilations=dils, data_format=fmt)
     else:
         xs = tf.split(x, groups, axis=-1)
         ws = tf.split(weight, groups, axis=-1)
         y = tf.concat(
-            [tf.nn.convolution(a, w, run_strides, "VALID", dilations=dils) for a, w in zip(xs, ws)],
+            [
+                tf.nn.convolution(a, w, run_strides, "VALID", dilations=dils, data_format=fmt)
+                for a, w in zip(xs, ws)
+            ],
             axis=-1,
         )
     if dilated and any(s > 1 for s in strides):
