@@ -21,12 +21,8 @@ the op itself is checked, with every check.
 from __future__ import annotations
 
 import numpy as np
+from _nn_ref import rand as r  # standard normal float32, seeded
 from _op_case import Case, case
-
-
-def r(*shape: int, seed: int = 0, scale: float = 1.0) -> np.ndarray:
-    """Standard normal float32 numbers of ``shape`` (seeded)."""
-    return (scale * np.random.default_rng(100 + seed).standard_normal(shape)).astype(np.float32)
 
 
 def u(*shape: int, seed: int = 0, low: float = 0.1, high: float = 0.9) -> np.ndarray:
