@@ -12,9 +12,12 @@ Rows per model:
 
 1. *torch, eager*: ``model.apply(params, x)`` with torch tensors against the original module
    under ``torch.no_grad()`` (target ≤ 1.1), torch on 1 thread;
-2. *jax, compiled*: ``ivy_like.compile(model.apply)`` on jax against the same ivy_like model
+2. *exported*: the capture written by ``ivy_like.export(format="torch")`` and loaded with
+   ``torch.export.load(path).module()`` (no ivy_like in the call) against the original module
+   eager (target ≤ 1.1);
+3. *jax, compiled*: ``ivy_like.compile(model.apply)`` on jax against the same ivy_like model
    run eagerly on jax;
-3. the same compiled model against ``torch.compile`` of the original module (no_grad, torch on
+4. the same compiled model against ``torch.compile`` of the original module (no_grad, torch on
    1 thread while JAX keeps its default threads; its compile time is reported, and a compilation that fails or takes over
    ``COMPILE_LIMIT`` seconds is reported instead of a timing).
 
@@ -36,6 +39,7 @@ import io
 import os
 import pstats
 import sys
+import tempfile
 import time
 import warnings
 from collections.abc import Callable
@@ -132,6 +136,22 @@ class _Case:
         params = model.params_on(b)
         apply = il.compile(model.apply) if compiled else model.apply
         return lambda: jax.block_until_ready(apply(params, x))
+
+    def exported_torch(self) -> Call:
+        """The capture written by ``ivy_like.export(format="torch")`` and loaded back with
+        ``torch.export.load(...).module()``, as a server without ivy_like runs it (shapes
+        fixed: a capture keeps its example's)."""
+        import torch
+
+        path = os.path.join(tempfile.mkdtemp(), "model.pt2")
+        il.export(self.model, self.x_torch, format="torch", path=path, dynamic=False)
+        served, x = torch.export.load(path).module(), self.x_torch
+
+        def run() -> Any:
+            with torch.no_grad():
+                return served(x)
+
+        return run
 
     def torch_compiled(self) -> tuple[Call, float]:
         """``torch.compile`` of the module and the seconds its first call took (compiling);
@@ -237,6 +257,15 @@ def convert_benchmark(
                         "`model.apply` on torch, eager",
                         "the original module, eager torch",
                         lambda case=case: (case.native_eager(), case.ivy_on_torch()),
+                        target="torch",
+                    )
+                )
+                lines.append(
+                    _row(
+                        label,
+                        "`ivy_like.export(format='torch')`, loaded by `torch.export.load`",
+                        "the original module, eager torch",
+                        lambda case=case: (case.native_eager(), case.exported_torch()),
                         target="torch",
                     )
                 )

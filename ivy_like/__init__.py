@@ -76,6 +76,9 @@ _api_versions.bind(_sys.modules[__name__])
 # Public submodules ``import ivy_like`` provides: the training examples use ivy_like.optimizers
 # and ivy_like.random without importing them.
 from . import optimizers, random  # noqa: E402
+
+# ``ivy_like.export``: native artifacts (torch.export, SavedModel, TFLite, jax.export, MLX)
+from .convert.export import export  # noqa: E402
 from .transforms import (  # noqa: E402
     NoAutodiffError,
     checkpoint,

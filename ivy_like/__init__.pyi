@@ -8,6 +8,7 @@ from typing import Any, TypeVar, overload
 from typing_extensions import TypeAlias
 
 from . import container as container
+from . import convert as convert
 from . import core as core
 from . import fft as fft
 from . import linalg as linalg
@@ -30,6 +31,7 @@ from ._entry import to_numpy as to_numpy
 from ._info import __array_namespace_info__ as __array_namespace_info__
 from .container import Container as Container
 from .container import ContainerStructureError as ContainerStructureError
+from .convert.export import export as export
 from .core.array import Array as Array
 from .core.backend import Backend as Backend
 from .core.backend import BackendError as BackendError

@@ -35,8 +35,10 @@ from typing import Any
 from ._arrays import to_backend
 from ._errors import UnsupportedLayerError, UnsupportedOpError
 from ._specs import Permute, flax_flatten
+from .export import ExportError
 
 __all__ = [
+    "ExportError",
     "GraphModel",
     "Permute",
     "TorchPermute",

@@ -545,5 +545,12 @@ class Flatten(Layer):
         self.start_dim = start_dim
 
     def apply(self, params: Any, x: Any) -> Any:
-        shape = tuple(int(s) for s in x.shape)
-        return il.reshape(x, (*shape[: self.start_dim], -1))
+        # The first axis is -1 and the others are read as they are (never int(): under an
+        # export with a dynamic batch a size is symbolic, None or, in MLX's shapeless trace, the
+        # example's): a graph that names the example's batch size would serve only that size.
+        lead, tail = tuple(x.shape[: self.start_dim]), tuple(x.shape[self.start_dim :])
+        if not lead:
+            return il.reshape(x, (-1,))
+        if all(isinstance(s, int) for s in lead[1:] + tail):
+            return il.reshape(x, (-1, *lead[1:], math.prod(tail)))
+        return il.reshape(x, (*lead, -1))

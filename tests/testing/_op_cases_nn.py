@@ -157,3 +157,10 @@ KNOWN: dict[tuple[str, str, str], str] = {
         "is right"
     ),
 }
+# Known cells whose outcome depends on what ran before in the process: listed in KNOWN for the
+# reason, but a pass there does not fail the test. TensorFlow's second forward derivative of
+# cosine_similarity is wrong alone and after the registry's ops in sorted order, yet it passed
+# once in a 2-worker run of the suite: TensorFlow builds and caches each op's forward-mode
+# function on first use, so its answer here depends on which ops the process differentiated
+# before.
+MAY_PASS = {("tensorflow", "nn.cosine_similarity", "jvp2")}

@@ -7,7 +7,8 @@ with every check. Where the op alone is not a function with one right answer (ei
 have a sign of the kernel's choosing, a random op draws from each framework's generator) the
 case checks a function of it that has one, and says why. The known gaps of a backend (a
 framework without a derivative rule) are listed with the reason; a listed cell that passes
-fails the test, so that the list stays true.
+fails the test, so that the list stays true (except the cells in ``MAY_PASS``, whose
+outcome depends on what the process ran before).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ivy_like.testing.pytest_plugin import selected_backends
 MODULES = (_op_cases_elementwise, _op_cases_arrays, _op_cases_linalg_fft, _op_cases_nn)
 CASES = {k: c for m in MODULES for k, c in m.CASES.items()}
 KNOWN = {k: why for m in MODULES for k, why in m.KNOWN.items()}
+MAY_PASS = {k for m in MODULES for k in getattr(m, "MAY_PASS", ())}
 
 
 def test_every_op_has_one_case():
@@ -41,6 +43,7 @@ def test_a_narrowed_case_says_why():
         assert c.checks is None or set(c.checks) <= set(CHECKS), key
     for (backend, key, check), why in KNOWN.items():
         assert key in CASES and check in CHECKS and why, (backend, key, check)
+    assert MAY_PASS <= set(KNOWN), "a cell that may pass is a known failure first"
 
 
 @pytest.mark.parametrize("key", sorted(OPS))
@@ -53,6 +56,9 @@ def test_an_op_passes_every_check(request, key):
     fixed = [
         (b, ch)
         for (b, k, ch) in KNOWN
-        if k == key and (b, ch) in report.outcomes and report.outcomes[b, ch].status == "pass"
+        if k == key
+        and (b, k, ch) not in MAY_PASS
+        and (b, ch) in report.outcomes
+        and report.outcomes[b, ch].status == "pass"
     ]
     assert not fixed, f"listed as failing in KNOWN, but they pass now: {fixed}"

@@ -269,6 +269,8 @@ class _MathZoo(torch.nn.Module):
             F.elu(x),
             F.softplus(x),
             F.gelu(x),
+            torch.erf(x * 1.7),
+            torch.erfc(x),
             F.silu(x),
             torch.sigmoid(x),
             x.var(1),

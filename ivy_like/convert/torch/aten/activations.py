@@ -9,6 +9,7 @@ from typing import Any
 
 import ivy_like as il
 
+from ... import _special
 from ..._casts import cast
 from .registry import Handler, aten
 
@@ -71,3 +72,13 @@ _SAME: dict[str, Handler] = {
 }
 for _name, _fn in _SAME.items():
     aten(f"{_name}.default")(_fn)
+
+
+@aten("erf.default")
+def erf(x: Any) -> Any:
+    return _special.erf(x)
+
+
+@aten("erfc.default")
+def erfc(x: Any) -> Any:
+    return _special.erfc(x)
