@@ -322,3 +322,29 @@ def test_named_dimensions_shared_by_inputs(tmp_path):
     np.testing.assert_allclose(np.asarray(got), a @ b, rtol=1e-5, atol=1e-5)
     with pytest.raises(ValueError, match="'inner'"):  # one size: 7 and 6 disagree
         exported.call(a.astype(np.float32), np.ones((6, 2), np.float32))
+
+
+def test_a_torch_artifact_keeps_the_fused_normalization_kernels(tmp_path):
+    """Exported op by op, a batch norm is one ``aten.batch_norm`` node as in the original
+    module, not the eight-op composite ``torch.compile`` traces get (which made an exported
+    ResNet 1.12-1.16x the original's time); likewise ``layer_norm``."""
+    torch = pytest.importorskip("torch")
+    from ivy_like.convert import from_torch
+
+    net = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4), torch.nn.ReLU(), torch.nn.Flatten(),
+        torch.nn.LayerNorm(4 * 4 * 4),
+    ).eval()  # fmt: skip
+    x = RNG.standard_normal((2, 3, 6, 6)).astype(np.float32)
+    path = tmp_path / "norms.pt2"
+    ivy_like.export(from_torch(net, backend="numpy"), x, format="torch", path=path)
+    program = torch.export.load(str(path))
+    targets = [str(n.target) for n in program.graph.nodes if n.op == "call_function"]
+    assert targets.count("aten.batch_norm.default") == 1, targets
+    assert targets.count("aten.layer_norm.default") == 1, targets
+    assert not any("sqrt" in t or "rsqrt" in t for t in targets), targets
+    served = program.module()
+    with torch.no_grad():
+        want = net(torch.from_numpy(x[:1])).numpy()  # batch 1 from an example of 2
+        got = served(torch.from_numpy(x[:1])).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
