@@ -5,6 +5,7 @@ what must fail fails clearly, leaving nothing at ``path``."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import os
@@ -297,12 +298,10 @@ def test_bad_arguments_are_typed_errors_naming_the_argument(tmp_path, monkeypatc
         )  # fmt: skip
     with pytest.raises(FileNotFoundError, match="does not exist"):
         ivy_like.export(f, x, format="jax", path=tmp_path / "no" / "f")
-    from ivy_like.convert import export as export_package
+    from ivy_like.convert.export import FORMATS as SPECS
 
-    missing = export_package.FORMATS["jax"].__class__(
-        "a_framework_not_installed", "jax", export_package._jax.write, export_package._jax.load, ""
-    )
-    monkeypatch.setitem(export_package.FORMATS, "jax", missing)
+    missing = dataclasses.replace(SPECS["jax"], framework="a_framework_not_installed")
+    monkeypatch.setitem(SPECS, "jax", missing)
     with pytest.raises(ImportError, match="format='jax'. needs a_framework_not_installed"):
         ivy_like.export(f, x, format="jax", path=tmp_path / "f")
     assert list(tmp_path.iterdir()) == []
@@ -348,3 +347,22 @@ def test_a_torch_artifact_keeps_the_fused_normalization_kernels(tmp_path):
         want = net(torch.from_numpy(x[:1])).numpy()  # batch 1 from an example of 2
         got = served(torch.from_numpy(x[:1])).numpy()
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_an_artifact_that_differs_from_the_function_is_not_written(tmp_path, monkeypatch):
+    """The check after writing compares the artifact's outputs with the eager function's: a
+    loader that gives other numbers (as a wrong artifact would) is an ExportError, and the
+    artifact is removed."""
+    pytest.importorskip("jax")
+    from ivy_like.convert.export import FORMATS as SPECS
+
+    def off_by_a_little(path, names):
+        run = real_jax.load(path, names)
+        return lambda *xs: {k: v + 1e-3 for k, v in run(*xs).items()}
+
+    real_jax = SPECS["jax"]
+    monkeypatch.setitem(SPECS, "jax", dataclasses.replace(real_jax, load=off_by_a_little))
+    with pytest.raises(ExportError, match=r"exported tanh at the example: output output_0 differs"):
+        ivy_like.export(ivy_like.tanh, np.ones((2, 3), np.float32), format="jax",
+                        path=tmp_path / "f")  # fmt: skip
+    assert list(tmp_path.iterdir()) == []

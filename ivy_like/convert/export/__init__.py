@@ -265,7 +265,9 @@ def _compare(
             problem = f"output {key} differs from the function"
     if problem:
         dims = f"; a dynamic dimension ({_names(symbols)}) may have been fixed" if symbols else ""
-        raise ExportError(f"export(format={format!r}): the artifact at {label}: {problem}{dims}")
+        raise ExportError(
+            f"export(format={format!r}): the exported {what} at {label}: {problem}{dims}"
+        )
 
 
 def _native(backend: str, x: np.ndarray) -> Any:
