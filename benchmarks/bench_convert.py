@@ -12,12 +12,15 @@ Rows per model:
 
 1. *torch, eager*: ``model.apply(params, x)`` with torch tensors against the original module
    under ``torch.no_grad()`` (target ≤ 1.1), torch on 1 thread;
-2. *exported*: the capture written by ``ivy_like.export(format="torch")`` and loaded with
+2. *dynamic batch*: the same call on a capture made with ``dynamic_shapes`` (axis 0 a
+   ``torch.export.Dim``: sizes read at run time, nothing folded that depends on them) against
+   the original module (target ≤ 1.1);
+3. *exported*: the capture written by ``ivy_like.export(format="torch")`` and loaded with
    ``torch.export.load(path).module()`` (no ivy_like in the call) against the original module
    eager (target ≤ 1.1);
-3. *jax, compiled*: ``ivy_like.compile(model.apply)`` on jax against the same ivy_like model
+4. *jax, compiled*: ``ivy_like.compile(model.apply)`` on jax against the same ivy_like model
    run eagerly on jax;
-4. the same compiled model against ``torch.compile`` of the original module (no_grad, torch on
+5. the same compiled model against ``torch.compile`` of the original module (no_grad, torch on
    1 thread while JAX keeps its default threads; its compile time is reported, and a compilation that fails or takes over
    ``COMPILE_LIMIT`` seconds is reported instead of a timing).
 
@@ -136,6 +139,20 @@ class _Case:
         params = model.params_on(b)
         apply = il.compile(model.apply) if compiled else model.apply
         return lambda: jax.block_until_ready(apply(params, x))
+
+    def ivy_on_torch_dynamic(self) -> Call:
+        """``model.apply`` of a capture whose axis 0 is a ``torch.export.Dim``."""
+        import torch
+
+        from ivy_like.convert import from_torch
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            model = from_torch(
+                self.net, self.x_torch, dynamic_shapes=({0: torch.export.Dim("batch")},)
+            )
+        params, x = model.params_on("torch"), self.x_torch
+        return lambda: model.apply(params, x)
 
     def exported_torch(self) -> Call:
         """The capture written by ``ivy_like.export(format="torch")`` and loaded back with
@@ -257,6 +274,15 @@ def convert_benchmark(
                         "`model.apply` on torch, eager",
                         "the original module, eager torch",
                         lambda case=case: (case.native_eager(), case.ivy_on_torch()),
+                        target="torch",
+                    )
+                )
+                lines.append(
+                    _row(
+                        label,
+                        "`model.apply` on torch, eager, batch captured as dynamic",
+                        "the original module, eager torch",
+                        lambda case=case: (case.native_eager(), case.ivy_on_torch_dynamic()),
                         target="torch",
                     )
                 )

@@ -248,7 +248,7 @@ def _walk(jaxpr: Any, env: dict[Any, Any], w: _Writer, where: str, used: set[str
             env[v] = local
             outs.append(local)
         target = outs[0] if not eqn.primitive.multiple_results else ", ".join(outs) + ","
-        handler = w.ref(fn, f"jax_{name}")
+        handler = w.ref(fn, "jax_" + name.replace("-", "_"))  # scatter-add: an identifier
         source = _source(eqn)
         comment = f"# {name}, {source}" if source else f"# {name}"
         w.emit(f"    {target} = {handler}({', '.join(args)})  {comment}", reads, outs)

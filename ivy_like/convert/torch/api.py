@@ -27,7 +27,12 @@ from .layers import SUPPORTED, layer_module, layer_spec
 
 
 def from_torch(
-    module: Any, *example_args: Any, backend: Any = None, copy: bool = True, **example_kwargs: Any
+    module: Any,
+    *example_args: Any,
+    backend: Any = None,
+    copy: bool = True,
+    dynamic_shapes: Any = None,
+    **example_kwargs: Any,
 ) -> Any:
     """A portable model computing what ``module.eval()`` computes.
 
@@ -40,6 +45,13 @@ def from_torch(
     the backend of its inputs, for inputs of the example's structure and shapes. Example
     inputs may be tensors or arrays of any framework. An op that cannot be converted, or a
     ``forward`` that branches on tensor values, raises :class:`UnsupportedOpError`.
+
+    ``dynamic_shapes`` is ``torch.export``'s own (``{"input_ids": {0: Dim("batch"), 1:
+    Dim("seq")}}``, or a tuple matching the example arguments): those dimensions stay
+    dynamic in the captured graph, so one capture runs at every size in their ranges (the
+    call checks the ranges, and that inputs sharing a ``Dim`` agree). A model that fixes
+    such a dimension (reads it as an int, reshapes to the example's sizes) is a
+    ``ValueError`` naming it. Without it every shape is the example's.
 
     **A** ``torch.nn.Sequential`` **without example inputs**: converted layer by layer into
     an ``ivy_like.nn.Sequential`` of Linear, Conv1d, Conv2d, MaxPool2d, AvgPool2d,
@@ -68,7 +80,9 @@ def from_torch(
         )
     if example_args or example_kwargs:
         args, kwargs = _torch_inputs(example_args), _torch_inputs(example_kwargs)
-        return capture(module, args, kwargs, backend, copy)
+        return capture(module, args, kwargs, backend, copy, dynamic_shapes)
+    if dynamic_shapes is not None:
+        raise TypeError("from_torch: dynamic_shapes needs example inputs to capture with")
     if not isinstance(module, torch.nn.Sequential):
         raise TypeError(
             f"from_torch: a {type(module).__name__} needs example inputs to be captured "

@@ -87,7 +87,9 @@ def _user_frame(err: BaseException) -> str:
     return f" at {' : '.join(lines)}" if lines else ""
 
 
-def _export(module: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def _export(
+    module: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dynamic_shapes: Any = None
+) -> Any:
     import torch
 
     modes = [(m, m.training) for m in module.modules()]
@@ -96,7 +98,19 @@ def _export(module: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         with warnings.catch_warnings():
             # torch's notice about nn.LSTM's internal weight list, which export handles
             warnings.filterwarnings("ignore", "The tensor attributes .*_flat_weights")
-            return torch.export.export(module, args, kwargs)
+            return torch.export.export(module, args, kwargs, dynamic_shapes=dynamic_shapes)
+    except torch._dynamo.exc.UserError as err:
+        fixed = re.findall(r"You marked (\w+) as dynamic but your code specialized it", str(err))
+        if not fixed and "dynamic_shapes" not in str(err):
+            raise
+        what = (
+            f"the model fixes the dynamic dimension(s) {', '.join(map(repr, fixed))} at the "
+            f"example's size (a size read as an int, a reshape to fixed sizes, or a size of 1 "
+            f"in the example, which torch specializes)"
+            if fixed
+            else str(err).strip().splitlines()[0]
+        )
+        raise ValueError(f"from_torch: dynamic_shapes: {what}") from None
     except Exception as err:
         if _data_dependent(err):
             raise UnsupportedOpError(
@@ -121,13 +135,58 @@ def _export(module: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
             m.training = training
 
 
+# Python arithmetic on dynamic sizes (SymInts), which torch.export records as calls of these
+# functions: written as Python expressions, on the sizes read at run time.
+_SIZE_EXPRESSIONS: dict[Any, str] = {
+    operator.add: "{} + {}",
+    operator.sub: "{} - {}",
+    operator.mul: "{} * {}",
+    operator.floordiv: "{} // {}",
+    operator.mod: "{} % {}",
+    operator.truediv: "{} / {}",
+    operator.neg: "-{}",
+    operator.eq: "{} == {}",
+    operator.ne: "{} != {}",
+    operator.lt: "{} < {}",
+    operator.le: "{} <= {}",
+    operator.gt: "{} > {}",
+    operator.ge: "{} >= {}",
+    math.ceil: "math.ceil({})",
+    math.floor: "math.floor({})",
+}
+
+
+def _size_expression(target: Any) -> str | None:
+    """The Python expression computing a size node (``sym_size * 16``), or None."""
+    import torch
+
+    if not _SIZE_EXPRESSIONS.get(torch.sym_max):
+        _SIZE_EXPRESSIONS.update(
+            {
+                torch.sym_max: "max({}, {})",
+                torch.sym_min: "min({}, {})",
+                torch.sym_float: "float({})",
+                torch.sym_int: "int({})",
+                torch.sym_not: "(not {})",
+            }
+        )
+    try:
+        return _SIZE_EXPRESSIONS.get(target)
+    except TypeError:  # an unhashable target: not one of these
+        return None
+
+
 def _graph_ops(ep: Any) -> list[Any]:
     return [n.target for n in ep.graph_module.graph.nodes if n.op == "call_function"]
 
 
 def _unknown(ep: Any) -> set[Any]:
     return {
-        t for t in _graph_ops(ep) if t is not operator.getitem and _op_name(t) not in _aten.ATEN
+        t
+        for t in _graph_ops(ep)
+        if t is not operator.getitem
+        and _op_name(t) not in _aten.ATEN
+        and _size_expression(t) is None
     }
 
 
@@ -181,6 +240,22 @@ def _dtype(d: Any) -> Any:
 def _meta(node: Any) -> Any:
     val = node.meta.get("val")
     return val if hasattr(val, "dtype") and hasattr(val, "shape") else None
+
+
+def _static(shape: Any) -> tuple[int, ...] | None:
+    """``shape`` as ints, or None when a dimension is dynamic (a SymInt: ``int()`` of it would
+    give the example's size and fix it silently)."""
+    import torch
+
+    if any(isinstance(d, torch.SymInt) for d in shape):
+        return None
+    return tuple(int(d) for d in shape)
+
+
+def _same_dims(a: Any, b: Any) -> bool:
+    """Whether two shapes are the same for every size of the dynamic dimensions: equal ints,
+    or the same expression of the same symbols (never decided on the example's sizes)."""
+    return len(a) == len(b) and all(str(x) == str(y) for x, y in zip(a, b))
 
 
 class _Writer:
@@ -282,7 +357,8 @@ def _meta_args(v: Any) -> Any:
         m = _meta(v)
         if m is None:
             return v
-        return _aten.TensorMeta(tuple(int(s) for s in m.shape), str(m.dtype).removeprefix("torch."))
+        shape = tuple(None if isinstance(s, torch.SymInt) else int(s) for s in m.shape)
+        return _aten.TensorMeta(shape, str(m.dtype).removeprefix("torch."))  # type: ignore[arg-type]
     if isinstance(v, (list, tuple)):
         return type(v)(_meta_args(x) for x in v)
     if isinstance(v, torch.dtype):
@@ -303,7 +379,9 @@ def _attention_rows_attend(node: Any, known: Mapping[Any, Any]) -> bool:
     q, k = _meta(bound["q"]), _meta(bound["k"])
     if q is None or k is None:
         return False
-    scores = (*q.shape[:-1], k.shape[-2])
+    scores = _static((*q.shape[:-1], k.shape[-2]))
+    if scores is None:
+        return False
     try:
         full = torch.broadcast_to(known[mask], scores)
     except RuntimeError:
@@ -344,14 +422,15 @@ def _static_call(node: Any, op: str, w: _Writer) -> str | None:
     m_in, m_out = (_meta(src) if isinstance(src, torch.fx.Node) else None), _meta(node)
     if m_in is None or m_out is None:
         return None
-    shape = tuple(int(s) for s in m_out.shape)
-    if op in _SAME_WHEN_EQUAL and tuple(m_in.shape) == shape and m_in.dtype == m_out.dtype:
+    if op in _SAME_WHEN_EQUAL and _same_dims(m_in.shape, m_out.shape) and m_in.dtype == m_out.dtype:
         return w.names[src]
-    if op in _RESHAPES:
+    shape = _static(m_out.shape)
+    if op in _RESHAPES and shape is not None:
         return f"{w.ref(il.reshape, 'il_reshape')}({w.names[src]}, {shape!r})"
-    if op == "aten.transpose.int" and shape:
-        axes = list(range(len(shape)))
-        a, b = (d % len(shape) for d in node.args[1:3])
+    ndim = len(m_out.shape)
+    if op == "aten.transpose.int" and ndim:
+        axes = list(range(ndim))
+        a, b = (d % ndim for d in node.args[1:3])
         axes[a], axes[b] = axes[b], axes[a]
         return f"{w.ref(il.permute_dims, 'il_permute_dims')}({w.names[src]}, {tuple(axes)!r})"
     return None
@@ -396,7 +475,7 @@ def _linear_rewrites(graph: Any, folded: set[Any]) -> tuple[dict[Any, tuple[Any,
             and unflat.op == "call_function"
             and _op_name(unflat.target) in _RESHAPES
             and mu is not None
-            and tuple(mu.shape) == (*ms.shape[:-1], mw.shape[1])
+            and _same_dims(mu.shape, (*ms.shape[:-1], mw.shape[1]))
         ):
             rewrites[unflat] = (src, weight, bias)
             skipped |= {x, node}
@@ -423,16 +502,26 @@ def _known_index(node: Any, known: Mapping[Any, Any]) -> tuple[Any, int, int, An
     if any(a is None or a.dtype not in ints for a in found):
         return None
     first, k = used[0], len(used)
+    sizes = _static(mx.shape[first : first + k])  # the other axes may be dynamic
+    if sizes is None:
+        return None
     arrays = list(torch.broadcast_tensors(*found))
     flat = torch.zeros((), dtype=torch.int64)
-    for arr, size in zip(arrays, mx.shape[first : first + k]):
-        flat = flat * int(size) + torch.where(arr < 0, arr + int(size), arr).to(torch.int64)
+    for arr, size in zip(arrays, sizes):
+        flat = flat * size + torch.where(arr < 0, arr + int(size), arr).to(torch.int64)
     return flat.reshape(-1), first, k, tuple(int(s) for s in arrays[0].shape)
 
 
 def _emit_call(node: Any, w: _Writer, known: Mapping[Any, Any] | None = None) -> None:
     """The line of ``node``; ``known`` gives the values of the nodes folded at capture."""
     op = _op_name(node.target)
+    expression = _size_expression(node.target)
+    if expression is not None:
+        value = expression.format(*(w.literal(a) for a in node.args))
+        if "math." in value:
+            w.globals.setdefault("math", math)
+        w.lines.append(f"    {node.name} = {value}  # {op} of dynamic sizes")
+        return
     if node.target is operator.getitem:
         src, i = node.args
         produced = _aten.OUTPUTS.get(_op_name(src.target))
@@ -552,13 +641,41 @@ def _fold(
     return [il.to_native(v) for v in values]
 
 
+def _dynamic_dims(ep: Any, n_user: int, shape: Any, where: str) -> list[tuple[Any, ...]]:
+    """The dynamic dimensions of user input ``n_user``: (input, axis, symbol, min, max) each,
+    from ``torch.export``'s range constraints (max None when unbounded)."""
+    import torch
+
+    ranges = {str(k): v for k, v in ep.range_constraints.items()}
+    dims = []
+    for axis, d in enumerate(shape):
+        if not isinstance(d, torch.SymInt):
+            continue
+        symbol = str(d)
+        if symbol not in ranges:
+            raise UnsupportedOpError(
+                f"from_torch: {where} axis {axis} is the derived dimension {symbol}; "
+                f"dynamic dimensions that are expressions of others are not supported"
+            )
+        vr = ranges[symbol]
+        upper = vr.upper
+        hi = int(upper) if getattr(upper, "is_finite", True) and upper < 1 << 62 else None
+        dims.append((n_user, axis, symbol, int(vr.lower), hi))
+    return dims
+
+
 def capture(
-    module: Any, args: tuple[Any, ...], kwargs: dict[str, Any], backend: Any, copy: bool
+    module: Any,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    backend: Any,
+    copy: bool,
+    dynamic_shapes: Any = None,
 ) -> GraphModel:
     """Export ``module`` with the example inputs and build its :class:`GraphModel`."""
     from torch.export.graph_signature import InputKind, OutputKind
 
-    ep = _prepare(_export(module, args, kwargs))
+    ep = _prepare(_export(module, args, kwargs, dynamic_shapes))
     sig = ep.graph_signature
     graph = ep.graph_module.graph
     target = current_backend() if backend is None else get_backend(backend)
@@ -580,7 +697,8 @@ def capture(
     torch_backend = get_backend("torch")
     n_user = 0
     input_values: dict[int, Any] = {}
-    input_shapes: dict[int, tuple[int, ...]] = {}
+    input_shapes: dict[int, tuple[int | None, ...]] = {}
+    dynamic: list[tuple[Any, ...]] = []
     for node, spec in zip(placeholders, sig.input_specs):
         w.names[node] = node.name
         used = bool(node.users)
@@ -588,7 +706,9 @@ def capture(
             if spec.arg.__class__.__name__ != "TensorArgument":
                 input_values[n_user] = getattr(spec.arg, "value", None)
             elif _meta(node) is not None:
-                input_shapes[n_user] = tuple(int(d) for d in _meta(node).shape)
+                shape = _meta(node).shape
+                dynamic += _dynamic_dims(ep, n_user, shape, f"input {n_user}")
+                input_shapes[n_user] = tuple((_static((d,)) or (None,))[0] for d in shape)
             w.lines.append(f"    {node.name} = __U[{n_user}]")
             n_user += 1
             continue
@@ -670,7 +790,7 @@ def capture(
         if node.op != "call_function":
             continue
         w.names[node] = node.name
-        if node.target is not operator.getitem:
+        if node.target is not operator.getitem and _size_expression(node.target) is None:
             ops.add(_op_name(node.target))
         if node in known:
             if node in last_use:  # else only read through what was worked out from it
@@ -721,4 +841,5 @@ def capture(
         {kc: aliases.get(kc, [kc.replace("/", ".")]) for kc in param_keys},
         sorted(ops),
         ep,
+        dynamic,
     )

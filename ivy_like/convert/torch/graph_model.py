@@ -9,7 +9,7 @@ PyTorch with new weights. Only :func:`to_torch_module` imports torch.
 from __future__ import annotations
 
 import collections
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...container import Container
@@ -131,18 +131,23 @@ class GraphModel(CapturedModel):
         params: Container,
         inputs: tuple[Any, ...],
         input_values: dict[int, Any],
-        input_shapes: dict[int, tuple[int, ...]],
+        input_shapes: dict[int, tuple[int | None, ...]],
         outputs: tuple[Any, ...],
         aliases: dict[str, list[str]],
         aten_ops: list[str],
         exported: Any = None,
+        dynamic: Sequence[tuple[int, int, str, int, int | None]] = (),
     ) -> None:
         self._capture(generated, params)
         self._inputs = inputs
         self._input_values = input_values  # flat position -> the non-tensor value captured
         # The graph is captured for these shapes (reshapes hold them as numbers): another
-        # shape is refused rather than computed wrongly.
+        # shape is refused rather than computed wrongly. A dimension captured as dynamic
+        # (None here) may take any size in its range, the same for every input that shares
+        # its symbol.
         self._input_shapes = list(input_shapes.items())
+        self._dynamic = list(dynamic)
+        self._symbols = {(i, axis): symbol for i, axis, symbol, _, _ in self._dynamic}
         self._outputs_desc = outputs
         self.aliases = aliases  # key chain -> every state_dict name of that tensor
         self.aten_ops = aten_ops
@@ -179,13 +184,48 @@ class GraphModel(CapturedModel):
                 )
         for i, shape in self._input_shapes:
             got = getattr(flat[i], "shape", None)
-            if got is None or tuple(got) != shape:
+            if (
+                got is None
+                or len(got) != len(shape)
+                or any(s is not None and g != s for g, s in zip(got, shape))
+            ):
+                dims = [str(self._symbols.get((i, axis), s)) for axis, s in enumerate(shape)]
+                captured = f"({', '.join(dims)}{',' if len(dims) == 1 else ''})"
+                how = (
+                    "from_torch(..., dynamic_shapes=...) with the dimension that changes"
+                    if self._dynamic
+                    else "an example of the new shape, or from_torch(..., dynamic_shapes=...)"
+                )
                 raise ValueError(
                     f"GraphModel: input {i} has shape {None if got is None else tuple(got)}; "
-                    f"the model was captured for shape {shape} (capture it again with an "
-                    f"example of the new shape)"
+                    f"the model was captured for shape {captured} (capture it again with "
+                    f"{how})"
                 )
+        if self._dynamic:
+            self._check_dynamic(flat)
         return flat
+
+    def _check_dynamic(self, flat: list[Any]) -> None:
+        """Each dynamic dimension within the range torch.export captured it for, and equal
+        wherever the graph has the same symbol (a mask's length and the tokens')."""
+        seen: dict[str, tuple[int, int, int]] = {}
+        for i, axis, symbol, lo, hi in self._dynamic:
+            n = flat[i].shape[axis]
+            if not isinstance(n, int):
+                continue  # a symbolic size: ivy_like.export traces for every size at once
+            if n < lo or (hi is not None and n > hi):
+                top = "" if hi is None else f" to {hi}"
+                raise ValueError(
+                    f"GraphModel: input {i} axis {axis} has size {n}; the dynamic dimension "
+                    f"{symbol} was captured for sizes {lo}{top}"
+                )
+            first = seen.setdefault(symbol, (n, i, axis))
+            if first[0] != n:
+                raise ValueError(
+                    f"GraphModel: input {i} axis {axis} has size {n} but input {first[1]} "
+                    f"axis {first[2]} has size {first[0]}; both are the dynamic dimension "
+                    f"{symbol} of the capture and must be equal"
+                )
 
     def _outputs(self, flat: Any) -> Any:
         return _rebuild(self._outputs_desc, flat, [0])

@@ -87,6 +87,42 @@ class NnxAttention(nnx.Module):
         return self.dropout(self.attention(x)) + x  # traced in eval mode: no dropout
 
 
+class ScatterNet(fnn.Module):
+    """Scatters whose indices come from the input: a segment sum of Dense rows by their argmax
+    class (6 rows into 5 classes: a class repeats), a slice set, an add at negative indices."""
+
+    @fnn.compact
+    def __call__(self, x):
+        h = fnn.Dense(6)(x)
+        pooled = jnp.zeros((5, 6)).at[jnp.argmax(x, axis=1)].add(h)
+        out = h.at[:, 1:3].set(pooled[:, 2:4].sum(0) * h[:, 4:])
+        return out.at[jnp.array([0, -1])].add(jnp.tanh(h[1:3]))
+
+
+class Upsample2d(fnn.Module):
+    """Two transposed 2-D convolutions: strided with 'SAME', then explicit (negative) padding
+    and a kernel dilation."""
+
+    @fnn.compact
+    def __call__(self, x):
+        x = fnn.relu(fnn.ConvTranspose(4, (3, 3), strides=(2, 2), padding="SAME")(x))
+        return fnn.ConvTranspose(
+            2, (2, 3), strides=(1, 2), padding=((1, 0), (-1, 2)), kernel_dilation=(1, 2)
+        )(x)
+
+
+class Upsample1d(fnn.Module):
+    """A transposed 1-D convolution, then ``lax.conv_transpose`` with a flipped kernel."""
+
+    @fnn.compact
+    def __call__(self, x):
+        x = jnp.tanh(fnn.ConvTranspose(4, (3,), strides=(3,), padding="VALID")(x))
+        w = self.param("w", fnn.initializers.lecun_normal(), (3, 2, 4))  # W, O, I
+        return jax.lax.conv_transpose(
+            x, w, (2,), "SAME", dimension_numbers=("NWC", "WIO", "NWC"), transpose_kernel=True
+        )
+
+
 def _randomize_stats(variables):
     """Running statistics other than 0 and 1, so that using them is tested."""
     stats = jax.tree_util.tree_map(
@@ -112,6 +148,11 @@ def _case(name):
         tokens = RNG.integers(0, 20, (2, 7)).astype(np.int32)
         variables = net.init(jax.random.key(2), tokens)
         return from_flax(net, variables, tokens), net.apply, variables, (tokens,)
+    if name in LINEN:
+        net, x = LINEN[name]
+        x = _x(*x)
+        variables = net.init(jax.random.key(4), x)
+        return from_flax(net, variables, x), net.apply, variables, (x,)
     block = NnxAttention(nnx.Rngs(3))
     tokens = RNG.integers(0, 20, (3, 5)).astype(np.int32)
     block.eval()
@@ -125,7 +166,12 @@ def _case(name):
 
 
 _CACHE = {}
-CASES = ["nnx_skip", "linen_cnn", "linen_attention", "nnx_attention"]
+LINEN = {  # more linen models: (module, input shape)
+    "linen_scatter": (ScatterNet(), (6, 5)),
+    "linen_conv_transpose_2d": (Upsample2d(), (2, 5, 4, 3)),
+    "linen_conv_transpose_1d": (Upsample1d(), (2, 5, 3)),
+}
+CASES = ["nnx_skip", "linen_cnn", "linen_attention", "nnx_attention", *LINEN]
 
 
 def case(name):
@@ -182,7 +228,7 @@ def _flax_grads(name):
     return flat, w
 
 
-@pytest.mark.parametrize("name", ["nnx_skip", "linen_cnn", "linen_attention"])
+@pytest.mark.parametrize("name", ["nnx_skip", "linen_cnn", "linen_attention", *LINEN])
 def test_gradients_match_jax_grad(backend, name):
     model, _, _, args, _ = case(name)
     expected, w = _flax_grads(name)
@@ -201,6 +247,33 @@ def test_gradients_match_jax_grad(backend, name):
     assert set(got) <= set(expected) and got
     for kc, g in got.items():
         np.testing.assert_allclose(_np(g), expected[kc], **TOL, err_msg=kc)
+
+
+@pytest.mark.requires("autodiff")
+@pytest.mark.parametrize("name", list(LINEN))
+def test_input_gradients_match_jax_grad(backend, name):
+    """Through scatter-add and scatter (set), and transposed convolutions, to the input."""
+    model, fn, variables, (x,), want = case(name)
+    w = np.linspace(-1, 1, want.size, dtype=np.float32).reshape(want.shape)
+    expected = jax.grad(lambda v: jnp.sum(fn(variables, v) * w))(x)
+    weight, params = to_backend(w, backend.name), model.params_on(backend)
+    grad = ivy_like.grad(lambda v: ivy_like.sum(model.apply(params, v) * weight))
+    np.testing.assert_allclose(_np(grad(to_backend(x, backend.name))), expected, **TOL)
+
+
+def test_the_scatters_and_transposed_convolutions_are_converted():
+    """Not folded away: the models above run the new primitives."""
+    assert {"scatter", "scatter-add"} <= set(case("linen_scatter")[0].primitives)
+    for name in ("linen_conv_transpose_2d", "linen_conv_transpose_1d"):
+        model = case(name)[0]
+        assert "conv_general_dilated" in model.primitives
+    assert "rev" in case("linen_conv_transpose_1d")[0].primitives
+    for name, (fn, x) in PRIMITIVE_CASES.items():
+        used = from_flax(Apply(fn), {}, x).primitives
+        if "scatter" in name or "histogram" in name:
+            assert any(p.startswith("scatter") for p in used), name
+        if "conv" in name:
+            assert "conv_general_dilated" in used, name
 
 
 @pytest.mark.parametrize("primitive", [jax.lax.erf, jax.lax.erfc])
@@ -306,6 +379,21 @@ _custom_vjp_sin.defvjp(lambda x: (_custom_vjp_sin(x), x), lambda x, g: (g * jnp.
 
 A = _x(3, 4)
 INTS = np.array([[7, -7, 5, -5], [0, 3, -9, 8]], np.int32)
+_ROW_WINDOW = jax.lax.ScatterDimensionNumbers(
+    update_window_dims=(1,), inserted_window_dims=(), scatter_dims_to_operand_dims=(0,)
+)
+
+
+def _at(a):
+    return jnp.asarray(a).at
+
+
+def _ranks(a):
+    """Indices computed from the input: 0..3 in the order of the first row, minus 2 (so
+    -2..1: negative ones too)."""
+    return jnp.argsort(a[0])[:3] - 2
+
+
 PRIMITIVE_CASES = {
     "integer div and rem (toward zero)": (
         lambda a: (a // 3, jax.lax.div(a, 3), a % 3, jax.lax.rem(a, -3)),
@@ -377,6 +465,86 @@ PRIMITIVE_CASES = {
         A,
     ),
     "rematerialized (checkpoint) custom_vjp": (jax.checkpoint(_custom_vjp_sin), A),
+    "scatter set at computed negative indices": (
+        lambda a: _at(a)[_ranks(a)].set(a[1, :3, None] * 10),
+        A,
+    ),
+    "scatter add with repeated and negative indices": (
+        lambda a: _at(a)[jnp.array([0, 0, -1, 2])].add(jnp.concatenate([a, a[:1]]) * 2),
+        A,
+    ),
+    "scatter multiply: repeated indices, a slice": (
+        lambda a: (
+            _at(a)[jnp.array([0, 2, 0])].multiply(a[:3] + 2),
+            _at(a)[:, 1:3].multiply(a[:, :2]),
+        ),
+        A,
+    ),
+    "scatter min and max with repeats": (
+        lambda a: (
+            _at(a)[jnp.array([1, 1, 2]), jnp.array([0, 0, 3])].min(a[0, :3]),
+            _at(a)[_ranks(a), 1].max(a[2, :3]),
+            _at(a)[jnp.array([2, 2])].max(a[:2] * 3),
+        ),
+        A,
+    ),
+    "integer scatter min, max, add": (
+        lambda a: (
+            _at(a)[jnp.array([0, 0, 1])].min(a[1, :3, None] * 2),
+            _at(a)[jnp.array([0, 0, 1])].max(a[1, :3, None] * 2),
+            _at(a)[jnp.argmax(a, 1)].add(a[:, 0, None]),
+        ),
+        INTS,
+    ),
+    "scatter set of a slice and of a boolean mask": (
+        lambda a: (_at(a)[:, 1:3].set(a[:, :2] * 5), _at(a > 0)[_ranks(a), 0].set(True)),
+        A,
+    ),
+    "histogram (repeated labels add up)": (
+        lambda a: jnp.zeros(5).at[jnp.concatenate([jnp.argmax(a, 1)] * 2)].add(1),
+        A,
+    ),
+    "scatter out of bounds: dropped, or clipped": (
+        lambda a: (
+            _at(a)[jnp.array([1, 7, -9])].set(a[0] * 3),
+            _at(a)[jnp.argmax(a, 1) + 2].add(a[:, ::-1]),
+            _at(a)[jnp.array([1, 7])].add(a[:2] * 3, mode="clip"),
+            # windows of 3 along 4: starts above 1 do not fit and the whole window is dropped
+            jax.lax.scatter_add(
+                a[0],
+                jnp.array([[3], [1], [-1], [2]]) + jnp.argmax(a[0, :1]),
+                jnp.broadcast_to(a[1, :3], (4, 3)),
+                _ROW_WINDOW,
+            ),
+        ),
+        A,
+    ),
+    "batched scatter (vmap: operand_batching_dims)": (
+        jax.vmap(lambda r: r.at[jnp.argmax(r)].set(100.0)),
+        A,
+    ),
+    "grouped lhs-dilated NCHW convolution": (
+        lambda a: jax.lax.conv_general_dilated(
+            jnp.reshape(a, (1, 2, 3, 2)),
+            jnp.reshape(jnp.concatenate([a[0], a[1]]), (4, 1, 2, 1)) * jnp.ones((1, 1, 1, 2)),
+            (1, 2),
+            ((1, -1), (2, 0)),
+            lhs_dilation=(2, 3),
+            rhs_dilation=(1, 2),
+            feature_group_count=2,
+        ),
+        A,
+    ),
+    "lax.conv_transpose": (
+        lambda a: jax.lax.conv_transpose(
+            jnp.reshape(a, (1, 3, 2, 2)),
+            jnp.reshape(a[:2], (2, 2, 2, 1)) * jnp.ones((1, 1, 1, 3)),
+            (2, 3),
+            ((1, 0), (0, 2)),
+            dimension_numbers=("NHWC", "HWIO", "NHWC"),
+        ),
+        A,
+    ),
     "NCHW convolution": (
         lambda a: jax.lax.conv(a.reshape(1, 1, 3, 4), jnp.ones((2, 1, 2, 2)), (1, 1), "VALID"),
         A,
@@ -415,6 +583,59 @@ def test_an_unmapped_primitive_is_refused():
         from_flax(Apply(jax.lax.erf_inv), {}, A * 0.1)
     with pytest.raises(TypeError, match=r"dynamic_slice .*data-dependent"):
         from_flax(Apply(lambda a: jax.lax.dynamic_slice(a, (jnp.argmax(a[0]), 0), (1, 4))), {}, A)
+
+
+@pytest.mark.parametrize(
+    "fn, x, error",
+    [
+        (
+            lambda a: jax.lax.scatter_add(
+                a[0], jnp.array([[1], [0]]), a[1:, :3], _ROW_WINDOW, mode="one_hot"
+            ),
+            A,
+            r"jax primitive scatter-add .*mode ONE_HOT; CLIP, FILL_OR_DROP or PROMISE_IN_BOUNDS only",
+        ),
+        (
+            lambda a: _at(a > 0)[jnp.argmax(a[0])].max(True),
+            A,
+            r"jax primitive scatter-max .*combining bool values; integers and floats only",
+        ),
+        (
+            lambda a: _at(a)[jnp.argsort(a)].multiply(2.0),
+            _x(2100),
+            r"jax primitive scatter-mul .*2100 updates whose indices may repeat",
+        ),
+        (
+            lambda a: jax.lax.conv_transpose(
+                a[None, :, :, :, None],
+                jnp.ones((2, 2, 2, 1, 1)),
+                (2, 2, 2),
+                "SAME",
+                dimension_numbers=("NDHWC", "DHWIO", "NDHWC"),
+            ),
+            A[:, :, None] * np.ones((1, 1, 2), np.float32),
+            r"jax primitive conv_general_dilated .*a 3-D convolution; 1-D and 2-D only",
+        ),
+    ],
+    ids=["one_hot mode", "boolean scatter-max", "large scatter-mul", "3-d transposed conv"],
+)
+def test_scatters_and_convolutions_that_are_refused_say_why(fn, x, error):
+    with pytest.raises(UnsupportedOpError, match=error):
+        from_flax(Apply(fn), {}, x)
+
+
+def test_a_scatter_set_at_repeated_indices_takes_one_of_the_values(backend):
+    idx = np.array([2, 0, 2, 2, 1, 0], np.int32)
+    fn = Apply(lambda a, i: _at(a)[i].set(a[::-1] * 10))
+    x = _x(6)
+    got = _np(from_flax(fn, {}, x, idx)(to_backend(x, backend.name), to_backend(idx, backend.name)))
+    updates = x[::-1] * 10
+    for position in range(6):
+        candidates = updates[idx == position]
+        if candidates.size:
+            assert np.isclose(candidates, got[position], atol=1e-6).any()
+        else:
+            assert got[position] == x[position]
 
 
 def test_the_generated_code_names_the_primitives():

@@ -811,3 +811,210 @@ def test_lstm(backend, kw, with_state):
 def test_lstm_checks_the_weight_count():
     with pytest.raises(ValueError, match="expected 8 weights"):
         ivy_like.nn.lstm(np.ones((2, 1, 1), np.float32), [np.ones((4, 1))] * 4, num_layers=2)
+
+
+# -- 3-d convolution and embedding bags -------------------------------------------------------
+class _Conv3dZoo(torch.nn.Module):
+    """3-d convolutions: stride, int and per-axis padding, "same" and "valid", dilation,
+    groups, with and without bias, unbatched, and ATen's convolution op called directly."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        kw = dict(stride=(1, 2, 1), padding=(1, 0, 2), dilation=(2, 1, 1), groups=2)
+        self.a = torch.nn.Conv3d(4, 6, 3, **kw)
+        self.b = torch.nn.Conv3d(4, 2, (2, 3, 2), stride=2, padding=1, dilation=(1, 2, 1))
+        self.c = torch.nn.Conv3d(4, 4, (2, 3, 4), padding="same", dilation=(1, 2, 1), groups=4)
+        self.d = torch.nn.Conv3d(4, 3, 2, padding="valid", bias=False)
+
+    def forward(self, x):
+        a = self.a
+        return (
+            a(x),
+            self.b(x),
+            self.c(x),
+            self.d(x),
+            self.d(x[1]),  # unbatched
+            torch.ops.aten.convolution(
+                x, a.weight, a.bias, [2, 1, 1], [0, 1, 0], [1, 1, 2], False, [0, 0, 0], 2
+            ),
+        )
+
+
+class _BagZoo(torch.nn.Module):
+    """Embedding bags: sum, mean and max over a 2-D input (bags of 3) and a 1-D input with
+    offsets (an empty bag among them), per-sample weights, padding_idx (a bag of padding
+    only), include_last_offset, and ATen's _embedding_bag and embedding_bag (with a negative
+    padding_idx) called directly."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sum = torch.nn.EmbeddingBag(10, 3, mode="sum")
+        self.mean = torch.nn.EmbeddingBag(10, 3, mode="mean")
+        self.max = torch.nn.EmbeddingBag(10, 3, mode="max")
+        self.pad_mean = torch.nn.EmbeddingBag(10, 3, mode="mean", padding_idx=2)
+        self.pad_sum = torch.nn.EmbeddingBag(10, 3, mode="sum", padding_idx=-1)
+        self.pad_max = torch.nn.EmbeddingBag(10, 3, mode="max", padding_idx=0)
+        self.last = torch.nn.EmbeddingBag(10, 3, mode="max", include_last_offset=True)
+        with torch.no_grad():  # below the padding row's zeros: a max that read it would be 0
+            self.pad_max.weight[1:] = -self.pad_max.weight[1:].abs() - 0.1
+            # rows 1 and 5 tie in the bag [1, 2, 5]: torch's max (and gradient) takes the first
+            self.max.weight[5] = self.max.weight[1]
+
+    def forward(self, rows, ids, offsets, weights):
+        ends = torch.cat([offsets, torch.tensor([ids.shape[0]])])
+        return (
+            self.sum(rows),
+            self.mean(rows),
+            self.max(rows),  # a repeated index in a bag: tied maxima
+            self.sum(ids, offsets),
+            self.mean(ids, offsets),
+            self.max(ids, offsets),
+            self.sum(rows, per_sample_weights=weights),
+            self.sum(ids, offsets, per_sample_weights=weights.flatten()[: ids.shape[0]]),
+            self.pad_mean(rows),
+            self.pad_mean(ids, offsets),
+            self.pad_sum(ids, offsets),
+            self.pad_max(rows),
+            self.last(ids, ends),
+            torch.ops.aten._embedding_bag(
+                self.mean.weight, ids, offsets, False, 1, False, None, False, 2
+            )[0],
+            torch.ops.aten.embedding_bag.padding_idx(  # padding_idx=-1: the last row, 9
+                self.sum.weight, ids, offsets, False, 2, False, None, False, -1
+            )[0],
+        )
+
+
+def _bag_inputs():
+    rows = torch.tensor([[1, 2, 5], [2, 2, 2], [9, 0, 3], [4, 4, 7]])
+    ids = torch.tensor([3, 2, 8, 0, 0, 6, 2, 9, 9])
+    offsets = torch.tensor([0, 3, 3, 6])  # bags [3, 2, 8], [], [0, 0, 6], [2, 9, 9]
+    return rows, ids, offsets, torch.rand(4, 3, generator=_gen(3))
+
+
+NEW_LAYERS = {
+    "conv3d": (_Conv3dZoo, lambda: (torch.randn(2, 4, 6, 7, 8, generator=_gen(4)),)),
+    "embedding_bag": (_BagZoo, _bag_inputs),
+}
+
+
+@functools.cache
+def new_layer(name: str):
+    """(torch module, example args, GraphModel on numpy, torch's outputs as NumPy)."""
+    torch.manual_seed(0)
+    cls, make_args = NEW_LAYERS[name]
+    net, args = cls().eval(), make_args()
+    with torch.no_grad():
+        ref = [t.numpy() for t in net(*args)]
+    return net, args, from_torch(net, *args, backend="numpy"), ref
+
+
+@pytest.mark.parametrize("name", list(NEW_LAYERS))
+def test_new_layers_match_torch(backend, name):
+    net, args, model, ref = new_layer(name)
+    ops = {"conv3d": "aten.conv3d.default", "embedding_bag": "aten.embedding_bag.padding_idx"}
+    assert ops[name] in model.aten_ops
+    a, _ = _inputs(backend, args, {})
+    out = _run(model, backend, a, {})
+    assert len(out) == len(ref)
+    for i, (got, want) in enumerate(zip(out, ref)):
+        assert got.shape == want.shape, f"output {i}: shape {got.shape}, expected {want.shape}"
+        assert_close(got, want, **TOL, label=f"output {i}: ")
+
+
+@pytest.mark.requires("autodiff")
+@pytest.mark.parametrize("name", list(NEW_LAYERS))
+def test_new_layers_gradients_match_torch(backend, name):
+    """Gradients with respect to the weights and the float inputs (the 3-d convolutions'
+    input, the bags' per-sample weights)."""
+    net, args, model, ref = new_layer(name)
+    floats = [i for i, t in enumerate(args) if t.is_floating_point()]
+    leaves = [t.clone().requires_grad_(i in floats) for i, t in enumerate(args)]
+    net.zero_grad()
+    sum(o.square().sum() for o in net(*leaves)).backward()
+    expected = {n.replace(".", "/"): p.grad.numpy().copy() for n, p in net.named_parameters()}
+    net.zero_grad()
+    a, _ = _inputs(backend, args, {})
+
+    def loss(params, *values):
+        given = list(a)
+        for i, v in zip(floats, values):
+            given[i] = v
+        return sum(ivy_like.sum(o * o) for o in model.apply(params, *given))
+
+    grad = ivy_like.grad(loss, argnums=list(range(1 + len(floats))))
+    if backend.name == "jax":
+        grad = ivy_like.compile(grad)
+    g_params, *g_inputs = grad(model.params_on(backend), *(a[i] for i in floats))
+    for i, g in zip(floats, g_inputs):
+        assert_close(g, leaves[i].grad.numpy(), **TOL, label=f"input {i}: ")
+    got = g_params.cont_flatten_key_chains()
+    assert set(got) == set(expected)
+    for kc, want in expected.items():
+        assert_close(got[kc], want, **TOL, label=f"{kc}: ")
+
+
+class _ForwardOnlyBags(torch.nn.Module):
+    def forward(self, weight, ids, offsets):
+        return [
+            torch.ops.aten._embedding_bag_forward_only(
+                weight, ids, offsets, False, mode, False, None, False, 9
+            )[0]
+            for mode in (0, 1, 2)
+        ]
+
+
+def test_embedding_bag_forward_only_matches_torch(backend):
+    """ATen's _embedding_bag_forward_only (torch has no gradient for it): its values."""
+    _, ids, offsets, _ = _bag_inputs()
+    args = (torch.randn(10, 3, generator=_gen(5)), ids, offsets)
+    net = _ForwardOnlyBags()
+    model = from_torch(net, *args, backend="numpy")
+    assert "aten._embedding_bag_forward_only.default" in model.aten_ops
+    a, _ = _inputs(backend, args, {})
+    for i, (got, want) in enumerate(zip(_run(model, backend, a, {}), net(*args))):
+        assert_close(got, want.numpy(), **TOL, label=f"mode {i}: ")
+
+
+@pytest.mark.parametrize(
+    "net, args, match",
+    [
+        (
+            torch.nn.ConvTranspose3d(2, 3, 2),
+            (torch.ones(1, 2, 3, 3, 3),),
+            r"aten.convolution.* \(3-d transposed convolution; 1-d and 2-d only\)",
+        ),
+        (
+            torch.nn.EmbeddingBag(10, 3, scale_grad_by_freq=True),
+            (torch.tensor([[1, 2], [3, 4]]),),
+            r"aten.embedding_bag.* \(scale_grad_by_freq=True\)",
+        ),
+        (
+            torch.nn.EmbeddingBag(10, 3, mode="sum", sparse=True),
+            (torch.tensor([[1, 2], [3, 4]]),),
+            r"aten.embedding_bag.* \(sparse=True \(sparse gradients\)\)",
+        ),
+    ],
+    ids=["conv_transpose3d", "scale_grad_by_freq", "sparse"],
+)
+def test_refused_conv3d_and_embedding_bag_settings_are_named(net, args, match):
+    with pytest.raises(UnsupportedOpError, match=match):
+        from_torch(net, *args, backend="numpy")
+
+
+def test_embedding_bag_check_refuses_per_sample_weights_beyond_sum():
+    """torch refuses these before the capture; the table's check does too, should a graph
+    carry one."""
+    from ivy_like.convert.torch.aten import CHECKS, TensorMeta
+
+    check = CHECKS["aten._embedding_bag.default"]
+    w, ids, offsets = (
+        TensorMeta((10, 3), "float32"),
+        TensorMeta((6,), "int64"),
+        TensorMeta((2,), "int64"),
+    )
+    weights = TensorMeta((6,), "float32")
+    assert check(w, ids, offsets, False, 0, False, weights) is None
+    assert "mode='max'; with mode='sum' only" in check(w, ids, offsets, False, 2, False, weights)
+    assert "mode=3" in check(w, ids, offsets, False, 3)
+    assert "not 1-D" in check(w, TensorMeta((2, 3), "int64"), offsets)

@@ -1,5 +1,5 @@
 """ATen ops -> ivy_like: convolutions, pooling and resizing
-(``convolution``, ``max_pool2d``, ``upsample_*``).
+(``convolution``, ``conv3d``, ``max_pool2d``, ``upsample_*``).
 
 Registered in the table of :mod:`.registry` by the ``@aten`` decorator.
 """
@@ -15,6 +15,7 @@ import numpy as np
 import ivy_like as il
 
 from ....ops.nn.resize import linear_resize_matrix, nearest_resize_indices
+from ..._conv3d import conv3d as _conv3d
 from ..._errors import UnsupportedOpError
 from .registry import _native, _ndim, aten
 
@@ -61,9 +62,22 @@ conv2d = aten("conv2d.default", "conv2d.padding")(_convolution(il.nn.conv2d, _pa
 conv1d = aten("conv1d.default", "conv1d.padding")(_convolution(il.nn.conv1d, _single))
 
 
-def _check_convolution(x: Any, *_: Any, **__: Any) -> str | None:
-    if len(x.shape) - 2 not in (1, 2):
-        return f"{len(x.shape) - 2}-d convolution; 1-d and 2-d only"
+def _check_convolution(
+    x: Any,
+    weight: Any,
+    bias: Any,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    transposed: bool,
+    *_: Any,
+    **__: Any,
+) -> str | None:
+    n = len(x.shape) - 2
+    if transposed and n not in (1, 2):
+        return f"{n}-d transposed convolution; 1-d and 2-d only"
+    if n not in (1, 2, 3):
+        return f"{n}-d convolution; 1-d, 2-d and 3-d only"
     return None
 
 
@@ -71,6 +85,39 @@ def _per_axis(v: Any, n: int) -> tuple[int, ...]:
     if isinstance(v, (list, tuple)):
         return tuple(int(i) for i in v) * (n if len(v) == 1 else 1)
     return (int(v),) * n
+
+
+def _conv_pads(padding: Any, kernel: tuple[int, ...], dilation: tuple[int, ...]) -> Any:
+    """ATen's ``padding`` of an n-d convolution as per-axis ``(lo, hi)`` pairs: ``"valid"`` is
+    none, ``"same"`` the dilated kernel's extent less one, the odd one at the end (torch's)."""
+    if padding == "valid":
+        return tuple((0, 0) for _ in kernel)
+    if padding == "same":
+        total = [d * (k - 1) for k, d in zip(kernel, dilation)]
+        return tuple((t // 2, t - t // 2) for t in total)
+    return tuple((p, p) for p in _per_axis(padding, len(kernel)))
+
+
+@aten("conv3d.default", "conv3d.padding")
+def conv3d(
+    x: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+) -> Any:
+    """ATen's ``conv3d`` (NCDHW, or CDHW unbatched; OIDHW weights): ivy_like has no 3-d
+    convolution, so the composite of ``convert/_conv3d.py``, one ``conv2d`` over the input's
+    depth windows (the same sums of products; differentiable on every backend)."""
+    unbatched = _ndim(x) == 4
+    if unbatched:
+        x = il.expand_dims(x, axis=0)
+    dilation = _per_axis(dilation, 3)
+    pads = _conv_pads(padding, tuple(int(k) for k in weight.shape[2:]), dilation)
+    out = _conv3d(x, weight, bias, _per_axis(stride, 3), pads, dilation, int(groups))
+    return il.squeeze(out, axis=0) if unbatched else out
 
 
 def _check_conv_transpose(x: Any, weight: Any, *rest: Any) -> str | None:
@@ -123,10 +170,14 @@ def convolution(
     output_padding: Any,
     groups: int,
 ) -> Any:
+    """ATen's ``convolution`` (what ``conv*d`` decompose into): by its spatial rank and
+    ``transposed``, the handlers above."""
     if transposed:
         return conv_transpose(x, weight, bias, stride, padding, output_padding, groups, dilation)
     if _ndim(x) == 3:
         return conv1d(x, weight, bias, stride, padding, dilation, groups)
+    if _ndim(x) == 5:
+        return conv3d(x, weight, bias, stride, padding, dilation, groups)
     return conv2d(x, weight, bias, stride, padding, dilation, groups)
 
 

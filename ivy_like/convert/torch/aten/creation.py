@@ -67,9 +67,11 @@ def copy(x: Any, src: Any, non_blocking: bool = False) -> Any:
     "_assert_scalar.default",
     "_assert_async.default",
     "_assert_async.msg",
+    "sym_constrain_range_for_size.default",
 )
 def no_op(*args: Any, **kwargs: Any) -> None:
-    """Checks torch makes on shapes and dtypes fixed at capture: nothing to compute."""
+    """Checks torch makes on shapes and dtypes fixed at capture, and on the ranges of dynamic
+    dimensions (the model checks those when it is called): nothing to compute."""
     return None
 
 

@@ -207,3 +207,142 @@ def scatter(x: Any, dim: int, index: Any, src: Any) -> Any:
 @aten("scatter_add.default")
 def scatter_add(x: Any, dim: int, index: Any, src: Any) -> Any:
     return _scatter_rows(x, dim, index, src, assign=False)
+
+
+# -- embedding bags ------------------------------------------------------------------------------
+_BAG_MODES = ("sum", "mean", "max")
+
+
+def _check_embedding_bag(
+    weight: Any,
+    indices: Any,
+    offsets: Any,
+    scale_grad_by_freq: bool = False,
+    mode: int = 0,
+    sparse: bool = False,
+    per_sample_weights: Any = None,
+    *rest: Any,
+) -> str | None:
+    if scale_grad_by_freq:
+        return "scale_grad_by_freq=True"
+    if sparse:
+        return "sparse=True (sparse gradients)"
+    if mode not in (0, 1, 2):
+        return f"mode={mode}; 'sum', 'mean' and 'max' only"
+    if per_sample_weights is not None and mode != 0:
+        return f"per_sample_weights with mode='{_BAG_MODES[mode]}'; with mode='sum' only"
+    if len(indices.shape) != 1 or len(offsets.shape) != 1:
+        return "indices or offsets that are not 1-D"
+    return None
+
+
+def _reduce_bags(
+    weight: Any,
+    indices: Any,
+    offsets: Any,
+    mode: int,
+    per_sample_weights: Any,
+    include_last_offset: bool,
+    padding_idx: int | None,
+) -> Any:
+    """Each bag's rows of ``weight`` (scaled by ``per_sample_weights``) reduced by ``mode``
+    (0 sum, 1 mean, 2 max) with segment ops over the bag of each index. Indices equal to
+    ``padding_idx`` get the id of no bag, which the segment ops drop: torch leaves them out
+    of the sum, the mean's count and the max, and gives their row no gradient. An empty bag
+    is zeros, as in torch. With ``include_last_offset`` the last offset is not a bag's start:
+    torch documents it as ``len(indices)``, and the last bag runs to the end of ``indices``
+    (torch's kernels disagree on a smaller one: the sum without ``padding_idx`` stops there,
+    the other reductions run to the end, as here)."""
+    num_bags = int(offsets.shape[0]) - (1 if include_last_offset else 0)
+    offsets = il.astype(offsets, il.int32)
+    positions = _native(il.arange(int(indices.shape[0]), dtype=il.int32))
+    # each position's bag: the last start (offset) at or before it; torch starts the first at 0
+    bags = il.subtract(il.searchsorted(offsets[:num_bags], positions, side="right"), 1)
+    nowhere = il.full_like(bags, num_bags)
+    if padding_idx is not None:
+        bags = il.where(il.equal(indices, padding_idx), nowhere, bags)
+    rows = il.take(weight, indices, axis=0)
+    if mode == 2:
+        return _bag_max(rows, bags, num_bags, positions)
+    if per_sample_weights is not None:
+        rows = il.multiply(rows, il.expand_dims(il.astype(per_sample_weights, rows.dtype), axis=-1))
+    sums = il.segment_sum(rows, bags, num_bags)
+    if mode == 0:
+        return sums
+    count = il.segment_sum(il.ones_like(rows[:, :1]), bags, num_bags)
+    return il.divide(sums, il.maximum(count, 1.0))
+
+
+def _bag_max(rows: Any, bags: Any, num_bags: int, positions: Any) -> Any:
+    """Each bag's maxima (per column) as a sum of the one row entry picked for each: the
+    first position holding the bag's maximum, as torch's kernel picks it (its
+    ``max_indices``), so the gradient goes there alone, on every backend (``segment_max``'s
+    own gradient treats ties differently from backend to backend). An empty bag picks
+    nothing: zeros, as in torch."""
+    top = il.segment_max(rows, bags, num_bags)  # -inf for an empty bag, never picked
+    own = il.minimum(bags, num_bags - 1)  # the row of top to compare with (in_bag says if any)
+    in_bag = il.expand_dims(il.less(bags, num_bags), axis=-1)
+    at_top = il.logical_and(in_bag, il.equal(rows, il.take(top, own, axis=0)))
+    back = il.negative(il.expand_dims(positions, axis=-1))  # the first position: the max of -p
+    first = il.segment_max(il.where(at_top, back, -int(rows.shape[0])), bags, num_bags)
+    picked = il.logical_and(at_top, il.equal(back, il.take(first, own, axis=0)))
+    return il.segment_sum(il.where(picked, rows, 0.0), bags, num_bags)
+
+
+@aten(
+    "embedding_bag.padding_idx",
+    "embedding_bag.default",
+    check=_check_embedding_bag,
+    outputs=(0,),
+)
+def embedding_bag(
+    weight: Any,
+    indices: Any,
+    offsets: Any,
+    scale_grad_by_freq: bool = False,
+    mode: int = 0,
+    sparse: bool = False,
+    per_sample_weights: Any = None,
+    include_last_offset: bool = False,
+    padding_idx: int | None = None,
+) -> tuple[Any, None, None, None]:
+    """ATen's ``embedding_bag`` (``nn.EmbeddingBag``; a 2-D input comes as 1-D indices with
+    offsets every row): only the bags' values (entry 0) are computed, see :func:`_reduce_bags`.
+    A negative ``padding_idx`` counts from the end, None is no padding."""
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += int(weight.shape[0])
+    bags = _reduce_bags(
+        weight, indices, offsets, mode, per_sample_weights, include_last_offset, padding_idx
+    )
+    return bags, None, None, None
+
+
+@aten(
+    "_embedding_bag.default",
+    "_embedding_bag_forward_only.default",
+    check=_check_embedding_bag,
+    outputs=(0,),
+)
+def embedding_bag_internal(
+    weight: Any,
+    indices: Any,
+    offsets: Any,
+    scale_grad_by_freq: bool = False,
+    mode: int = 0,
+    sparse: bool = False,
+    per_sample_weights: Any = None,
+    include_last_offset: bool = False,
+    padding_idx: int = -1,
+) -> tuple[Any, None, None, None]:
+    """ATen's ``_embedding_bag`` (what ``embedding_bag`` decomposes into): as
+    :func:`embedding_bag`, with ``padding_idx`` already wrapped and -1 for no padding."""
+    bags = _reduce_bags(
+        weight,
+        indices,
+        offsets,
+        mode,
+        per_sample_weights,
+        include_last_offset,
+        None if padding_idx < 0 else padding_idx,
+    )
+    return bags, None, None, None

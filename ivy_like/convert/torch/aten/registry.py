@@ -46,7 +46,6 @@ REASONS = {
     "aten.nonzero.default": "its output shape depends on the data",
     "aten.masked_select.default": "its output shape depends on the data",
     "aten.unique.default": "its output shape depends on the data",
-    "aten.sym_size.int": "the graph was captured with dynamic shapes; capture with static ones",
 }
 
 

@@ -22,6 +22,13 @@ def reshape(x: Any, shape: Any) -> Any:
     return il.reshape(x, _shape_of(shape))
 
 
+@aten("sym_size.int")
+def sym_size(x: Any, dim: int) -> int:
+    """A dimension captured as dynamic (``torch.export.Dim``): read from the array at run
+    time, a Python int, as every shape argument of the graph is."""
+    return int(x.shape[dim])
+
+
 @aten("reshape_as.default", "view_as.default")
 def reshape_as(x: Any, other: Any) -> Any:
     return il.reshape(x, tuple(other.shape))
