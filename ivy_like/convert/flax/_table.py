@@ -1,0 +1,110 @@
+"""The table of jax primitives :func:`from_flax` maps a jaxpr with, and how to register one.
+
+:data:`PRIMITIVES` maps a primitive's name (``"dot_general"``) to an ivy_like function, and
+:data:`STATIC` to the rule that turns the equation's parameters into that function's keyword
+arguments (or refuses the use), both registered by the :func:`primitive` decorator. Calls
+whose body is inlined (:data:`INLINE`) and primitives that pass their operands through
+(:data:`IDENTITY`) have no handler. The handlers are in :mod:`.primitives` and, for the
+scatters, :mod:`.scatters`; no framework is imported: the table and the list of supported
+primitives in ``docs/convert.md`` come without jax.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+Handler = Callable[..., Any]
+
+PRIMITIVES: dict[str, Handler] = {}
+STATIC: dict[str, Callable[[Eqn], dict[str, Any]]] = {}
+ARITY: dict[str, int] = {}  # how many leading operands go to the handler (the rest are static)
+SCALARS: set[str] = set()  # elementwise: a scalar constant operand is written as a Python number
+# Calls whose body is inlined; primitives that pass their operands through.
+INLINE = frozenset(
+    {
+        "pjit",
+        "jit",
+        "closed_call",
+        "core_call",
+        "custom_jvp_call",
+        "custom_vjp_call",
+        "custom_vjp_call_jaxpr",
+        "remat",
+        "remat2",
+        "checkpoint",
+    }
+)
+IDENTITY = frozenset({"copy", "copy_p", "sharding_constraint", "optimization_barrier"})
+# Why some well-known primitives have no entry: said in the error.
+REASONS = {
+    "while": "a lax.while_loop / fori_loop: control flow is not converted",
+    "cond": "a lax.cond / switch: data-dependent control flow is not converted",
+    "scan": "a lax.scan (nn.scan, an RNN over time): control flow is not converted",
+    "random_bits": "random numbers (dropout in training mode? trace with deterministic=True)",
+    "random_wrap": "random numbers (dropout in training mode? trace with deterministic=True)",
+    "threefry2x32": "random numbers (dropout in training mode? trace with deterministic=True)",
+}
+
+
+class Refused(Exception):
+    """Raised by a :data:`STATIC` rule: this use of the primitive is not supported (why)."""
+
+
+@dataclass(frozen=True)
+class Eqn:
+    """What a :data:`STATIC` rule sees of an equation: its parameters, the shapes and dtypes of
+    its operands and results, and the value of each operand known at conversion (else None)."""
+
+    params: dict[str, Any]
+    ins: list[Any]  # avals: .shape, .dtype
+    outs: list[Any]
+    known: list[np.ndarray | None]
+
+
+def primitive(
+    *names: str,
+    static: Callable[[Eqn], dict[str, Any]] | None = None,
+    arity: int | None = None,
+    scalars: bool = False,
+) -> Callable[[Handler], Handler]:
+    """Register the decorated function for the jax primitives ``names``.
+
+    ``static`` turns the equation's parameters into the handler's keyword arguments (or
+    raises :class:`Refused`); ``arity``: only that many leading operands are passed;
+    ``scalars``: the op is elementwise and takes Python numbers for scalar constants.
+    """
+
+    def register(fn: Handler) -> Handler:
+        for name in names:
+            PRIMITIVES[name] = fn
+            if static is not None:
+                STATIC[name] = static
+            if arity is not None:
+                ARITY[name] = arity
+            if scalars:
+                SCALARS.add(name)
+        return fn
+
+    return register
+
+
+def supported_primitives() -> list[str]:
+    """The jax primitives :func:`ivy_like.convert.from_flax` maps or inlines, sorted.
+
+    Examples
+    --------
+    >>> from ivy_like.convert.flax.primitives import supported_primitives
+    >>> "conv_general_dilated" in supported_primitives()
+    True
+    """
+    return sorted(set(PRIMITIVES) | INLINE | IDENTITY)
+
+
+def supported_primitives_markdown() -> str:
+    """The list of supported jax primitives in ``docs/convert.md`` (generated here, checked by
+    the tests)."""
+    return ", ".join(f"`{name}`" for name in supported_primitives()) + "\n"
