@@ -85,3 +85,20 @@ def test_an_ivy_like_model_and_a_keras_functional_model():
 def test_an_object_that_is_not_a_model_is_a_type_error():
     with pytest.raises(TypeError, match="to_torch: model must be an ivy_like model"):
         to_torch(object())
+
+
+def test_torch_export_takes_the_module():
+    """``torch.export`` (non-strict: it runs ``forward``'s Python) records ivy_like's torch ops
+    as one ATen graph, with a dynamic batch where the model takes any batch (an
+    ``ivy_like.nn`` model); the exported program computes what the module computes."""
+    net, variables, x = _flax_case()
+    module = to_torch(from_flax(net, variables, x, backend="numpy"))
+    xt = torch.from_numpy(x)
+    program = torch.export.export(module, (xt,), strict=False)
+    torch.testing.assert_close(program.module()(xt), module(xt))
+
+    mlp = to_torch(ivy_like.nn.MLP([5, 4, 2], seed=0, backend="numpy"))
+    batch = torch.export.Dim("batch")
+    program = torch.export.export(mlp, (xt,), dynamic_shapes=({0: batch},), strict=False)
+    other = torch.from_numpy(RNG.standard_normal((7, 5)).astype(np.float32))
+    torch.testing.assert_close(program.module()(other), mlp(other))

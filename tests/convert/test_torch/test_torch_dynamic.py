@@ -142,3 +142,26 @@ def test_static_captures_say_how_to_make_a_dimension_dynamic():
         model(np.zeros((3, 3, 4), np.float32))
     with pytest.raises(TypeError, match="dynamic_shapes needs example inputs"):
         from_torch(torch.nn.Sequential(torch.nn.Linear(2, 2)), dynamic_shapes={})
+
+
+def test_ivy_like_export_of_a_dynamic_capture(tmp_path, gpt2):
+    """Exported with its example's sizes, a dynamic capture serves them; exported with
+    dynamic dimensions it is not yet (ivy_like's composites read sizes as ints), and says so
+    naming the dimension, with nothing left at the path."""
+    net, model = gpt2
+
+    def logits(ids, mask):  # the mask is a keyword of the model's
+        return model(ids, attention_mask=mask)["logits"]
+
+    ids, mask = _inputs(2, 16, 3)
+    path = tmp_path / "gpt2.pt2"
+    ivy_like.export(logits, ids, mask, format="torch", path=str(path), dynamic=False)
+    served = torch.export.load(str(path)).module()
+    with torch.no_grad():
+        got = served(torch.from_numpy(ids), torch.from_numpy(mask))
+    assert_close(got.numpy(), _torch_logits(net, ids, mask), **TOL)
+
+    bad = tmp_path / "dynamic.pt2"
+    with pytest.raises(ivy_like.convert.ExportError, match="batch"):
+        ivy_like.export(logits, ids, mask, format="torch", path=str(bad))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gpt2.pt2"]
