@@ -26,8 +26,8 @@ from ...core.backend import current_backend, get_backend
 from .._captured import Generated, compile_generated
 from .._errors import UnsupportedOpError
 from .._weights import move
-from .jaxpr_model import JaxprModel
-from .primitives import (
+from . import primitives  # noqa: F401 - imported for its registrations in the table
+from ._table import (
     ARITY,
     IDENTITY,
     INLINE,
@@ -39,6 +39,7 @@ from .primitives import (
     Refused,
     supported_primitives,
 )
+from .jaxpr_model import JaxprModel
 
 _FOLD_LIMIT = 1 << 16  # elements: larger constant results are computed at run time
 

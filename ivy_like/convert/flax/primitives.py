@@ -18,13 +18,6 @@ from .. import _special
 from .._casts import cast
 from . import scatters  # noqa: F401 - imported for its registrations
 from ._table import (
-    ARITY,
-    IDENTITY,
-    INLINE,
-    PRIMITIVES,
-    REASONS,
-    SCALARS,
-    STATIC,
     Eqn,
     Handler,
     Refused,
@@ -33,21 +26,8 @@ from ._table import (
     supported_primitives_markdown,
 )
 
-__all__ = [
-    "ARITY",
-    "IDENTITY",
-    "INLINE",
-    "PRIMITIVES",
-    "REASONS",
-    "SCALARS",
-    "STATIC",
-    "Eqn",
-    "Handler",
-    "Refused",
-    "primitive",
-    "supported_primitives",
-    "supported_primitives_markdown",
-]
+# The listings are published here: importing this module registers every handler first.
+__all__ = ["supported_primitives", "supported_primitives_markdown"]
 
 
 # -- elementwise ---------------------------------------------------------------------------------

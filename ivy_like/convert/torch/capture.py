@@ -252,6 +252,13 @@ def _static(shape: Any) -> tuple[int, ...] | None:
     return tuple(int(d) for d in shape)
 
 
+def _sizes(shape: Any) -> tuple[int | None, ...]:
+    """``shape`` with None for each dynamic dimension (what the checks and the calls see)."""
+    import torch
+
+    return tuple(None if isinstance(d, torch.SymInt) else int(d) for d in shape)
+
+
 def _same_dims(a: Any, b: Any) -> bool:
     """Whether two shapes are the same for every size of the dynamic dimensions: equal ints,
     or the same expression of the same symbols (never decided on the example's sizes)."""
@@ -357,8 +364,7 @@ def _meta_args(v: Any) -> Any:
         m = _meta(v)
         if m is None:
             return v
-        shape = tuple(None if isinstance(s, torch.SymInt) else int(s) for s in m.shape)
-        return _aten.TensorMeta(shape, str(m.dtype).removeprefix("torch."))  # type: ignore[arg-type]
+        return _aten.TensorMeta(_sizes(m.shape), str(m.dtype).removeprefix("torch."))
     if isinstance(v, (list, tuple)):
         return type(v)(_meta_args(x) for x in v)
     if isinstance(v, torch.dtype):
@@ -708,7 +714,7 @@ def capture(
             elif _meta(node) is not None:
                 shape = _meta(node).shape
                 dynamic += _dynamic_dims(ep, n_user, shape, f"input {n_user}")
-                input_shapes[n_user] = tuple((_static((d,)) or (None,))[0] for d in shape)
+                input_shapes[n_user] = _sizes(shape)
             w.lines.append(f"    {node.name} = __U[{n_user}]")
             n_user += 1
             continue

@@ -184,6 +184,8 @@ class GraphModel(CapturedModel):
                 )
         for i, shape in self._input_shapes:
             got = getattr(flat[i], "shape", None)
+            if got is not None and tuple(got) == shape:
+                continue  # the captured shape: one comparison, as before dynamic dimensions
             if (
                 got is None
                 or len(got) != len(shape)

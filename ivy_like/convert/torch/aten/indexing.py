@@ -124,7 +124,8 @@ def index_rows(x: Any, flat: Any, first: int, k: int, picked: tuple[int, ...]) -
 def _check_index_put(x: Any, indices: Any, values: Any, accumulate: bool = False) -> str | None:
     masks = [t for t in indices if isinstance(t, TensorMeta) and t.dtype == "bool"]
     if masks:
-        numel = math.prod(values.shape) if isinstance(values, TensorMeta) else 1
+        shape = values.shape if isinstance(values, TensorMeta) else ()
+        numel = None if None in shape else math.prod(shape)  # None: a dynamic size, unknown
         if len(indices) != 1 or accumulate or numel != 1:
             return "a boolean mask index beside others, or with several values (data-dependent)"
         return None
@@ -336,13 +337,14 @@ def embedding_bag_internal(
 ) -> tuple[Any, None, None, None]:
     """ATen's ``_embedding_bag`` (what ``embedding_bag`` decomposes into): as
     :func:`embedding_bag`, with ``padding_idx`` already wrapped and -1 for no padding."""
-    bags = _reduce_bags(
+    return embedding_bag(
         weight,
         indices,
         offsets,
+        scale_grad_by_freq,
         mode,
+        sparse,
         per_sample_weights,
         include_last_offset,
         None if padding_idx < 0 else padding_idx,
     )
-    return bags, None, None, None

@@ -51,9 +51,10 @@ REASONS = {
 
 @dataclass(frozen=True)
 class TensorMeta:
-    """What a check sees of a tensor argument: its shape and dtype name (``"float32"``)."""
+    """What a check sees of a tensor argument: its shape (None for a dimension captured as
+    dynamic) and dtype name (``"float32"``)."""
 
-    shape: tuple[int, ...]
+    shape: tuple[int | None, ...]
     dtype: str
 
 
