@@ -18,9 +18,12 @@ Rows per model:
 3. *exported*: the capture written by ``ivy_like.export(format="torch")`` and loaded with
    ``torch.export.load(path).module()`` (no ivy_like in the call) against the original module
    eager (target ≤ 1.1);
-4. *jax, compiled*: ``ivy_like.compile(model.apply)`` on jax against the same ivy_like model
+4. *from ONNX*: the module exported by ``torch.onnx.export(dynamo=True)`` and read back by
+   ``ivy_like.convert.from_onnx``, on torch, against the original module (target ≤ 1.1) and
+   against the same ONNX file in ONNX Runtime (1 intra-op thread; no target);
+5. *jax, compiled*: ``ivy_like.compile(model.apply)`` on jax against the same ivy_like model
    run eagerly on jax;
-5. the same compiled model against ``torch.compile`` of the original module (no_grad, torch on
+6. the same compiled model against ``torch.compile`` of the original module (no_grad, torch on
    1 thread while JAX keeps its default threads; its compile time is reported, and a compilation that fails or takes over
    ``COMPILE_LIMIT`` seconds is reported instead of a timing).
 
@@ -170,6 +173,37 @@ class _Case:
 
         return run
 
+    def onnx_proto(self) -> Any:
+        """The module exported by PyTorch's own ONNX exporter (``dynamo=True``), made once."""
+        if getattr(self, "_onnx", None) is None:
+            import torch
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                program = torch.onnx.export(self.net, (self.x_torch,), dynamo=True, verbose=False)
+            self._onnx = program.model_proto
+        return self._onnx
+
+    def ivy_on_torch_from_onnx(self) -> Call:
+        """``from_onnx`` of that ONNX file, run by ivy_like on torch."""
+        from ivy_like.convert import from_onnx
+
+        model = from_onnx(self.onnx_proto(), backend="torch")
+        params, x = model.params_on("torch"), self.x_torch
+        return lambda: model.apply(params, x)
+
+    def onnx_runtime(self) -> Call:
+        """The same ONNX file in ONNX Runtime (CPU, 1 intra-op thread, as torch here)."""
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        session = ort.InferenceSession(
+            self.onnx_proto().SerializeToString(), options, providers=["CPUExecutionProvider"]
+        )
+        feed = {session.get_inputs()[0].name: self.x_torch.numpy()}
+        return lambda: session.run(None, feed)
+
     def torch_compiled(self) -> tuple[Call, float]:
         """``torch.compile`` of the module and the seconds its first call took (compiling);
         raises TimeoutError when that exceeds COMPILE_LIMIT."""
@@ -293,6 +327,24 @@ def convert_benchmark(
                         "the original module, eager torch",
                         lambda case=case: (case.native_eager(), case.exported_torch()),
                         target="torch",
+                    )
+                )
+                lines.append(
+                    _row(
+                        label,
+                        "`from_onnx` of `torch.onnx.export(module)`, on torch, eager",
+                        "the original module, eager torch",
+                        lambda case=case: (case.native_eager(), case.ivy_on_torch_from_onnx()),
+                        target="torch",
+                    )
+                )
+                lines.append(
+                    _row(
+                        label,
+                        "`from_onnx` of `torch.onnx.export(module)`, on torch, eager",
+                        "the same ONNX file in ONNX Runtime (1 thread)",
+                        lambda case=case: (case.onnx_runtime(), case.ivy_on_torch_from_onnx()),
+                        target="",
                     )
                 )
             if profile:

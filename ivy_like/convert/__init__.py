@@ -40,6 +40,7 @@ from .export import ExportError
 __all__ = [
     "ExportError",
     "GraphModel",
+    "OnnxModel",
     "Permute",
     "TorchPermute",
     "UnsupportedLayerError",
@@ -49,6 +50,7 @@ __all__ = [
     "from_flax_params",
     "from_keras",
     "from_keras_weights",
+    "from_onnx",
     "from_state_dict",
     "from_torch",
     "to_backend",
@@ -56,6 +58,7 @@ __all__ = [
     "to_flax_params",
     "to_keras",
     "to_keras_weights",
+    "to_onnx",
     "to_state_dict",
     "to_torch",
 ]
@@ -76,6 +79,9 @@ _LAZY = {
     "from_flax_params": ("flax.api", "from_flax_params"),
     "to_flax": ("flax.api", "to_flax"),
     "to_flax_params": ("flax.api", "to_flax_params"),
+    "from_onnx": ("onnx.api", "from_onnx"),
+    "to_onnx": ("onnx.api", "to_onnx"),
+    "OnnxModel": ("onnx.api", "OnnxModel"),
 }
 
 

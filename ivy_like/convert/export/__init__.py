@@ -27,7 +27,7 @@ import numpy as np
 
 import ivy_like as il
 
-from . import _jax, _mlx, _tensorflow, _torch
+from . import _jax, _mlx, _onnx, _tensorflow, _torch
 from ._plan import Plan, as_numpy, flat_outputs, plan_for, resized, resolve_dims
 
 __all__ = ["ExportError", "FORMATS", "export"]
@@ -81,8 +81,15 @@ FORMATS: dict[str, Format] = {
     ),
     "jax": Format("jax", "jax", _jax.write, _jax.load, ""),
     "mlx": Format("mlx", "mlx", _mlx.write, _mlx.load, ".mlxfn"),
+    "onnx": Format("onnxscript", "torch", _onnx.write, _onnx.load, ".onnx"),
 }
-_INSTALL = {"torch": "torch", "tensorflow": "tensorflow-cpu", "jax": "jax", "mlx": "mlx[cpu]"}
+_INSTALL = {
+    "torch": "torch",
+    "tensorflow": "tensorflow-cpu",
+    "jax": "jax",
+    "mlx": "mlx[cpu]",
+    "onnxscript": "ivy_like[onnx]",
+}
 
 
 def export(
@@ -110,6 +117,8 @@ def export(
     ``"jax"``        serialized StableHLO (``jax.export``)          ``jax.export.deserialize(
                                                                     data).call``
     ``"mlx"``        an ``.mlxfn`` file (``mx.export_function``)     ``mx.import_function``
+    ``"onnx"``       an ``.onnx`` file (``torch.export``, then      ``onnxruntime.Inference
+                     PyTorch's ONNX exporter)                       Session(path)``
     ===============  =============================================  =========================
 
     ``dynamic``: None makes axis 0 of every input a dynamic dimension named ``"batch"``;

@@ -36,7 +36,8 @@ def _module(plan: Plan) -> Any:
     return Exported()
 
 
-def write(plan: Plan, path: str) -> None:
+def program(plan: Plan) -> Any:
+    """The ``torch.export`` program of ``plan`` (each dynamic dimension a ``Dim``)."""
     import torch
     from torch.export import Dim
 
@@ -46,7 +47,7 @@ def write(plan: Plan, path: str) -> None:
     )
     args = tuple(torch.from_numpy(np.array(x, copy=True)) for x in plan.examples)
     try:
-        program = torch.export.export(
+        exported = torch.export.export(
             _module(plan), args, dynamic_shapes=(shapes,) if any(plan.dims) else None, strict=False
         )
     except torch._dynamo.exc.UserError as err:
@@ -60,7 +61,13 @@ def write(plan: Plan, path: str) -> None:
             + " (a size read as an int, or a reshape to the example's sizes), so it cannot "
             "be dynamic"
         ) from None
-    torch.export.save(program, path)
+    return exported
+
+
+def write(plan: Plan, path: str) -> None:
+    import torch
+
+    torch.export.save(program(plan), path)
 
 
 def load(path: str, names: list[str]) -> Callable[..., Any]:

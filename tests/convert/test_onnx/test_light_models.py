@@ -1,0 +1,49 @@
+"""The real models ONNX ships for backends to test on (``onnx/backend/test/data/light``:
+ResNet-50, DenseNet-121, Inception v1 and v2, AlexNet, ShuffleNet, SqueezeNet, VGG-19,
+ZFNet-512, with reduced weights) match their reference outputs on every backend.
+
+Their input is the one ONNX's runner feeds them (``Runner.generate_dummy_data`` without
+randomness) and the reference is the output file ONNX ships beside each model; the outputs
+must agree within 1e-4 (absolute and relative), as the issue asks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+
+from onnx import numpy_helper  # noqa: E402
+from onnx.backend.test.runner import Runner  # noqa: E402
+
+import ivy_like  # noqa: E402
+from ivy_like.convert.onnx.backend import backend_for  # noqa: E402
+
+LIGHT = Path(onnx.__file__).parent / "backend" / "test" / "data" / "light"
+MODELS = sorted(p.stem for p in LIGHT.glob("light_*.onnx"))
+BACKENDS = [
+    b for b in ("numpy", "jax", "torch", "tensorflow", "mlx") if b in ivy_like.available_backends()
+]
+
+
+def test_all_nine_models_are_there() -> None:
+    assert len(MODELS) == 9, MODELS
+
+
+@pytest.mark.parametrize("engine", BACKENDS)
+@pytest.mark.parametrize("name", MODELS)
+def test_light_model_matches_its_reference(name: str, engine: str) -> None:
+    model = onnx.load(str(LIGHT / f"{name}.onnx"))
+    inits = {t.name for t in model.graph.initializer}
+    feeds = [
+        Runner.generate_dummy_data(vi, seed=0, name=name, random=False)
+        for vi in model.graph.input
+        if vi.name not in inits
+    ]
+    ref = numpy_helper.to_array(onnx.load_tensor(str(LIGHT / f"{name}_output_0.pb")))
+    (got,) = backend_for(engine).prepare(model).run(feeds)
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4)
