@@ -13,17 +13,21 @@ from __future__ import annotations
 
 import sys
 import time
+import warnings
 from typing import Any
 
 import numpy as np
+
+import ivy_like
+
+from ..convert.onnx.backend import backend_for
+from ..convert.onnx.graph import dtype_of
 
 BACKENDS = ("numpy", "jax", "torch", "tensorflow", "mlx")
 
 
 def cases() -> dict[str, Any]:
     """ONNX's node test cases by name."""
-    import warnings
-
     from onnx.backend.test.loader import load_node_model_tests
 
     with warnings.catch_warnings():  # the cases' generators compute inf and nan on purpose
@@ -36,8 +40,6 @@ def dtypes_of(model: Any) -> set[str]:
     ``"unsupported"`` for a dtype ivy_like has no arrays of, ``"not a tensor"`` for a
     sequence, map or optional."""
     import onnx
-
-    from ..convert.onnx.graph import dtype_of
 
     names: set[str] = set()
 
@@ -66,8 +68,6 @@ def dtypes_of(model: Any) -> set[str]:
 
 def not_applicable(case: Any, backend: str) -> str | None:
     """Why ``case`` cannot run on ``backend`` (its dtypes), or None."""
-    import ivy_like
-
     b = ivy_like.get_backend(backend)
     for name in sorted(dtypes_of(case.model)):
         if name in ("unsupported", "not a tensor"):
@@ -119,9 +119,6 @@ def tally(
 
 
 def main(argv: list[str]) -> int:
-    import ivy_like
-    from ivy_like.convert.onnx.backend import backend_for
-
     every = cases()
     names = sorted(every)
     wanted = [a for a in argv if not a.startswith("-")] or [

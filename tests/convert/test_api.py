@@ -37,7 +37,10 @@ def test_unknown_names_are_attribute_errors():
 # -- the package's layout ----------------------------------------------------------------------
 PACKAGE = Path(convert.__file__).parent
 # What a function may import when called: the optional frameworks a converter drives.
-OPTIONAL = {"torch", "keras", "tensorflow", "jax", "flax", "mlx", "transformers", "numpy"}
+OPTIONAL = {
+    "torch", "keras", "tensorflow", "jax", "flax", "mlx", "transformers", "numpy",
+    "onnx", "onnxruntime", "onnxscript",
+}  # fmt: skip
 
 
 def _module(path: Path) -> str:

@@ -276,7 +276,7 @@ def test_bad_arguments_are_typed_errors_naming_the_argument(tmp_path, monkeypatc
     x = np.ones((2, 3), np.float32)
     f = ivy_like.tanh
     with pytest.raises(ValueError, match="format must be one of"):
-        ivy_like.export(f, x, format="onnx", path=tmp_path / "f")
+        ivy_like.export(f, x, format="tflite2", path=tmp_path / "f")
     with pytest.raises(ValueError, match=r"path must end with '\.pt2'"):
         ivy_like.export(f, x, format="torch", path=tmp_path / "f.pt")
     with pytest.raises(TypeError, match="path must be a str"):

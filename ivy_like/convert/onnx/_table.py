@@ -33,6 +33,10 @@ from typing import Any
 
 import numpy as np
 
+import ivy_like as il
+
+from ...core.backend import current_backend
+
 Handler = Callable[..., Any]
 
 OPS: dict[str, Handler] = {}
@@ -51,6 +55,26 @@ REASONS: dict[str, str] = {
     "RandomUniformLike": "random numbers: the converted model is deterministic",
     "Multinomial": "random numbers: the converted model is deterministic",
     "Bernoulli": "random numbers: the converted model is deterministic",
+}
+
+# TensorProto's element types ivy_like has arrays of, by their ONNX number (the others: strings,
+# float8, float4, int4, int2 are refused where an attribute names one).
+ONNX_DTYPES: dict[int, str] = {
+    1: "float32",
+    2: "uint8",
+    3: "int8",
+    4: "uint16",
+    5: "int16",
+    6: "int32",
+    7: "int64",
+    9: "bool",
+    10: "float16",
+    11: "float64",
+    12: "uint32",
+    13: "uint64",
+    14: "complex64",
+    15: "complex128",
+    16: "bfloat16",
 }
 
 
@@ -115,8 +139,6 @@ def _known(x: Any, op: str, what: str) -> np.ndarray:
         raise TypeError(f"{op}: {what} is required")
     if isinstance(x, np.ndarray):
         return x
-    import ivy_like as il
-
     try:
         return np.asarray(il.to_numpy(x))
     except Exception as e:  # noqa: BLE001 - every framework names its tracer errors differently
@@ -169,15 +191,9 @@ def supported_ops_markdown() -> str:
 def index_dtype() -> Any:
     """The dtype for ONNX's int64 results (indices, shapes) on the active backend: int64, or
     int32 where the backend has no int64 (JAX without 64-bit mode)."""
-    import ivy_like as il
-    from ivy_like.core.backend import current_backend
-
     return il.int64 if il.int64 in current_backend().DTYPES else il.int32
 
 
 def has_dtype(dtype: Any) -> bool:
     """Whether the active backend has ``dtype`` (an ivy_like dtype or its name)."""
-    import ivy_like as il
-    from ivy_like.core.backend import current_backend
-
     return il.as_dtype(dtype) in current_backend().DTYPES

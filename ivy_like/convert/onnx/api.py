@@ -8,14 +8,16 @@ write the generated function. Only this module's functions import onnx (when cal
 from __future__ import annotations
 
 import os
+import tempfile
 from typing import Any
 
 import numpy as np
 
 from ...container import Container
-from ...core.backend import get_backend
+from ...core.backend import activate, deactivate, get_backend
 from .._captured import CapturedModel, _concrete, constant
 from .._weights import move, target_backend
+from ..export import export
 from . import graph as g
 from ._table import Value
 from .load import load
@@ -162,8 +164,6 @@ def _show(shape: tuple[Any, ...]) -> str:
 
 
 def _narrow_for(arr: np.ndarray, backend: Any) -> np.ndarray:
-    from ...core.backend import activate, deactivate
-
     tokens = activate(backend)
     try:
         return g.narrow(arr)
@@ -336,11 +336,7 @@ def to_onnx(
     >>> session.run(None, {"x": np.zeros((5, 3), np.float32)})[0].shape  # any batch size
     (5, 3)
     """
-    import tempfile
-
     import onnx
-
-    from ..export import export
 
     if path is not None:
         written = export(model_or_fn, *example_args, format="onnx", path=path, dynamic=dynamic)

@@ -18,6 +18,13 @@ from typing import Any
 
 import numpy as np
 
+import ivy_like as il
+
+from ...core.backend import get_backend
+from ...transforms import compile as il_compile
+from ._host import narrow
+from .api import from_onnx
+
 _CLASSES: dict[str, type] = {}
 
 
@@ -43,9 +50,6 @@ def backend_for(name: str) -> type:
         return hit
     from onnx.backend.base import Backend, BackendRep
 
-    from ...core.backend import get_backend
-    from ...transforms import compile as il_compile
-
     ivy_backend = get_backend(name)  # a clear error for a backend that is not installed
 
     class IvyLikeRep(BackendRep):
@@ -60,8 +64,6 @@ def backend_for(name: str) -> type:
             self.compiled = il_compile(model.apply) if ivy_backend.name == "jax" else None
 
         def run(self, inputs: Any, **kwargs: Any) -> tuple[np.ndarray, ...]:
-            import ivy_like as il
-
             names = self.model.input_names
             if isinstance(inputs, Mapping):
                 given = dict(inputs)
@@ -90,8 +92,6 @@ def backend_for(name: str) -> type:
 
         @classmethod
         def prepare(cls, model: Any, device: str = "CPU", **kwargs: Any) -> Any:
-            from .api import from_onnx
-
             if not cls.supports_device(device):
                 raise ValueError(f"ivy_like's ONNX backend runs on the CPU, not {device!r}")
             return IvyLikeRep(from_onnx(model, backend=ivy_backend))
@@ -112,10 +112,6 @@ def backend_for(name: str) -> type:
 
 
 def _on_backend(x: Any, backend: Any, name: str) -> Any:
-    import ivy_like as il
-
-    from .graph import narrow
-
     arr = np.asarray(x)
     try:
         return il.asarray(narrow(arr, strict=True))

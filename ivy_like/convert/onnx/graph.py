@@ -32,7 +32,10 @@ import ivy_like as il
 
 from .._captured import Generated, compile_generated
 from .._errors import UnsupportedOpError
-from . import ops  # noqa: F401 - imported for its registrations in the table
+from . import (
+    control,
+    ops,  # noqa: F401 - imported for its registrations in the table
+)
 from ._host import host_shape, narrow, run_on_numpy, run_on_numpy_args, to_device
 from ._table import ATTRS, OPS, REASONS, SINCE, Node, Refused, Value, supported_ops
 
@@ -263,6 +266,8 @@ class Writer:
             return
         self.ops_used.add(op)
         kinds = {s.kind for s in ins if s is not None}
+        if kinds <= {"known"} and _made_large(op, ins):
+            kinds = {"device"}  # a large value from a shape: made at run time, not kept twice
         if kinds <= {"known"}:
             try:
                 result = run_on_numpy(handler, [None if s is None else s.ref for s in ins], kwargs)
@@ -347,8 +352,6 @@ class Writer:
         return name, results, formals
 
     def _control(self, node: Any, ins: list[Slot | None], outs: list[str], inferred: Any) -> None:
-        from . import control
-
         attrs = attributes(node, self.what)
         self.ops_used.add(node.op_type)
         op = node.op_type
@@ -410,6 +413,13 @@ class Writer:
         for name in outs:
             if name:
                 self.slots[name] = Slot("device", "__unsupported__")
+
+
+def _made_large(op: str, ins: list[Slot | None]) -> bool:
+    """A ``ConstantOfShape`` of more than ``_FOLD_LIMIT`` elements (known before it is made)."""
+    if op != "ConstantOfShape" or not ins or ins[0] is None:
+        return False
+    return math.prod(int(d) for d in np.asarray(ins[0].ref).reshape(-1)) > _FOLD_LIMIT
 
 
 def _expands(ins: list[Slot | None], results: tuple[Any, ...]) -> bool:

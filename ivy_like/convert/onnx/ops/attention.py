@@ -7,7 +7,7 @@ The masks that depend only on shapes (causal, window) are built with NumPy at tr
 those that depend on ``nonpad_kv_seqlen`` (a run-time length per batch entry) with ivy_like
 ops. Every mask is folded into one boolean "allowed" array plus an optional additive float
 mask, and softmax is written so that a fully masked row gives zeros (not NaN) with finite
-gradients. ``AffineGrid`` and ``GridSample`` live in ``sampling.py``, imported at the end.
+gradients. ``AffineGrid`` and ``GridSample`` live in ``sampling.py``.
 """
 
 from __future__ import annotations
@@ -428,6 +428,3 @@ def causal_conv_with_state(
         out = il.astype(wide * il.nn.sigmoid(wide), x.dtype)
     state = padded[:, :, length:]
     return out if n_outputs == 1 else (out, state)[:n_outputs]
-
-
-from . import sampling as _sampling  # noqa: E402, F401 - registers AffineGrid and GridSample

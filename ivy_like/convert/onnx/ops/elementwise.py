@@ -2,7 +2,7 @@
 ``Max``/``Min``/``Sum``/``Mean``, comparisons and logic, bitwise operators and ``BitShift``,
 unary math (``Abs`` ... ``Erf``, ``Round``, ``IsInf``), ``Clip``, ``Where``, ``Identity``,
 ``Cast`` and ``CastLike``. The activations (``Relu``, ``Gelu``, ``Dropout`` ...) are in
-:mod:`.activations`, imported at the end so they register with these.
+:mod:`.activations`.
 
 ONNX inputs of a binary operator share one dtype (``Pow`` and ``BitShift`` aside) and the result
 keeps it, so no handler promotes; integer ``Div`` truncates toward zero as C does.
@@ -16,27 +16,8 @@ from typing import Any
 import ivy_like as il
 
 from ..._special import erf as _erf  # ivy_like has no erf op: a fit made of ivy_like ops
-from .._table import Node, Refused, has_dtype, index_dtype, onnx_op
+from .._table import ONNX_DTYPES, Node, Refused, has_dtype, index_dtype, onnx_op
 
-# TensorProto's element types ivy_like has, by their ONNX number (the rest: float8, float4,
-# int4, int2, float6 and strings, are refused with the reason).
-ONNX_DTYPES: dict[int, str] = {
-    1: "float32",
-    2: "uint8",
-    3: "int8",
-    4: "uint16",
-    5: "int16",
-    6: "int32",
-    7: "int64",
-    9: "bool",
-    10: "float16",
-    11: "float64",
-    12: "uint32",
-    13: "uint64",
-    14: "complex64",
-    15: "complex128",
-    16: "bfloat16",
-}
 _NAMES = {
     8: "string",
     17: "float8e4m3fn",
@@ -405,6 +386,3 @@ def _castlike_rule(node: Node) -> dict[str, Any]:
 @onnx_op("CastLike", since=15, attrs=_castlike_rule)
 def cast_like(x: Any, target_type: Any) -> Any:
     return il.astype(x, target_type.dtype)
-
-
-from . import activations as activations  # noqa: E402 - registers the activations too

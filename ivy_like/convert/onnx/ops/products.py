@@ -11,7 +11,7 @@ from typing import Any
 
 import ivy_like as il
 
-from .._table import has_dtype, onnx_op, scalar
+from .._table import ONNX_DTYPES, has_dtype, onnx_op, scalar
 
 
 def _dtype(x: Any) -> Any:
@@ -85,27 +85,16 @@ def trilu(x: Any, k: Any = None, *, upper: int = 1) -> Any:
 
 # --------------------------------------------------------------------------- windows
 
-# ONNX's TensorProto data types a window can be written as
-_ONNX_DTYPES = {
-    1: "float32",
-    2: "uint8",
-    3: "int8",
-    4: "uint16",
-    5: "int16",
-    6: "int32",
-    7: "int64",
-    10: "float16",
-    11: "float64",
-    12: "uint32",
-    13: "uint64",
-    16: "bfloat16",
+# the types a window can be written as: the numeric ones
+_WINDOW_DTYPES = {
+    k: v for k, v in ONNX_DTYPES.items() if v not in ("bool", "complex64", "complex128")
 }
 
 
 def _window(size: Any, periodic: int, output_datatype: int, op: str, terms) -> Any:
     """``sum(c * cos(m * 2 * pi * n / N))`` over ``terms`` ``(c, m)``, ``n`` in ``[0, size)``
     and ``N`` the size (periodic) or the size - 1 (symmetric), as ``output_datatype``."""
-    name = _ONNX_DTYPES.get(int(output_datatype))
+    name = _WINDOW_DTYPES.get(int(output_datatype))
     if name is None:
         raise TypeError(f"{op}: output_datatype {output_datatype} is not a numeric type")
     if not has_dtype(name):

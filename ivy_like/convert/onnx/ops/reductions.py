@@ -4,8 +4,7 @@
 ``Softmax``/``LogSoftmax``/``Hardmax`` (2-D coercion before opset 13), ``CumSum``/``CumProd``,
 ``TopK``, ``LpNormalization``, ``MeanVarianceNormalization`` and the two losses
 ``NegativeLogLikelihoodLoss`` and ``SoftmaxCrossEntropyLoss``. The products (``MatMul``,
-``Gemm``, ``Einsum``, ``Det``, ``Trilu``) and the window functions are in :mod:`.products`,
-imported at the end so that importing this family registers both.
+``Gemm``, ``Einsum``, ``Det``, ``Trilu``) and the window functions are in :mod:`.products`.
 """
 
 from __future__ import annotations
@@ -513,6 +512,3 @@ def softmax_cross_entropy_loss(
     logp = il.nn.log_softmax(scores, axis=1)
     loss = _nll(logp, labels, weights, reduction, ignore_index)
     return (loss, logp) if log_prob else loss
-
-
-from . import products  # noqa: E402, F401 - registers the products and windows

@@ -19,28 +19,9 @@ import numpy as np
 
 import ivy_like as il
 
-from .._table import Node, Refused, has_dtype, index_dtype, ints, onnx_op, scalar
+from .._table import ONNX_DTYPES, Node, Refused, has_dtype, index_dtype, ints, onnx_op, scalar
 
 _KNOWN = (np.ndarray, np.generic)
-
-# ONNX's TensorProto data types by number (EyeLike's and Cast-like ``dtype`` attributes).
-ONNX_DTYPES = {
-    1: "float32",
-    2: "uint8",
-    3: "int8",
-    4: "uint16",
-    5: "int16",
-    6: "int32",
-    7: "int64",
-    9: "bool",
-    10: "float16",
-    11: "float64",
-    12: "uint32",
-    13: "uint64",
-    14: "complex64",
-    15: "complex128",
-    16: "bfloat16",
-}
 
 
 # ---------------------------------------------------------------------------------------------
