@@ -29,16 +29,25 @@ _FRAMEWORKS = ("jax", "flax", "optax", "torch", "tensorflow", "keras", "mlx", "m
 # The optional extras of pyproject.toml (import names), beyond the frameworks.
 _EXTRAS = ("optree", "tree", "safetensors", "sklearn", "matplotlib", "tqdm")
 
-collect_ignore_glob = [
-    f"ivy_like/backends/{name}/*"
-    for name in ("jax", "torch", "tensorflow", "mlx", "mxnet")
-    if find_spec(name) is None
-] + [
-    # each framework's converters import it, or a module of theirs that does, at the top
-    f"ivy_like/convert/{name}/**"
-    for name in ("torch", "keras", "flax")
-    if find_spec(name) is None
-]
+collect_ignore_glob = (
+    [
+        f"ivy_like/backends/{name}/*"
+        for name in ("jax", "torch", "tensorflow", "mlx", "mxnet")
+        if find_spec(name) is None
+    ]
+    + [
+        # each framework's converters import it, or a module of theirs that does, at the top
+        f"ivy_like/convert/{name}/**"
+        for name in ("torch", "keras", "flax")
+        if find_spec(name) is None
+    ]
+    + (
+        # the ONNX converter's examples build models with onnx (absent beside MXNet)
+        ["ivy_like/convert/onnx/**", "ivy_like/devtools/onnx_conformance.py"]
+        if find_spec("onnx") is None
+        else []
+    )
+)
 
 _MISSING = frozenset(name for name in _FRAMEWORKS if find_spec(name) is None)
 _MISSING_EXTRAS = _MISSING | frozenset(name for name in _EXTRAS if find_spec(name) is None)
