@@ -132,10 +132,9 @@ def test_reduce_noop_with_empty_axes_keeps_the_elementwise_steps(backend, op):
 
 @pytest.mark.parametrize("op", _REDUCE)
 def test_reduce_of_an_empty_set(backend, op):
-    # ReduceMax: -inf, ReduceMin: +inf, ReduceProd: 1, ReduceSum: 0, ReduceLogSumExp: -inf
+    # ReduceMax: -inf, ReduceMin: +inf, ReduceProd: 1, ReduceSum: 0, ReduceLogSumExp: -inf,
+    # ReduceMean: 0/0, NaN (NaN positions compare equal)
     x = np.zeros((2, 0, 4), np.float32)
-    if op == "ReduceMean":
-        pytest.skip("the mean of nothing is 0/0")
     check(backend, op, [x, _axes(1)], {"keepdims": 1}, opset=20)
     check(backend, op, [x, _axes(1)], {"keepdims": 0}, opset=20)
 
@@ -384,8 +383,6 @@ def test_windows(backend, op):
 
 @pytest.mark.requires("autodiff")
 def test_gradient_of_softmax_cross_entropy(backend):
-    if backend.name not in ("torch", "jax"):
-        pytest.skip("checked on torch and jax")
     scores = _SCORES[:, :, 0]
     labels = il.asarray(np.array([1, 0, 4], np.int32))
     kwargs = ATTRS["SoftmaxCrossEntropyLoss"](
@@ -403,8 +400,6 @@ def test_gradient_of_softmax_cross_entropy(backend):
 
 @pytest.mark.requires("autodiff")
 def test_gradient_of_reduce_log_sum_exp_and_lp_normalization(backend):
-    if backend.name not in ("torch", "jax"):
-        pytest.skip("checked on torch and jax")
     x = np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]], np.float32)
 
     def lse(v):
