@@ -71,6 +71,10 @@ OPTIONAL = (
     "sklearn",
     "matplotlib",
     "tqdm",
+    "transformers",
+    "onnx",
+    "onnxruntime",
+    "onnxscript",
 )
 ENV = {"TF_CPP_MIN_LOG_LEVEL": "2", "TF_ENABLE_ONEDNN_OPTS": "0"}
 _FENCE = re.compile(r"^(\s*)(`{3,})([\w-]*)\s*$")
