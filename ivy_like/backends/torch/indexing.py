@@ -42,4 +42,13 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     axis = take_axis(x.ndim, indices, axis, kind)
     if axis is None:
         x, axis = (x if x.ndim == 1 else torch.reshape(x, (-1,))), 0
+    if kind in ("i", "u") and indices.ndim == 0:
+        # ``x[t]`` with a 0-d tensor reads ``t`` in Python, which a traced ``t`` (a scan's
+        # step under ``ivy_like.compile`` or torch.compile) has not; index_select keeps it
+        # traced. It raises for an index out of range, which getitem below then reports.
+        try:
+            i = torch.where(indices < 0, indices + x.shape[axis], indices).reshape(1)
+            return _index_select(x, axis, i).squeeze(axis)
+        except (IndexError, RuntimeError):
+            pass
     return getitem(x, (slice(None),) * axis + (indices,))

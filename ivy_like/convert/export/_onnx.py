@@ -5,7 +5,12 @@ The function is exported by ``torch.export`` on ivy_like's torch backend (as for
 with ``dynamo=True``, built on onnxscript). The model is then made readable: each dynamic
 dimension's ``dim_param`` is its name (``"batch"``, not torch's ``"s77"``), and each weight's
 initializer is named by its key chain with ``.`` (``"fc1.weight"``), so that ``from_onnx`` gives
-back the same key chains. ``onnx.checker`` checks it with full checking before it is written.
+back the same key chains. A mean over every spatial axis becomes ``GlobalAveragePool``, the
+node PyTorch's and ONNX's own CNNs use: ONNX Runtime optimizes it with its NCHWc convolutions
+and sums every channel alike, where its ``ReduceMean`` kernel rounds a channel's mean by the
+alignment of its row in memory (one unit in the last place, which a softmax over logits of
+1e10, as in ONNX's test SqueezeNet, turns into 0 and 1/750). ``onnx.checker`` checks the model
+with full checking before it is written.
 """
 
 from __future__ import annotations
@@ -30,8 +35,49 @@ def model_proto(plan: Plan) -> Any:
     _name_dimensions(model, plan)
     _rename(model, {vi.name: name for vi, name in zip(model.graph.input, plan.names)})
     _name_weights(model, plan)
+    _global_average_pools(model)
     onnx.checker.check_model(model, full_check=True)
     return model
+
+
+_FLOATS = (1, 10, 11, 16)  # TensorProto FLOAT, FLOAT16, DOUBLE, BFLOAT16
+
+
+def _global_average_pools(model: Any) -> None:
+    """``ReduceMean(x, axes=[2, ..., rank-1], keepdims=1)`` of a float ``x`` of rank 3 or
+    more, with constant axes, as ``GlobalAveragePool(x)`` (the same values)."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    g = model.graph
+    inferred = onnx.shape_inference.infer_shapes(model).graph
+    types = {}
+    for vi in [*inferred.input, *inferred.value_info, *inferred.output]:
+        t = vi.type.tensor_type
+        if vi.type.HasField("tensor_type") and t.HasField("shape"):
+            types[vi.name] = (len(t.shape.dim), t.elem_type)
+    constants = {t.name: t for t in g.initializer}
+    for node in g.node:
+        if node.op_type == "Constant" and [a.name for a in node.attribute] == ["value"]:
+            constants[node.output[0]] = node.attribute[0].t
+    for i, node in enumerate(g.node):
+        if node.op_type != "ReduceMean" or node.domain not in ("", "ai.onnx"):
+            continue
+        attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+        # (noop_with_empty_axes says nothing when the axes are given)
+        if len(node.input) != 2 or attrs.get("keepdims", 1) != 1:
+            continue
+        rank, elem = types.get(node.input[0], (0, 0))
+        axes = constants.get(node.input[1])
+        if rank < 3 or elem not in _FLOATS or axes is None:
+            continue
+        if sorted(int(a) % rank for a in numpy_helper.to_array(axes).ravel()) != list(
+            range(2, rank)
+        ):
+            continue
+        pool = helper.make_node("GlobalAveragePool", [node.input[0]], list(node.output))
+        pool.name = node.name
+        g.node[i].CopyFrom(pool)
 
 
 def _name_dimensions(model: Any, plan: Plan) -> None:

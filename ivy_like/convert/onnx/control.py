@@ -8,12 +8,16 @@ below:
   host, or a value when the model runs eagerly, picks the branch in Python (so the branches
   may give different shapes, as ONNX allows); under a tracing transform (``compile``) it is
   ``ivy_like.cond``, which needs both branches to agree in shapes and dtypes.
-* ``Loop``: a Python loop. With a trip count known when it runs (a constant or shape
-  arithmetic) and a condition the body passes through unchanged (a ``for`` loop), it is
-  unrolled and works under every transform; a condition computed by the body is read each
-  iteration, which works when the model runs eagerly (a clear ``TypeError`` under tracing).
-* ``Scan``: a Python loop over the scanned axis, whose length is a shape: it works under
-  every transform and differentiates on every backend with autodiff.
+* ``Loop``: a ``for`` loop (the body passes its condition through) whose trip count is known
+  when it runs is ``ivy_like.scan`` over the iteration numbers (its scan outputs are the
+  ys): it compiles and differentiates on every backend. A loop without scan outputs is
+  ``ivy_like.while_loop`` on its counter, condition and carried values, so its trip count
+  and condition may depend on the data under ``compile`` (``lax.while_loop``,
+  ``tf.while_loop``). The rest (scan outputs of a loop that stops on a computed condition,
+  a carried value whose shape changes, both of which ONNX allows) is a Python loop: eager
+  only, a clear ``TypeError`` when a traced value decides it.
+* ``Scan``: ``ivy_like.scan`` over each scan input's axis (moved to the front, reversed
+  where its direction says): it compiles and differentiates on every backend with autodiff.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import numpy as np
 
 import ivy_like as il
 
-from ._host import narrow
+from ._host import narrow, to_device
 from ._table import Refused
 
 
@@ -51,15 +55,111 @@ def run_if(pred: Any, then_fn: Any, else_fn: Any) -> Any:
     return then_fn() if bool(value.reshape(())) else else_fn()
 
 
+def _device(x: Any) -> Any:
+    """A value a loop carries: an array of the active backend (host values are NumPy)."""
+    return to_device(x) if isinstance(x, np.ndarray) else x
+
+
+def _devices(values: Any) -> tuple[Any, ...]:
+    return tuple(_device(v) for v in values)
+
+
+def _shape_changed(e: TypeError) -> bool:
+    """Whether ``e`` is ivy_like's loop refusing a carried value whose shape changes (ONNX
+    lets a ``Loop`` grow a value; ``while_loop`` and ``scan`` keep shapes fixed)."""
+    return "structure, shapes and dtypes" in str(e)
+
+
 def run_loop(
-    trip: Any, cond: Any, body: Any, n_carried: int, fixed: bool, *carried: Any
+    trip: Any, cond: Any, body: Any, n_carried: int, n_scans: int, fixed: bool, *carried: Any
 ) -> tuple[Any, ...]:
     """``Loop``: the body ``(i, cond, *carried) -> (cond, *carried, *scan_outputs)`` run while
-    the condition holds and ``i`` is below the trip count; the scan outputs stacked."""
+    the condition holds and ``i`` is below the trip count; the scan outputs stacked.
+
+    A ``for`` loop (``fixed``: the body passes its condition through) with a trip count known
+    when it runs is ``ivy_like.scan`` (its scan outputs are the ys); a loop without scan
+    outputs is ``ivy_like.while_loop`` (its trip count and condition may be traced). What
+    neither can express (scan outputs of a loop that stops on a computed condition, a carried
+    value whose shape changes) runs as a Python loop, eagerly."""
+    if trip is None and cond is not None and fixed:
+        raise TypeError("Loop: a loop with no trip count and a constant true condition never ends")
+    count = _known_count(trip)
+    try:
+        if fixed and count is not None:
+            return _loop_as_scan(count, cond, body, n_carried, n_scans, carried)
+        if n_scans == 0:
+            return _loop_as_while(trip, count, cond, body, fixed, carried)
+    except TypeError as e:
+        if not _shape_changed(e):
+            raise
+    return _python_loop(trip, cond, body, n_carried, n_scans, fixed, carried)
+
+
+def _known_count(trip: Any) -> int | None:
+    """The trip count as a number when it has a value (None when absent or traced)."""
+    if trip is None:
+        return None
+    try:
+        return int(_concrete(trip, "Loop", "its trip count M").reshape(()))
+    except TypeError:
+        return None
+
+
+def _loop_as_scan(
+    count: int, cond: Any, body: Any, n_carried: int, n_scans: int, carried: tuple[Any, ...]
+) -> tuple[Any, ...]:
+    if cond is not None and not bool(_concrete(cond, "Loop", "its condition").reshape(())):
+        count = 0  # a false condition: no iteration
+    if count <= 0:
+        if n_scans:
+            raise ValueError("Loop: no iteration ran, so its scan outputs have no shape")
+        return tuple(carried)
+    true = _device(narrow(np.array(True)))
+
+    def step(state: tuple[Any, ...], i: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        out = body(i, true, *state)
+        return _devices(out[1 : 1 + n_carried]), _devices(out[1 + n_carried :])
+
+    steps = il.arange(count, dtype=il.as_dtype(narrow(np.array(0, np.int64)).dtype.name))
+    state, ys = il.scan(step, _devices(carried), steps)
+    return (*state, *ys)
+
+
+def _loop_as_while(
+    trip: Any, count: int | None, cond: Any, body: Any, fixed: bool, carried: tuple[Any, ...]
+) -> tuple[Any, ...]:
+    i0 = _device(narrow(np.array(0, np.int64)))
+    if trip is None or (count is not None and count >= np.iinfo(i0.dtype.name).max):
+        limit = None  # no trip count, or one no counter reaches (INT64_MAX: "no limit")
+    else:
+        limit = il.astype(_device(trip).reshape(()), i0.dtype)
+    keep0 = _device(narrow(np.array(True))) if cond is None else _device(cond).reshape(())
+
+    def going(carry: tuple[Any, ...]) -> Any:
+        i, keep = carry[0], carry[1]
+        return keep if limit is None else il.logical_and(keep, i < limit)
+
+    def step(carry: tuple[Any, ...]) -> tuple[Any, ...]:
+        i, keep, *state = carry
+        out = body(i, keep, *state)
+        keep = keep if fixed else il.astype(_device(out[0]).reshape(()), il.bool)
+        return (i + 1, keep, *_devices(out[1:]))
+
+    out = il.while_loop(going, step, (i0, il.astype(keep0, il.bool), *_devices(carried)))
+    return tuple(out[2:])
+
+
+def _python_loop(
+    trip: Any,
+    cond: Any,
+    body: Any,
+    n_carried: int,
+    n_scans: int,
+    fixed: bool,
+    carried: tuple[Any, ...],
+) -> tuple[Any, ...]:
     count = None if trip is None else int(_concrete(trip, "Loop", "its trip count M").reshape(()))
     keep = True if cond is None else bool(_concrete(cond, "Loop", "its condition").reshape(()))
-    if count is None and fixed and cond is not None:
-        raise TypeError("Loop: a loop with no trip count and a constant true condition never ends")
     state = list(carried)
     stacks: list[list[Any]] | None = None
     i = 0
@@ -77,15 +177,10 @@ def run_loop(
             keep = bool(_concrete(out[0], "Loop", "the condition its body computes").reshape(()))
         i += 1
     if stacks is None:
-        n_scans = _scan_count(body, n_carried)
         if n_scans:
             raise ValueError("Loop: no iteration ran, so its scan outputs have no shape")
         return tuple(state)
     return (*state, *(il.stack(s, axis=0) for s in stacks))
-
-
-def _scan_count(body: Any, n_carried: int) -> int:
-    return getattr(body, "n_outputs", 1 + n_carried) - 1 - n_carried
 
 
 def run_scan(
@@ -97,10 +192,11 @@ def run_scan(
     out_reverse: tuple[bool, ...],
     *inputs: Any,
 ) -> tuple[Any, ...]:
-    """``Scan`` (opset 9+): the body ``(*state, *slices) -> (*state, *outputs)`` over the
-    scanned axis of each scan input; the outputs stacked along their axes."""
-    state = list(inputs[:n_state])
-    xs = inputs[n_state:]
+    """``Scan`` (opset 9+) as ``ivy_like.scan``: the body ``(*state, *slices) -> (*state,
+    *outputs)`` over the scanned axis of each scan input (moved to the front, reversed where
+    its direction says); the outputs stacked along their axes."""
+    state = _devices(inputs[:n_state])
+    xs = _devices(inputs[n_state:])
     if not xs:
         raise ValueError("Scan: it has no scan input")
     axes = [a % len(x.shape) for a, x in zip(in_axes, xs)]
@@ -108,26 +204,24 @@ def run_scan(
     for x, a in zip(xs, axes):
         if int(x.shape[a]) != length:
             raise ValueError(f"Scan: the scan inputs have lengths {length} and {x.shape[a]}")
-    stacks: list[list[Any]] = []
-    for t in range(length):
-        slices = []
-        for x, a, rev in zip(xs, axes, in_reverse):
-            index = (slice(None),) * a + (length - 1 - t if rev else t,)
-            slices.append(x[index])
-        out = body(*state, *slices)
-        state = list(out[:n_state])
-        ys = out[n_state:]
-        if not stacks:
-            stacks = [[] for _ in ys]
-        for s, y in zip(stacks, ys):
-            s.append(y)
+    if length == 0:
+        raise ValueError("Scan: its scan inputs are empty, so its outputs have no shape")
+    leading = tuple(
+        il.moveaxis(il.flip(x, axis=a) if rev else x, a, 0)
+        for x, a, rev in zip(xs, axes, in_reverse)
+    )
+
+    def step(carry: tuple[Any, ...], x: tuple[Any, ...]) -> tuple[tuple[Any, ...], Any]:
+        out = body(*carry, *x)
+        return _devices(out[:n_state]), _devices(out[n_state:])
+
+    state, ys = il.scan(step, state, leading)
     results = []
-    for k, s in enumerate(stacks):
+    for k, y in enumerate(ys):
         if k < len(out_reverse) and out_reverse[k]:
-            s = s[::-1]
+            y = il.flip(y, axis=0)
         axis = out_axes[k] if k < len(out_axes) else 0
-        axis = axis % (len(s[0].shape) + 1)
-        results.append(il.stack(s, axis=axis))
+        results.append(il.moveaxis(y, 0, axis % len(y.shape)))
     return (*state, *results)
 
 

@@ -232,6 +232,11 @@ class Writer:
                 self.problems.add(node, self.opset, str(e))
                 self._dead(outs)
             return
+        if op == "Identity" and len(ins) == 1 and ins[0] is not None and outs[0]:
+            # the same value under a new name (which lets a Loop see a condition passed through)
+            self.ops_used.add(op)
+            self.slots[outs[0]] = ins[0]
+            return
         if op in ("Shape", "Size") and ins and ins[0] is not None:
             # computed here, on the shape: known where the shape is fixed, else on the host
             self.ops_used.add(op)
@@ -382,9 +387,9 @@ class Writer:
             )
             self.globals["__loop"] = control.run_loop
             args = [self.expr(s, False) for s in ins]
-            call = (
-                f"__loop({args[0]}, {args[1]}, {name}, {n_carried}, {fixed}, {', '.join(args[2:])})"
-            )
+            n_scans = len(results) - 1 - n_carried
+            head = f"{args[0]}, {args[1]}, {name}, {n_carried}, {n_scans}, {fixed}"
+            call = f"__loop({head}, {', '.join(args[2:])})"
         else:  # Scan
             if self.opset < 9:
                 raise Refused("Scan before opset 9 (batched, with sequence_lens) is not supported")

@@ -92,3 +92,25 @@ def test_light_model_matches_its_reference(name: str, engine: str) -> None:
         timeout=600,
     )
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="to_onnx exports through torch")
+def test_squeezenet_sent_back_to_onnx_runs_in_onnx_runtime() -> None:
+    """``to_onnx(from_onnx(m))`` of a real model: ONNX Runtime gives the reference outputs (its
+    mean over the spatial axes written as ``GlobalAveragePool``, which ONNX Runtime rounds
+    alike on every channel; see ``convert/export/_onnx.py``)."""
+    pytest.importorskip("onnxscript")
+    ort = pytest.importorskip("onnxruntime")
+    from ivy_like.convert import from_onnx, to_onnx
+
+    name = "light_squeezenet"
+    source = onnx.load(str(LIGHT / f"{name}.onnx"))
+    inits = {t.name for t in source.graph.initializer}
+    (feed,) = [vi for vi in source.graph.input if vi.name not in inits]
+    x = Runner.generate_dummy_data(feed, seed=0, name=name, random=False)
+    ref = numpy_helper.to_array(onnx.load_tensor(str(LIGHT / f"{name}_output_0.pb")))
+    again = to_onnx(from_onnx(source, backend="torch"), x, dynamic=False)
+    assert "GlobalAveragePool" in {n.op_type for n in again.graph.node}
+    session = ort.InferenceSession(again.SerializeToString(), providers=["CPUExecutionProvider"])
+    (got,) = session.run(None, {again.graph.input[0].name: x})
+    np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4)
