@@ -11,7 +11,9 @@ Rows:
 2. *ResNet-50 (transformers)*: ``ResNetForImageClassification`` of transformers' default
    ResNet-50 config (random weights, eval mode), exported by ``torch.onnx.export(dynamo=True)``
    and read by ``from_onnx``, on torch eager, against the same module captured by
-   ``from_torch`` on torch eager (target ≤ 1.1).
+   ``from_torch`` on torch eager (target ≤ 1.1), torch on one thread for both (its OpenMP
+   threads wait by spinning, so on a machine with anything else running two threads make
+   the ratio noise).
 
 Every backend keeps its default threads (all cores), as ONNX Runtime does with ``THREADS``;
 every timed call finishes its work (``block_until_ready`` on jax, ``mx.eval`` on mlx).
@@ -175,15 +177,16 @@ def onnx_benchmark(quick: bool = False, backends: list[str] | None = None) -> st
                     )
                 )
         if "torch" in names:
-            lines.append(
-                _row(
-                    "ResNet-50 (transformers), 1x3x224x224",
-                    "`from_onnx` of `torch.onnx.export`, on torch, eager",
-                    "`from_torch` of the module, on torch, eager",
-                    _hf_resnet50,
-                    TORCH_TARGET,
+            with _programs._one_torch_thread("torch"):  # both sides torch: one thread each
+                lines.append(
+                    _row(
+                        "ResNet-50 (transformers), 1x3x224x224",
+                        "`from_onnx` of `torch.onnx.export`, on torch, eager (1 thread)",
+                        "`from_torch` of the module, on torch, eager (1 thread)",
+                        _hf_resnet50,
+                        TORCH_TARGET,
+                    )
                 )
-            )
     return "\n".join(lines) + "\n"
 
 

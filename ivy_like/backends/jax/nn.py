@@ -27,8 +27,26 @@ def nn_gelu(x: Any, approximate: str) -> Any:
     return jax.nn.gelu(x, approximate=approximate == "tanh")
 
 
-nn_softmax = jax.nn.softmax  # (x, axis), the axis checked before
-nn_log_softmax = jax.nn.log_softmax
+def _shifted(x: Any, axis: int) -> Any:
+    """``x`` minus its maximum along ``axis``, shifted twice. XLA's CPU compiler may compute
+    a value feeding both the maximum and the subtraction twice, once rounded and once inside
+    a fused multiply-add (a mean is a multiply by 1/n), so that at logits of 1e9 and more the
+    shift is off by hundreds and every exp underflows (0/0: ``jax.nn.softmax`` gives NaN).
+    The second shift works on small values, where such a difference is negligible. (The
+    initial -inf: an empty axis, as attention over no keys, has no maximum.)"""
+    s = x - jax.lax.stop_gradient(jnp.max(x, axis, keepdims=True, initial=-jnp.inf))
+    return s - jax.lax.stop_gradient(jnp.max(s, axis, keepdims=True, initial=-jnp.inf))
+
+
+def nn_softmax(x: Any, axis: int) -> Any:  # the axis checked before
+    e = jnp.exp(_shifted(x, axis))
+    return e / jnp.sum(e, axis, keepdims=True)
+
+
+def nn_log_softmax(x: Any, axis: int) -> Any:
+    s = _shifted(x, axis)
+    return s - jnp.log(jnp.sum(jnp.exp(s), axis, keepdims=True))
+
 
 _composite = _nn.composites_of("jax")
 

@@ -10,9 +10,31 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import jax
+import jaxlib
 from jax import custom_batching
+from jax._src.core import trace_state_clean as _trace_state_clean
 
 from .._common.helpers import JvpRule, LeavesFn, VjpRule, VmapFn, VmapRule, vjp_leaves_for
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split(".")[:3] if p.isdigit())
+
+
+# jaxlib 0.10.2's CPU compiler hands a convolution and the reduction after it to YNNPACK as
+# one fusion, which gives 0, inf or NaN (varying from one compilation to the next) when the
+# kernel is one repeated constant (an ONNX ConstantOfShape weight; a 1x1 conv of 0.02 then a
+# sum is enough). 0.10.1 keeps the constant out of that fusion. Its default fusion types
+# without the reduction fusion avoid it; checked on 0.10.2 only, so kept from 0.10.2 on.
+_COMPILER_OPTIONS = (
+    {
+        "xla_cpu_experimental_ynn_fusion_type": (
+            "LIBRARY_FUSION_TYPE_INDIVIDUAL_CONVOLUTION,LIBRARY_FUSION_TYPE_INDIVIDUAL_DOT"
+        )
+    }
+    if _version(jaxlib.__version__) >= (0, 10, 2)
+    else None
+)
 
 vjp_leaves = vjp_leaves_for(jax.vjp)
 
@@ -29,16 +51,33 @@ def vmap_leaves(
     return jax.vmap(f, in_axes=(list(in_axes),), out_axes=(0, None), axis_size=axis_size)(leaves)  # type: ignore[no-any-return]
 
 
+def _jit(f: Callable[..., Any], **kwargs: Any) -> Callable[..., Any]:
+    """``jax.jit(f)``, with ``_COMPILER_OPTIONS`` where it is compiled on its own: JAX
+    refuses compiler options on a jit called inside another trace (a caller's ``jit``,
+    ``grad``, ``vmap``), which compiles it with the outer function's options."""
+    plain = jax.jit(f, **kwargs)
+    if _COMPILER_OPTIONS is None:
+        return plain
+    top = jax.jit(f, compiler_options=_COMPILER_OPTIONS, **kwargs)
+    clean = _trace_state_clean
+
+    def run(*args: Any, **kw: Any) -> Any:
+        return (top if clean() else plain)(*args, **kw)
+
+    return run
+
+
 def compile_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
-    return jax.jit(f)
+    return _jit(f)  # type: ignore[no-any-return]
 
 
 def compile_tree(
     f: Callable[..., Any], static_argnums: tuple[int, ...], static_argnames: tuple[str, ...]
 ) -> Callable[..., Any]:
     """``jax.jit`` of the function itself: Arrays and Containers are pytree nodes, so JAX
-    flattens and rebuilds them (in C++), and the ivy_like layer costs nothing per call."""
-    return jax.jit(f, static_argnums=static_argnums, static_argnames=static_argnames)
+    flattens and rebuilds them (in C++); the ivy_like layer costs one Python frame per call
+    (choosing the jit with or without ``_COMPILER_OPTIONS``)."""
+    return _jit(f, static_argnums=static_argnums, static_argnames=static_argnames)
 
 
 def checkpoint_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
