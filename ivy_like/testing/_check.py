@@ -7,7 +7,7 @@ alone, and a lazy backend's evaluation order does not matter. The table of outco
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..core import backend as _backend
@@ -49,6 +49,7 @@ def check_function(
     strategy: Any = None,
     settings: Any = None,
     progress: Progress | None = None,
+    compiled: Mapping[str, Callable[..., Any]] | None = None,
 ) -> CheckReport:
     """Run ``f(*example_args)`` on every installed backend (or ``backends``) and check it.
 
@@ -73,7 +74,10 @@ def check_function(
     argument tuple instead (for arguments that depend on each other). With strategies,
     examples are drawn (``settings=``, default: the active profile, at most 10 examples) and a
     failing one is shrunk by Hypothesis and printed as code in the report. ``progress(done,
-    total, backend, check)`` is called after each check.
+    total, backend, check)`` is called after each check. ``compiled=`` maps a backend to
+    ``compile(f)`` made already, with other functions (:func:`compile_together`: one
+    compilation for many checks); the ``compile`` check takes a pass of it as ``f``'s and
+    checks anything else again with ``f``'s own ``compile``.
 
     Returns a :class:`CheckReport`; ``check_function(...).raise_for_failures()`` raises
     :class:`CheckFailed` with the whole table when anything failed.
@@ -95,6 +99,8 @@ def check_function(
     if strategy is not None or any(_search.is_strategy(a) for a in example_args):
         if strategy is not None and example_args:
             raise TypeError("check_function: give example arguments or strategy=, not both")
+        if compiled:
+            raise TypeError("check_function: compiled= is for example arguments, not strategies")
         if strategy is None:
             hyp = _search.hypothesis_module()
             parts = [a if _search.is_strategy(a) else hyp.strategies.just(a) for a in example_args]
@@ -107,7 +113,7 @@ def check_function(
             failing = {c for _, c, _ in report.failures}
             report.reproduce = reproduce(f, minimal, names, [c for c in wanted if c in failing])
         return report
-    run = ExampleRun(f, Example.of(example_args), names, wanted)
+    run = ExampleRun(f, Example.of(example_args), names, wanted, compiled)
     error = run.raises_everywhere()
     if error is not None:
         raise ValueError(

@@ -232,9 +232,14 @@ class Derivatives:
         (or the error it raised)."""
         b = self.backend
         compiled = COMPILED_DERIVATIVES.get(b.name, ())
+        alone = which in compiled  # compile it on its own before falling back to eager
         if which in compiled and not any(name in self._ad for name in compiled):
             # One compiled function for those asked for: one trace and one compilation.
             names = [name for name in self.wanted if name in compiled] or [which]
+            # A group of one is that compilation already (TensorFlow's jvp2): where it
+            # raises, compiling it again raises again (IndexError in TensorFlow's nested
+            # forward accumulators, for 28 ops of the registry), so eager comes next.
+            alone = names != [which]
             parts = {name: self._derivative(name) for name in names}
 
             def together(*arrays: list[Any]) -> dict[str, list[Any]]:
@@ -246,7 +251,7 @@ class Derivatives:
         if which not in self._ad:
             found = None
             derivative = self._derivative(which)
-            if which in compiled:
+            if alone:
                 found = self._attempt(_transforms.compile(derivative))
             if found is None or isinstance(found, BaseException):
                 found = self._attempt(derivative)  # f may not compile: that is compile's check

@@ -13,6 +13,9 @@ outcome depends on what the process ran before).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import _op_cases_arrays
 import _op_cases_elementwise
 import _op_cases_linalg_fft
@@ -20,7 +23,7 @@ import _op_cases_nn
 import pytest
 
 from ivy_like.core.registry import OPS
-from ivy_like.testing import CHECKS, check_function
+from ivy_like.testing import CHECKS, check_function, compile_together
 from ivy_like.testing.pytest_plugin import selected_backends
 
 MODULES = (_op_cases_elementwise, _op_cases_arrays, _op_cases_linalg_fft, _op_cases_nn)
@@ -46,11 +49,57 @@ def test_a_narrowed_case_says_why():
     assert MAY_PASS <= set(KNOWN), "a cell that may pass is a known failure first"
 
 
+# torch's compile check of several ops at once: Inductor builds a graph's kernels with a g++
+# run of ~0.7 s, most of it fixed (the precompiled header, the link against libtorch), which
+# the ops of a group share (the file's torch compile checks in one process: 207 s alone, 80 s
+# in groups of 8; 16 saves little more). A group is the next ops of the session not checked
+# yet in this process: under xdist, those the other worker runs are compiled in vain, at
+# their own small share of the cost.
+GROUP = 8
+# Output shapes that depend on values: torch compiles these through Dynamo, and so would a
+# group holding one, which compile_together then refuses (each op of it compiles alone).
+# Left out of groups up front, they cost no failed group; a stale entry only costs time.
+ALONE = {"nonzero", "unique_all", "unique_counts", "unique_inverse", "unique_values"}
+_compiled: dict[str, Callable[..., Any]] = {}  # op -> its part of its group's compile
+_grouped: set[str] = set()  # the ops whose group is made (whether it compiled or not)
+
+
+def _groups(key: str) -> bool:
+    checks = CASES[key].checks
+    return key not in ALONE and (checks is None or "compile" in checks)
+
+
+def _compiled_with_others(request, key: str, names: list[str]) -> dict[str, Callable[..., Any]]:
+    """``compiled=`` for ``check_function`` of op ``key``: torch's compile of it with the
+    next ops (see GROUP); none when torch does not check it, it compiles alone, or its group
+    did not compile."""
+    if "torch" not in names or not _groups(key):
+        return {}
+    if key not in _grouped:
+        keys = [
+            item.callspec.params["key"]
+            for item in request.session.items
+            if getattr(item, "function", None) is test_an_op_passes_every_check
+        ]
+        upcoming = [k for k in keys[keys.index(key) :] if k not in _grouped and _groups(k)]
+        group = upcoming[:GROUP]
+        _grouped.update(group)
+        calls = [(CASES[k].function(k), CASES[k].args) for k in group]
+        for k, compiled in zip(group, compile_together(calls, "torch")):
+            if compiled is not None:
+                _compiled[k] = compiled
+    compiled = _compiled.pop(key, None)
+    return {} if compiled is None else {"torch": compiled}
+
+
 @pytest.mark.parametrize("key", sorted(OPS))
 def test_an_op_passes_every_check(request, key):
     names = selected_backends(request.config)
     c = CASES[key]
-    report = check_function(c.function(key), *c.args, backends=names, checks=c.checks)
+    compiled = _compiled_with_others(request, key, names)
+    report = check_function(
+        c.function(key), *c.args, backends=names, checks=c.checks, compiled=compiled
+    )
     unexpected = [(b, ch, o.detail) for b, ch, o in report.failures if (b, key, ch) not in KNOWN]
     assert not unexpected, str(report)
     fixed = [
