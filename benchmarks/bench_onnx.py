@@ -80,6 +80,10 @@ def _onnx_runtime(model: Any, x: np.ndarray) -> Call:
 
     options = ort.SessionOptions()
     options.intra_op_num_threads = THREADS
+    # Its threads wait by spinning after each run, which took the cores from the call timed
+    # next (jax compiled: 68 ms alone, 80 ms paired with a spinning session); its own time
+    # is the same without (27 ms).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     session = ort.InferenceSession(
         model.SerializeToString(), options, providers=["CPUExecutionProvider"]
     )
@@ -151,7 +155,8 @@ def onnx_benchmark(quick: bool = False, backends: list[str] | None = None) -> st
     lines = [
         "Models read by `ivy_like.convert.from_onnx` (`benchmarks/bench_onnx.py`): µs per call "
         f"are medians over paired rounds, the ratio ivy_like / the other column; ONNX Runtime "
-        f"on {THREADS} intra-op threads, every backend with its default threads"
+        f"on {THREADS} intra-op threads (not spinning between runs, so that its threads do not "
+        "take the cores from the call timed next), every backend with its default threads"
         + (" -- *quick run: rough numbers*" if quick else "")
         + ".\n",
         "| model | ivy_like | against | other µs | ivy_like µs | ratio | target |",

@@ -94,6 +94,13 @@ def _callable(fun: Any, who: str, name: str) -> None:
 
 
 # -- one structure, checked against every value that must have it -----------------------------
+class StructureMismatch(TypeError):
+    """A value that must keep a structure, shapes and dtypes (a loop's carry, a scan's ``y``,
+    the two branches of ``cond``) does not. A ``TypeError`` as in JAX; its own class so that
+    a caller with another way for such a value (ONNX's ``Loop`` lets a carried value grow)
+    can tell it from any other ``TypeError`` without reading the message."""
+
+
 class _Mismatch(Exception):
     def __init__(self, path: Any, got: str, want: str) -> None:
         super().__init__()
@@ -130,8 +137,8 @@ class _Shape:
         self.reference = reference  # "init_val has", "true_fun returned"...
         self.root = root  # the name of the value in paths: "init_val", "output", "y"
 
-    def _error(self, name: str, where: Any, got: str, want: str) -> TypeError:
-        return TypeError(
+    def _error(self, name: str, where: Any, got: str, want: str) -> StructureMismatch:
+        return StructureMismatch(
             f"{self.who}: {self.rule}; at {_tree.describe(where)}, {name} returned {got} where "
             f"{self.reference} {want}"
         )

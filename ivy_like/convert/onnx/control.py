@@ -28,6 +28,7 @@ import numpy as np
 
 import ivy_like as il
 
+from ...transforms.control_flow import StructureMismatch
 from ._host import narrow, to_device
 from ._table import Refused
 
@@ -64,12 +65,6 @@ def _devices(values: Any) -> tuple[Any, ...]:
     return tuple(_device(v) for v in values)
 
 
-def _shape_changed(e: TypeError) -> bool:
-    """Whether ``e`` is ivy_like's loop refusing a carried value whose shape changes (ONNX
-    lets a ``Loop`` grow a value; ``while_loop`` and ``scan`` keep shapes fixed)."""
-    return "structure, shapes and dtypes" in str(e)
-
-
 def run_loop(
     trip: Any, cond: Any, body: Any, n_carried: int, n_scans: int, fixed: bool, *carried: Any
 ) -> tuple[Any, ...]:
@@ -89,9 +84,8 @@ def run_loop(
             return _loop_as_scan(count, cond, body, n_carried, n_scans, carried)
         if n_scans == 0:
             return _loop_as_while(trip, count, cond, body, fixed, carried)
-    except TypeError as e:
-        if not _shape_changed(e):
-            raise
+    except StructureMismatch:
+        pass  # a carried value whose shape changes: ONNX allows it, while_loop and scan do not
     return _python_loop(trip, cond, body, n_carried, n_scans, fixed, carried)
 
 
