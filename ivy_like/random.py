@@ -202,7 +202,9 @@ def _device(b: Any, native: Any) -> Any:
     """Where to create the counters: the key's device; None (the default) on the CPU, so no
     device object enters a traced function there."""
     device = b.device(native)
-    return None if device in ("", "cpu") else b.native_device(device)
+    if isinstance(device, str) and device in ("", "cpu"):
+        return None
+    return b.scalar_device(native)  # a key spread over a mesh: the words on it, replicated
 
 
 def _words(b: Any, key_words: Any, n: int, domain: int) -> Any:

@@ -181,6 +181,10 @@ class Backend:
                     self.__dict__.setdefault(key, value)
         # A backend without its own device check passes device= through unchanged.
         self.__dict__.setdefault("native_device", _same_device)
+        # Where a scalar that goes with an array is made (an optimizer's step count): the
+        # array's device, unless the backend says otherwise (jax: a mesh, replicated).
+        if "scalar_device" not in self.__dict__:
+            self.scalar_device = lambda x: self.native_device(self.device(x))
         # The native kernels: each op is read from its family's file only.
         self.kernels: dict[str, Any] = _collect_kernels(module, files, specs)
         for spec in specs:

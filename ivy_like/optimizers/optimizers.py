@@ -154,7 +154,7 @@ def _zero_count(params: Any) -> Any:
     except TypeError:  # no array among the parameters: the active backend
         return il.zeros((), dtype=il.int32)
     native = leaf.data if isinstance(leaf, Array) else leaf
-    device = b.native_device(b.device(native))
+    device = b.scalar_device(native)
     count = b.zeros((), dtype=b.native_dtype(il.int32), device=device)
     return Array(count, b) if isinstance(leaf, Array) else count
 

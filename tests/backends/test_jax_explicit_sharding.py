@@ -4,6 +4,8 @@ fresh process with 4 host devices (the device count is fixed when jax starts).
 JAX refuses to guess the sharding of a gather whose indices are sharded and whose table is
 not, so ``take``, and ``nn.cross_entropy``'s label check built on it, raised
 ``ShardingTypeError`` there, eager and under ``jax.jit``. The result is sharded as the indices.
+``Array.device`` of an array spread over the mesh said ``cpu``; it is the sharding, which
+``device=`` and ``to_device`` take.
 """
 
 from __future__ import annotations
@@ -63,6 +65,39 @@ with ivy_like.use_backend("jax"):
             assert type(e).__name__ == "ShardingTypeError", repr(e)
         else:
             raise AssertionError("a gather from a split table passed")
+
+    # Array.device of an array spread over the mesh is its sharding, which device= and
+    # to_device take back; to_device("cpu") gathers it onto one device
+    spread = NamedSharding(mesh, P("data"))
+    a = ivy_like.asarray(x)
+    assert a.device == x.sharding, a.device
+    b = ivy_like.asarray(logits, device=a.device)
+    assert b.data.sharding == spread and np.array_equal(np.asarray(b.data), logits)
+    c = ivy_like.asarray(logits).to_device(spread)
+    assert c.data.sharding == spread and np.array_equal(np.asarray(c.data), logits)
+    z = ivy_like.zeros((8, 5), device=spread)
+    assert z.data.sharding == spread
+    one = a.to_device("cpu")
+    assert len(one.data.devices()) == 1 and np.array_equal(np.asarray(one.data), logits)
+    try:
+        ivy_like.asarray(logits, device=3.5)
+    except TypeError as e:
+        assert "jax.sharding.Sharding" in str(e), e
+    else:
+        raise AssertionError("device=3.5 passed")
+    # an optimizer over parameters spread over the mesh: its step count is on the mesh,
+    # replicated (the parameters' own sharding would split a scalar)
+    from ivy_like import optimizers
+    params = {"w": ivy_like.asarray(on_mesh(rng.standard_normal((8, 3)).astype(np.float32), "data"))}
+    opt = optimizers.adam(0.1)
+    state = opt.init(params)
+    count = [v for v in jax.tree.leaves(state) if getattr(v, "ndim", None) == 0]
+    assert count and all(c.sharding.spec == P() for c in count), state
+    grads = {"w": ivy_like.ones_like(params["w"])}
+    new, state = jax.jit(opt.update)(params, grads, state)
+    # adam's first step moves each weight by the learning rate against its gradient's sign
+    np.testing.assert_allclose(np.asarray(new["w"].data), np.asarray(params["w"].data) - 0.1, rtol=1e-5)
+    assert new["w"].data.sharding.spec[0] == "data"
 print("ok")
 """
 

@@ -55,8 +55,10 @@ shape = _hooks.shape
 dtype = _hooks.dtype
 
 
-def device(x: Any) -> str:
-    """``"cpu"`` for CPU arrays, ``"<platform>:<id>"`` (``"gpu:0"``) on accelerators.
+def device(x: Any) -> Any:
+    """``"cpu"`` for CPU arrays, ``"<platform>:<id>"`` (``"gpu:0"``) on accelerators; for an
+    array spread over several devices its ``jax.sharding.Sharding`` (as ``jax.Array.device``
+    says), which ``device=`` and ``to_device`` take.
 
     Tracers have no device; they report the default device.
 
@@ -72,13 +74,26 @@ def device(x: Any) -> str:
     except AttributeError:  # a tracer inside jit/grad
         dev = jax.devices()[0]
     if not isinstance(dev, jax.Device):  # a sharding over several devices
-        dev = next(iter(x.devices()))
+        return dev
     return "cpu" if dev.platform == "cpu" else f"{dev.platform}:{dev.id}"
 
 
+def scalar_device(x: Any) -> Any:
+    """Where a scalar that goes with ``x`` is made (an optimizer's step count): ``x``'s
+    device, or for an array spread over a mesh, that mesh, replicated (``x``'s own sharding
+    would split axes a scalar does not have)."""
+    dev = device(x)
+    if isinstance(dev, jax.sharding.NamedSharding):
+        return jax.sharding.NamedSharding(dev.mesh, jax.sharding.PartitionSpec())
+    if isinstance(dev, jax.sharding.Sharding):
+        return next(iter(x.devices()))
+    return _device(dev)
+
+
 def _device(device: Any) -> Any:
-    """A ``jax.Device`` from None, a Device, or a string such as ``"cpu"`` / ``"gpu:1"``."""
-    if device is None or isinstance(device, jax.Device):
+    """A ``jax.Device`` from None, a Device, or a string such as ``"cpu"`` / ``"gpu:1"``; a
+    ``jax.sharding.Sharding`` as it is (an array made or moved there is spread as it says)."""
+    if device is None or isinstance(device, (jax.Device, jax.sharding.Sharding)):
         return device
     if isinstance(device, str):
         platform, _, index = device.partition(":")
@@ -86,7 +101,10 @@ def _device(device: Any) -> Any:
             return jax.devices(platform)[int(index or 0)]
         except (RuntimeError, IndexError, ValueError) as err:
             raise ValueError(f"device: no jax device {device!r} ({err})") from None
-    raise TypeError(f"device: expected a string or a jax.Device, got {type(device).__name__}")
+    raise TypeError(
+        "device: expected a string, a jax.Device or a jax.sharding.Sharding, got "
+        f"{type(device).__name__}"
+    )
 
 
 native_device = _device  # the device= check of the core

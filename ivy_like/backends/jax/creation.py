@@ -52,6 +52,13 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = N
     Array([1., 1.], dtype=float32)
     """
     device = _device(device)
+    if device is not None and (
+        isinstance(device, jax.sharding.Sharding) or isinstance(obj, jax.Array)
+    ):
+        # jnp.asarray refuses a sharding over explicit mesh axes (jax.make_mesh's default: it
+        # goes through with_sharding_constraint) and an array spread over several devices
+        # sent to one; device_put places any array anywhere.
+        return jax.device_put(asarray(obj, dtype=dtype, copy=copy), device)
     try:
         if dtype is None:
             if _is_python_data(obj):
