@@ -42,7 +42,7 @@ def _new_bounds(k: Any) -> tuple[int, int] | None:
 
 # JAX's error for an op whose result's sharding it cannot tell under explicit mesh axes (the
 # default of jax.make_mesh); not public, and absent from older versions.
-_ShardingTypeError: type[Exception] = getattr(_jax_core, "ShardingTypeError", ())  # type: ignore[assignment]
+_ShardingTypeError: type[Exception] | tuple[()] = getattr(_jax_core, "ShardingTypeError", ())
 
 
 def _spec(v: Any) -> tuple[Any, ...]:

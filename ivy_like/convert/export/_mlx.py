@@ -52,7 +52,8 @@ def load(path: str, names: list[str]) -> Callable[..., Any]:
     def run(*inputs: np.ndarray) -> dict[str, np.ndarray]:
         with tempfile.TemporaryDirectory() as folder:
             given, taken = os.path.join(folder, "in.npz"), os.path.join(folder, "out.npz")
-            np.savez(given, **{f"arg{i}": x for i, x in enumerate(inputs)})
+            named: dict[str, Any] = {f"arg{i}": x for i, x in enumerate(inputs)}
+            np.savez(given, **named)
             done = subprocess.run(
                 [sys.executable, "-c", _RUN, path, given, taken], capture_output=True, text=True
             )
