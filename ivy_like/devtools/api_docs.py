@@ -735,7 +735,7 @@ def pygments_css() -> str | None:
     """The stylesheet of the code blocks Pygments highlights when the site is built (the
     ``codehilite`` extension, class ``highlight``), or None without Pygments."""
     try:
-        from pygments.formatters import HtmlFormatter
+        from pygments.formatters import HtmlFormatter  # type: ignore[import-untyped]
     except ImportError:
         return None
     return HtmlFormatter(style="default").get_style_defs(".highlight") + "\n"

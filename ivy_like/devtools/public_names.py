@@ -387,7 +387,7 @@ def _lazy_entry(module: str, name: str) -> Entry | None:
     if where is None:
         return None
     submodule, attr = where
-    path = Path(package.__file__).parent.joinpath(*submodule.split(".")).with_suffix(".py")
+    path = Path(str(package.__file__)).parent.joinpath(*submodule.split(".")).with_suffix(".py")
     if not path.is_file():
         path = path.with_suffix("") / "__init__.py"
     try:

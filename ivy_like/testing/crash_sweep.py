@@ -119,7 +119,7 @@ NOT_SWEPT = {
     "einsum": "its subscripts set the operands' ranks; its checks are tested in tests/ops/",
 }
 
-_SPECIALS = {
+_SPECIALS: dict[str, list[Any]] = {
     "f": [np.nan, np.inf, -np.inf, -0.0, 0.0],
     "c": [complex(np.nan, 0), complex(np.inf, -np.inf), complex(-0.0, 0.0), 0j, 1j],
     "b": [True, False, True, False, True],

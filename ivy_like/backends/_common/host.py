@@ -26,8 +26,8 @@ def numpy_answer(
     read, so it works on arrays a compiler or ``grad`` traces, for an answer that depends on
     the shapes alone."""
     backend, numpy = get_backend(backend_name), get_backend("numpy")
-    types = backend.array_types
-    wanted = None  # the input dtype a float32 result goes back to (bfloat16)
+    types: Any = backend.array_types  # Any: an array of them is read as one (dtype, shape)
+    wanted: Any = None  # the input dtype a float32 result goes back to (bfloat16)
 
     def host(a: Any) -> Any:
         nonlocal wanted

@@ -55,7 +55,7 @@ def narrow(x: Any, strict: bool = False) -> Any:
     reads them as numbers; ``strict`` (a model's input) makes that an ``OverflowError``."""
     if isinstance(x, np.ndarray) and x.dtype.name in _NARROW:
         if il.as_dtype(x.dtype.name) not in current_backend().DTYPES:
-            small = x.astype(_NARROW[x.dtype.name])
+            small: np.ndarray = x.astype(_NARROW[x.dtype.name])
             if x.dtype.kind in "iu" and not np.array_equal(small, x):
                 if not strict:
                     return x

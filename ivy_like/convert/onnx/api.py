@@ -262,12 +262,13 @@ def from_onnx(
     for vi in gr.input:
         if vi.name in init_names:
             continue  # IR < 4 lists the initializers among the inputs: they are weights
-        value = g.value_of(vi.type)
-        if value is None or value.dtype is None:
+        read = g.value_of(vi.type)
+        if read is None or read.dtype is None:
             writer.problems.items.append(
                 f"input {vi.name!r}: only tensors of numeric or bool dtypes are supported"
             )
-            value = Value(None, None)
+            read = Value(None, None)
+        value = read
         inputs.append((vi.name, value))
         writer.slots[vi.name] = g.Slot("device", f"x{len(inputs) - 1}", value)
 

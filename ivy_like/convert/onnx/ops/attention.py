@@ -166,8 +166,8 @@ def attention(
     q_len, kv_len = int(Q.shape[2]), int(K.shape[2])
 
     # Which keys each query may see (bool) and an additive float mask, from every source.
-    allowed = None
-    float_mask = None
+    allowed: Any = None
+    float_mask: Any = None
     if attn_mask is not None:
         mask = _pad_mask(_arr(attn_mask), kv_len)
         if mask.dtype == il.bool:
@@ -177,8 +177,8 @@ def attention(
     left, right = left_window_size, right_window_size
     if nonpad_kv_seqlen is None:
         offset = int(past_key.shape[2]) if past_key is not None else 0
-        rule = _static_allowed(q_len, kv_len, offset, is_causal, left, right)
-        rule = None if rule is None else il.asarray(rule)
+        static = _static_allowed(q_len, kv_len, offset, is_causal, left, right)
+        rule = None if static is None else il.asarray(static)
     else:
         rule = _batch_allowed(nonpad_kv_seqlen, q_len, kv_len, is_causal, left, right)
     if rule is not None:
@@ -198,8 +198,8 @@ def attention(
         V = il.repeat(V, q_heads // kv_heads, axis=1)
 
     # Scale Q and K by sqrt(scale) each (ONNX's order, which keeps float16 in range).
-    root = math.sqrt(1.0 / math.sqrt(int(Q.shape[3])) if scale is None else scale)
-    root = il.asarray(root, dtype=dtype)
+    root_value = math.sqrt(1.0 / math.sqrt(int(Q.shape[3])) if scale is None else scale)
+    root = il.asarray(root_value, dtype=dtype)
     raw = il.matmul(Q * root, il.matrix_transpose(K * root))
     # softcap comes before the mask, so masked scores stay -inf
     qk = il.tanh(raw / softcap) * softcap if softcap > 0 else raw
@@ -415,7 +415,7 @@ def causal_conv_with_state(
     wide_x = il.astype(padded, il.float32) if low else padded
     wide_w = il.astype(weight, il.float32) if low else weight
     # k is small: one shifted multiply-add per tap, each channel with its own weight
-    out = None
+    out: Any = None
     for j in range(k):
         term = il.reshape(wide_w[:, 0, j], (1, c, 1)) * wide_x[:, :, j : j + length]
         out = term if out is None else out + term

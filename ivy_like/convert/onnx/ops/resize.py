@@ -106,6 +106,7 @@ def resize(
     shape = shape_of(x)
     rank = len(shape)
     axes = tuple(range(rank)) if axes is None else tuple(a % rank for a in axes)
+    plan: Sequence[tuple[int, float, int | None]]  # (axis, scale, output size where given)
     if _given(sizes):
         given = ints(sizes, "Resize", "sizes")
         plan = _plan_sizes(shape, axes, given, policy)

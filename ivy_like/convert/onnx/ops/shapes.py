@@ -426,7 +426,7 @@ def range_(start: Any, limit: Any, delta: Any, *, stash_type: int = 1) -> Any:
     if il.isdtype(dtype, "integral"):
         first, stop, step = int(first), int(stop), int(step)
         count = max(-((first - stop) // step), 0)
-        values = first + np.arange(count, dtype=np.int64) * step
+        values: np.ndarray = first + np.arange(count, dtype=np.int64) * step
     else:
         count = max(math.ceil((stop - first) / step), 0)
         low = dtype in (il.float16, il.bfloat16)

@@ -125,7 +125,8 @@ def _check_index_put(x: Any, indices: Any, values: Any, accumulate: bool = False
     masks = [t for t in indices if isinstance(t, TensorMeta) and t.dtype == "bool"]
     if masks:
         shape = values.shape if isinstance(values, TensorMeta) else ()
-        numel = None if None in shape else math.prod(shape)  # None: a dynamic size, unknown
+        known = [d for d in shape if d is not None]  # None: a dynamic size, unknown
+        numel = math.prod(known) if len(known) == len(shape) else None
         if len(indices) != 1 or accumulate or numel != 1:
             return "a boolean mask index beside others, or with several values (data-dependent)"
         return None
