@@ -2,7 +2,8 @@
 ``demo convert``: a transformers ResNet converted from PyTorch, run on every backend, fine-tuned
 on JAX and sent back (:mod:`ivy_like.demos.convert`).
 
-Other commands: ``seeds`` (the seed pages' examples), ``backends`` (the registered backends and
+``launch -n N script.py``: the script as N processes of torch.distributed or MLX
+distributed (:mod:`ivy_like.distributed`). Other commands: ``seeds`` (the seed pages' examples), ``backends`` (the registered backends and
 their installed versions, read from package metadata; ``--check`` imports each to prove it
 loads), ``support-table``, ``stubs`` (write the ``.pyi`` type stubs; ``--check`` only reports
 stale ones), ``api-docs DIR`` (write the API reference pages of the documentation site).
@@ -23,6 +24,7 @@ from importlib import metadata
 from typing import Any
 
 from .core import backend as _backend
+from .distributed._launch import launch as _launch
 from .testing import _cli as _check_cli
 
 # The distributions a built-in backend's framework may be installed as, in the order tried
@@ -205,8 +207,22 @@ def main(argv: list[str] | None = None) -> int:
     stubs.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 naming the stale stubs"
     )
+    launch = sub.add_parser(
+        "launch",
+        help="run a script as N processes of torch.distributed / MLX distributed on this machine",
+    )
+    launch.add_argument("-n", type=int, required=True, help="how many processes")
+    launch.add_argument("--timeout", type=float, default=None, help="stop everything after S s")
+    launch.add_argument(
+        "script", nargs=argparse.REMAINDER, help="script.py [args], or -- -m module [args]"
+    )
     check = _check_cli.add_parser(sub)
     args = parser.parse_args(argv)
+    if args.command == "launch":
+        if args.n < 1 or not args.script:
+            launch.error("give -n N (N >= 1) and the script to run")
+        script = args.script[1:] if args.script[0] == "--" else args.script
+        return _launch(args.n, script, args.timeout)
     if args.command == "check":
         return _check_cli.run(check, args)
     if args.command == "stubs":

@@ -59,6 +59,14 @@ def _storage_dtype(dtype: _dtypes.Dtype) -> np.dtype:
     return np.dtype(np.uint16) if dtype == _dtypes.bfloat16 else np.dtype(dtype.name)
 
 
+def _spans_processes(native: Any) -> bool:
+    """A jax array with blocks on other processes, or a DTensor over a mesh of processes."""
+    if getattr(native, "is_fully_addressable", True) is False:
+        return True
+    mesh = getattr(native, "device_mesh", None)
+    return mesh is not None and mesh.size() > 1
+
+
 def _collect(leaves: Iterable[tuple[str, Any]]) -> list[tuple[str, np.ndarray, _dtypes.Dtype]]:
     """(key chain, exact array, dtype) for every (key chain, leaf)."""
     out: list[tuple[str, np.ndarray, _dtypes.Dtype]] = []
@@ -67,6 +75,12 @@ def _collect(leaves: Iterable[tuple[str, Any]]) -> list[tuple[str, np.ndarray, _
         if info is None:
             raise TypeError(
                 f"cont_to_disk: leaf {kc!r} is a {type(v).__name__}; only array leaves can be saved"
+            )
+        if _spans_processes(info[1]):
+            raise TypeError(
+                f"cont_to_disk: leaf {kc!r} is spread over several processes, and one file "
+                f"cannot hold it without gathering it on one host: save distributed state with "
+                f"ivy_like.distributed.save(folder, tree), each process writing its own blocks"
             )
         arr, dtype = _leaves.exact_numpy(info[0], info[1])
         out.append((kc, arr, dtype))

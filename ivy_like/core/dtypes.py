@@ -90,6 +90,12 @@ class Dtype:
         return (as_dtype, (self.name,))
 
     @property
+    def size(self) -> int:
+        """Bytes per element, as NumPy's ``itemsize`` and MLX's ``Dtype.size`` (MLX's own tree
+        utilities, e.g. ``mlx.nn.average_gradients``, read it from an Array's dtype)."""
+        return self.bits // 8
+
+    @property
     def is_floating(self) -> _builtin_bool:
         return self.kind == "f"
 

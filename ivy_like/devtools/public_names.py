@@ -149,6 +149,13 @@ AREAS: dict[str, Area] = {
         guides=("convert.md",),
         modules=("ivy_like.convert",),
     ),
+    "distributed": Area(
+        "Distributed",
+        "`ivy_like.distributed`: a step written once, run on many devices or processes: "
+        "meshes, placements, `spmd`, `data_parallel`, collectives and checkpoints.",
+        guides=("distributed.md",),
+        modules=("ivy_like.distributed",),
+    ),
     "testing": Area(
         "Testing",
         "`ivy_like.testing`: checking that code agrees across backends.",
@@ -179,6 +186,7 @@ PUBLIC_MODULES = (
     "ivy_like.optimizers",
     "ivy_like.random",
     "ivy_like.convert",
+    "ivy_like.distributed",
     "ivy_like.testing",
     "ivy_like.linalg",
     "ivy_like.fft",

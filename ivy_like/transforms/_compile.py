@@ -150,6 +150,10 @@ def compile(fun: Callable[..., Any]) -> Callable[..., Any]:  # noqa: A001 - MLX'
     ivy_like.array(11.)
     """
     check_fun(fun, "compile")
+    if getattr(fun, "_ivy_like_compiled", False):
+        # already compiled by its engine as a whole (a distributed step on JAX or TensorFlow:
+        # tf.function around strategy.run would compile it a second time, and break it)
+        return fun
     # (backend, spec) -> (compiled flat function, its traces' output specs)
     cache: dict[tuple[Any, Any], tuple[Callable[..., list[Any]], _Outputs]] = {}
     # (backend, static positions, static names) -> the backend's own tree-aware compilation

@@ -23,8 +23,11 @@ every function here raises :class:`NoAutodiffError` there rather than guessing.
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from ..core import backend as _backend
@@ -45,6 +48,32 @@ from .tree import check_fun
 __all__ = ["NoAutodiffError", "execute_with_gradients", "grad", "value_and_grad"]
 
 _KIND = _backend._KIND
+# What a data-parallel step does to every gradient its grad / value_and_grad calls return (and
+# to the differentiated value): the mean over the shards, as DDP's backward does. ``None``
+# elsewhere; set by ivy_like.distributed.data_parallel, per shard.
+Reducer = Callable[[Any, list[Any]], tuple[Any, list[Any]]]
+GRADIENT_REDUCER: ContextVar[Reducer | None] = ContextVar("ivy_like_gradient_reducer", default=None)
+# How many such steps run now, in any thread: the ContextVar is read only then (torch.compile's
+# Dynamo cannot trace ContextVar.get, and a grad it traces must not break on it). Changed only
+# under REDUCERS_LOCK by reducing(): TensorFlow's replicas enter it from several threads.
+REDUCERS_LIVE = [0]
+REDUCERS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def reducing(reduce: Reducer) -> Iterator[None]:
+    """Inside: every gradient grad / value_and_grad return goes through ``reduce``."""
+    token = GRADIENT_REDUCER.set(reduce)
+    with REDUCERS_LOCK:
+        REDUCERS_LIVE[0] += 1
+    try:
+        yield
+    finally:
+        with REDUCERS_LOCK:
+            REDUCERS_LIVE[0] -= 1
+        GRADIENT_REDUCER.reset(token)
+
+
 _PY_SCALARS = (bool, int, float, complex)
 
 
@@ -336,7 +365,19 @@ def _value_and_grads(
     native_only = backend.__dict__.get("value_and_grad_native_leaves")
     if native_only is not None and not _holds_array(has_array, nums, names, args, kwargs):
         primitive = native_only
-    scalar, aux, grads = activated(primitive, backend)(differentiable, leaves)
+    reduce = GRADIENT_REDUCER.get() if REDUCERS_LIVE[0] else None
+    if reduce is None:
+        scalar, aux, grads = activated(primitive, backend)(differentiable, leaves)
+    else:  # a data-parallel step: the shards' mean, once (not again in a nested grad)
+        token = GRADIENT_REDUCER.set(None)
+        try:
+            scalar, aux, grads = activated(primitive, backend)(differentiable, leaves)
+        finally:
+            GRADIENT_REDUCER.reset(token)
+        scalar, grads = reduce(scalar, list(grads))
+        head = out_spec[-1]
+        if head[0] == "l" and head[2][0] in (_tree.A, _tree.N):  # the value leads the outputs
+            aux = [scalar, *aux[1:]]
     spec = out_spec[-1]
     if spec is _VALUE_N:
         value = scalar

@@ -4,7 +4,7 @@ fresh process with 4 host devices (the device count is fixed when jax starts).
 JAX refuses to guess the sharding of a gather whose indices are sharded and whose table is
 not, so ``take``, and ``nn.cross_entropy``'s label check built on it, raised
 ``ShardingTypeError`` there, eager and under ``jax.jit``. The result is sharded as the indices.
-``Array.device`` of an array spread over the mesh said ``cpu``; it is the sharding, which
+``x[indices]`` took the same lookup and raised the same. ``Array.device`` of an array spread over the mesh said ``cpu``; it is the sharding, which
 ``device=`` and ``to_device`` take.
 """
 
@@ -52,6 +52,10 @@ with ivy_like.use_backend("jax"):
             got = run(table, y)
             np.testing.assert_array_equal(np.asarray(got), table[labels])
             assert jax.typeof(got).sharding.spec == P("data"), jax.typeof(got).sharding
+        # x[indices] is the same lookup: split as the indices
+        for run in (lambda t, k: t[k], jax.jit(lambda t, k: t[k])):
+            got = run(ivy_like.asarray(table), ivy_like.asarray(y))
+            np.testing.assert_array_equal(got.to_numpy(), table[labels])
         # rows of a 2-d table, the indices sharded: the result is split along its first axis
         rows = rng.standard_normal((5, 3)).astype(np.float32)
         got = jax.jit(lambda r, k: ivy_like.take(r, k, axis=0))(rows, y)

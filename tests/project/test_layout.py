@@ -336,9 +336,13 @@ def test_backends_mirror_ops(framework):
     folder = PACKAGE / "backends" / framework
     public = {p.stem for p in folder.glob("*.py") if not p.stem.startswith("_")}
     hooks = set(_HOOK_FILES)  # gradients.py, transforms.py, control_flow.py...
-    assert public == {*FAMILIES, *hooks}, (
+    # A feature's own file, read by that feature (ivy_like.distributed), not by the loader: a
+    # backend with one device and one process (numpy, MXNet) uses the shared one in _common/.
+    features = {"distributed"}
+    assert {*FAMILIES, *hooks} <= public <= {*FAMILIES, *hooks, *features}, (
         f"backends/{framework}/ must hold one file per ops/ family and the hook files "
-        f"{sorted(hooks)}; extra: {sorted(public - {*FAMILIES, *hooks})}, "
+        f"{sorted(hooks)}, and may hold {sorted(features)}; "
+        f"extra: {sorted(public - {*FAMILIES, *hooks, *features})}, "
         f"missing: {sorted({*FAMILIES, *hooks} - public)}"
     )
 

@@ -97,10 +97,14 @@ def immutable_write_inplace(name: str) -> Callable[[Any, Any], None]:
     return write_inplace
 
 
-def getitem_for(key_for: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+def getitem_for(
+    key_for: Callable[[Any, Any], Any],
+    refused: tuple[Any, Callable[[Any, Any, Exception], Any]] | None = None,
+) -> Callable[[Any, Any], Any]:
     """The ``getitem`` hook of a backend that indexes NumPy's basic keys (ints in range,
     slices) as NumPy does and translates and checks any other key with ``key_for(x, key)``
-    (jax: lists as index arrays, bounds; mlx: boolean masks, bounds).
+    (jax: lists as index arrays, bounds; mlx: boolean masks, bounds). ``refused``: an error
+    class of the framework and what to do instead where indexing raises it.
 
     Examples
     --------
@@ -121,4 +125,19 @@ def getitem_for(key_for: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]
             return x[key]
         return x[key_for(x, key)]
 
-    return getitem
+    if refused is None:
+        return getitem
+    error, fallback = refused
+
+    def getitem_or_fallback(x: Any, key: Any) -> Any:
+        """``x[key]`` with NumPy's rules; ``fallback(x, key, err)`` where the framework raises
+        ``error`` (jax: a gather whose result's sharding it will not guess)."""
+        if in_range_basic(x.shape, key):
+            return x[key]
+        key = key_for(x, key)
+        try:
+            return x[key]
+        except error as err:
+            return fallback(x, key, err)
+
+    return getitem_or_fallback

@@ -21,7 +21,8 @@ Kernel = Callable[..., Any]
 def reshape_for(xp: Any) -> Kernel:  # jax.numpy without copy=, mlx.core
     def reshape(x: Any, /, shape: Any, *, copy: Any = None) -> Any:
         # Immutable arrays: a copy and a view cannot be told apart, so ``copy`` changes nothing.
-        return xp.reshape(x, shape)
+        # An int is a 1-d shape, as NumPy, torch and TensorFlow read it (mx.reshape refuses it).
+        return xp.reshape(x, (shape,) if type(shape) is int else shape)
 
     return reshape
 

@@ -27,6 +27,8 @@ import numpy as np
 from ...core import dtypes as D
 from .._common import hooks as _hooks
 from .._common.indexing import check_bounds, host_bounds
+from ._helpers import ShardingTypeError as _ShardingTypeError
+from ._helpers import sharded_take as _sharded_take
 
 NAME = "jax"
 VERSION = jax.__version__
@@ -248,7 +250,16 @@ def _key(x: Any, key: Any) -> Any:
 
 
 # ``x[key]`` with NumPy's rules (lists are index arrays, out-of-range is an IndexError).
-getitem = _hooks.getitem_for(_key)
+def _sharded_lookup(x: Any, key: Any, error: Exception) -> Any:
+    """``x[indices]`` with one integer index array split over explicit mesh axes (labels
+    looked up in a replicated table): a take whose result is split as the indices. Any other
+    key keeps JAX's error."""
+    if isinstance(key, jax.Array) and jnp.issubdtype(key.dtype, jnp.integer):
+        return _sharded_take(x, key, 0, error)
+    raise error
+
+
+getitem = _hooks.getitem_for(_key, (_ShardingTypeError, _sharded_lookup))
 
 
 def setitem(x: Any, key: Any, value: Any) -> Any:

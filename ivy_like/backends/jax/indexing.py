@@ -11,8 +11,6 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax._src import core as _jax_core
-from jax.sharding import PartitionSpec
 
 from .._common.indexing import check_bounds, take_axis
 from . import (
@@ -23,6 +21,8 @@ from . import (
     _index_range,
     _key,
 )
+from ._helpers import ShardingTypeError as _ShardingTypeError
+from ._helpers import sharded_take as _sharded_take
 
 
 def _new_bounds(k: Any) -> tuple[int, int] | None:
@@ -38,32 +38,6 @@ def _new_bounds(k: Any) -> tuple[int, int] | None:
         setattr(k, _BOUNDS_ATTR, bounds)
         return bounds
     return _index_range(k) if size else None
-
-
-# JAX's error for an op whose result's sharding it cannot tell under explicit mesh axes (the
-# default of jax.make_mesh); not public, and absent from older versions.
-_ShardingTypeError: type[Exception] | tuple[()] = getattr(_jax_core, "ShardingTypeError", ())
-
-
-def _spec(v: Any) -> tuple[Any, ...]:
-    """``v``'s partition spec, one entry per axis (None: not sharded)."""
-    spec = tuple(getattr(jax.typeof(v).sharding, "spec", ()))
-    return spec + (None,) * (jnp.ndim(v) - len(spec))
-
-
-def _sharded_take(x: Any, indices: Any, axis: int, error: Exception) -> Any:
-    """``jnp.take(x, indices, axis=axis)`` where JAX refused to guess the result's sharding
-    (explicit mesh axes; labels sharded over a batch axis, looked up in a replicated table):
-    the result is sharded as the indices along their axes and as ``x`` along the others. Where
-    that is not a sharding (``x`` split along ``axis``, one mesh axis used twice), JAX's error
-    stands."""
-    x_spec, k_spec = _spec(x), _spec(indices)
-    spec = (*x_spec[:axis], *k_spec, *x_spec[axis + 1 :])
-    used = [a for s in spec if s is not None for a in (s if isinstance(s, tuple) else (s,))]
-    if x_spec[axis] is not None or len(used) != len(set(used)):
-        raise error
-    key = (slice(None),) * axis + (indices,)
-    return x.at[key].get(mode="fill", out_sharding=PartitionSpec(*spec))
 
 
 # jnp.take's own Python layer (argument checks before its gather) costs more than a jitted

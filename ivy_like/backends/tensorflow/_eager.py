@@ -22,7 +22,10 @@ from tensorflow.python.eager import context as _context
 from tensorflow.python.eager import core as _core
 
 RAW = tf.raw_ops
-EagerTensor = type(tf.constant(0))
+# init_scope: made eagerly even when this module is first imported inside a tf.function trace
+# (a replica of strategy.run that loads the backend), where tf.constant is symbolic.
+with tf.init_scope():
+    EagerTensor = type(tf.constant(0))
 # What a raw op raises for inputs it does not take (dtype mismatch, rank, missing kernel).
 RAW_FAILS = (tf.errors.OpError, TypeError, ValueError)
 executing_eagerly = tf.executing_eagerly

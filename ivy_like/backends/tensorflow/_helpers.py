@@ -19,7 +19,7 @@ from .._common.statistical import ACCURATE_SUM_FROM, leading_reduction_size, red
 from ._eager import RAW_FAILS, EagerTensor
 
 _SCALARS = (bool, int, float, complex)
-_EagerTensor = type(tf.constant(0))
+_EagerTensor = EagerTensor
 # What TensorFlow raises for operands of different dtypes (or a scalar it cannot convert).
 _MISMATCH = (TypeError, ValueError, tf.errors.InvalidArgumentError)
 

@@ -14,7 +14,10 @@
 * ``compile_leaves``: ``tf.function(autograph=False)``: one trace per input signature, so the
   same shapes reuse it, as ``jax.jit`` (no ``reduce_retracing``: it would hide the static
   shapes ivy_like's ops read). No autograph: Python control flow on a traced value fails as
-  under ``jax.jit``/``mx.compile`` instead of being rewritten.
+  under ``jax.jit``/``mx.compile`` instead of being rewritten. Called with graph tensors in a
+  replica of a ``tf.distribute`` strategy (``ivy_like.distributed.spmd``'s step), it runs the
+  function inline: that graph is already compiled, and TensorFlow refuses a collective in a
+  ``tf.function`` called from ``strategy.run``.
 * ``checkpoint_leaves`` and ``custom_function_leaves``: ``tf.custom_gradient`` whose gradient
   function is itself a ``tf.custom_gradient`` (the backward pass) with an explicit transpose,
   see ``_Custom``. ``tf.recompute_grad`` is not used: its transpose raises
@@ -56,6 +59,7 @@ import tensorflow as tf
 from tensorflow.python.eager import forwardprop_util  # no public equivalent (see _backward)
 
 from .._common.helpers import JvpRule, LeavesFn, VjpRule, VmapFn, VmapRule
+from ._eager import EagerTensor
 from .gradients import _ZERO, _dense, _identity, _sources
 
 # -- vjp, jvp --------------------------------------------------------------------------------
@@ -566,6 +570,10 @@ def compile_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
         if not _FRAMES.get():
             key = _eager_signature(leaves)
             if key is None or _functions_run_eagerly():  # (tf.config's debugging switch)
+                if key is None and _in_replica():
+                    # Already in the graph of strategy.run's tf.function, and TensorFlow
+                    # refuses a collective in a tf.function called there: inline.
+                    return f(*leaves)
                 return outside(list(leaves))  # type: ignore[no-any-return]
             # Eager tensors only: the concrete function of their signature, called without
             # tf.function's per-call matching of trace types (~12 µs a leaf: an MLP's
@@ -585,8 +593,14 @@ def compile_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
     return compiled
 
 
-_EAGER_TENSOR = type(tf.constant(0))
+_EAGER_TENSOR = EagerTensor
 _functions_run_eagerly = tf.config.functions_run_eagerly
+
+
+def _in_replica() -> bool:
+    """Whether this is a replica of a ``tf.distribute`` strategy's ``run`` (not the default
+    strategy, not its cross-replica scope)."""
+    return tf.distribute.has_strategy() and not tf.distribute.in_cross_replica_context()
 
 
 def _eager_signature(leaves: tuple[Any, ...]) -> tuple[Any, ...] | None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import builtins
 import functools
-from typing import Any
+import sys
+from typing import Any, NamedTuple
 
 import numpy as np
 import torch
@@ -45,8 +46,50 @@ shape = _hooks.shape
 dtype = _hooks.dtype
 
 
-def device(x: Any) -> str:
+def _dtensor_type() -> Any:
+    """torch's DTensor class once ``torch.distributed.tensor`` is loaded (a DTensor exists only
+    then), else None: importing it here would add 0.4 s to every start."""
+    module = sys.modules.get("torch.distributed.tensor")
+    return None if module is None else module.DTensor
+
+
+def _is_dtensor(x: Any) -> bool:
+    cls = _dtensor_type()
+    return cls is not None and isinstance(x, cls)
+
+
+class MeshPlacement(NamedTuple):
+    """Where a DTensor lives: its ``DeviceMesh`` and its spec (one entry per dimension, None
+    or the mesh axes it is split over, in order), as ``ivy_like.distributed`` writes it."""
+
+    mesh: Any
+    spec: tuple[Any, ...]
+
+
+def dtensor_placement(x: Any) -> MeshPlacement:
+    """The mesh and spec of a DTensor; a partial sum (a reduction of a sharded DTensor) counts
+    as whole, as reading it sums it."""
+    mesh = x.device_mesh
+    names = mesh.mesh_dim_names or tuple(f"dim{k}" for k in range(mesh.ndim))
+    entries: list[tuple[str, ...]] = [()] * x.ndim
+    for k, p in enumerate(x.placements):
+        if p.is_shard():
+            entries[p.dim] = (*entries[p.dim], names[k])
+    return MeshPlacement(mesh, tuple(e or None for e in entries))
+
+
+def device(x: Any) -> Any:
+    """``"cpu"``, ``"cuda:0"``...; for an array placed on a mesh (a DTensor) its
+    ``MeshPlacement`` (mesh and spec)."""
+    if type(x) is not torch.Tensor and _is_dtensor(x):
+        return dtensor_placement(x)
     return str(x.device)
+
+
+def scalar_device(x: Any) -> Any:
+    # The device of this process's blocks (a DTensor's own device), where a scalar that goes
+    # with the array is made (an optimizer's step count).
+    return x.device
 
 
 def native_device(device: Any) -> Any:
@@ -99,6 +142,10 @@ def _unwrap_grad_levels(x: Any) -> Any:
 
 
 def to_numpy(x: Any) -> Any:
+    if type(x) is not torch.Tensor and _is_dtensor(x):
+        # The whole value of an array placed on a mesh: a collective (every process reads it).
+        x = x.full_tensor()
+        x = x.wait() if hasattr(x, "wait") else x  # an AsyncCollectiveTensor
     if _functorch.is_functorch_wrapped_tensor(x):
         x = _unwrap_grad_levels(x)
         with torch._C._DisableFuncTorch():  # the plain tensor, read outside the transforms

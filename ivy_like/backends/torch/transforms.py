@@ -13,7 +13,9 @@
   ``mx.compile``'s and ``jax.jit``'s semantics (the Python, ivy_like's layer included, runs
   once per signature) and no Dynamo guards per call. Under a ``torch.func`` transform the
   function runs uncompiled (make_fx cannot see through the transform's wrapped tensors);
-  inside the caller's own ``torch.compile`` it is traced inline;
+  inside the caller's own ``torch.compile`` it is traced inline. DTensors (``dist.spmd``'s
+  arguments and results) are traced through their local blocks, and torch.distributed's
+  in-place c10d collectives are refused (a ``TypeError`` naming the functional ones);
 * ``checkpoint_leaves``: an ``autograd.Function`` whose backward recomputes with
   ``torch.func.vjp``: ``torch.utils.checkpoint`` does not compose with ``torch.func``
   (saved-tensor hooks are refused under ``torch.func.grad``, the reentrant form lacks
@@ -49,6 +51,7 @@ from torch.fx.experimental.proxy_tensor import make_fx as _make_fx
 from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode as _DataDependent
 
 from .._common.helpers import JvpRule, LeavesFn, VjpRule, VmapFn, VmapRule, vjp_leaves_for
+from . import _dtensor_type
 
 vjp_leaves = vjp_leaves_for(torch.func.vjp)
 
@@ -134,6 +137,12 @@ def compile_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
             # torch.func transform make_fx would see the transform's wrapped tensors: run f
             # as it is.
             return f(*leaves)
+        dtensor = _dtensor_type()
+        if dtensor is not None and _distributed_in_use():
+            # DTensors may come in or out (dist.spmd makes them from plain tensors): traced on
+            # their blocks. Only with a process group: a library that merely imports
+            # torch.distributed.tensor (transformers does) keeps the plain path.
+            return _on_blocks(f, leaves, graphs, dtensor)
         # Strides too: make_fx records reshape as a view or as a copy depending on them; and
         # the grad mode, which decides whether Inductor builds a backward for the graph.
         key = (
@@ -146,6 +155,59 @@ def compile_leaves(f: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
         return run(*leaves)
 
     return compiled
+
+
+def _distributed_in_use() -> bool:
+    return torch.distributed.is_available() and torch.distributed.is_initialized()
+
+
+def _dtensor_meta(x: Any, dtensor: Any) -> Any:
+    """What rebuilds a DTensor from its local block: mesh, placements, global shape, stride."""
+    if not isinstance(x, dtensor):
+        return None
+    return (x.device_mesh, tuple(x.placements), x.shape, x.stride())
+
+
+def _on_blocks(
+    f: Callable[..., list[Any]], leaves: tuple[Any, ...], graphs: dict[Any, Any], dtensor: Any
+) -> list[Any]:
+    """``f`` of DTensors (a ``dist.spmd`` function, DTensor math) compiled on their local
+    blocks. make_fx given a DTensor itself reads its block as a constant of the graph (the
+    compiled function would ignore its arguments), and a DTensor made inside the trace does
+    not leave the graph as one; given the blocks, wrapped into DTensors inside the trace
+    (``from_local``: no communication), it records what runs on them, the collectives
+    included, and the outputs leave the graph as blocks, wrapped again here."""
+    metas = tuple(_dtensor_meta(x, dtensor) for x in leaves)
+    blocks = [x.to_local() if m is not None else x for x, m in zip(leaves, metas)]
+    key = (
+        "blocks",
+        torch.is_grad_enabled(),
+        *[(x.shape, x.stride(), x.dtype, x.device, x.requires_grad) for x in blocks],
+        *metas,
+    )
+    hit = graphs.get(key)
+    if hit is None:
+        out_metas: list[Any] = []
+
+        def on_blocks(*local: Any) -> list[Any]:
+            wrapped = [
+                x
+                if m is None
+                else dtensor.from_local(x, m[0], m[1], run_check=False, shape=m[2], stride=m[3])
+                for x, m in zip(local, metas)
+            ]
+            outs = f(*wrapped)
+            out_metas[:] = [_dtensor_meta(y, dtensor) for y in outs]
+            return [y.to_local() if m is not None else y for y, m in zip(outs, out_metas)]
+
+        hit = graphs[key] = (_trace_and_compile(on_blocks, tuple(blocks)), out_metas)
+    run, out_metas = hit
+    return [
+        y
+        if m is None
+        else dtensor.from_local(y, m[0], m[1], run_check=False, shape=m[2], stride=m[3])
+        for y, m in zip(run(*blocks), out_metas)
+    ]
 
 
 def _trace_and_compile(f: Callable[..., list[Any]], leaves: tuple[Any, ...]) -> Any:
@@ -168,6 +230,7 @@ def _trace_and_compile(f: Callable[..., list[Any]], leaves: tuple[Any, ...]) -> 
             "bool(), float()...), which a compiled function cannot (as in jax.jit and "
             "mx.compile); use array ops (ivy_like.where) or call it uncompiled"
         ) from e
+    _refuse_inplace_collectives(graph.graph)
     # Forward mode leaves unused checks returning bools (aten.is_same_size...), each a graph
     # break for Dynamo: drop every unused op without side effects.
     graph.graph.eliminate_dead_code()
@@ -187,6 +250,25 @@ def _trace_and_compile(f: Callable[..., list[Any]], leaves: tuple[Any, ...]) -> 
         # Shapes or numbers read from values (nonzero, a boolean mask, unique, .item()) need
         # the shape environment that torch.compile builds around the graph.
         return torch.compile(graph.forward, dynamic=False)
+
+
+def _refuse_inplace_collectives(graph: Any) -> None:
+    """A TypeError for torch.distributed's own collectives (``dist.all_reduce``...) in a
+    traced graph: make_fx records them as in-place ``c10d`` ops holding the process group
+    object, which Inductor cannot compile (its fake-tensor cache compares the group, which
+    has no ``__eq__``), and their in-place, asynchronous form has no place in a functional
+    graph. The functional collectives (``torch.distributed._functional_collectives``, which
+    ``ivy_like.distributed`` uses) trace and compile."""
+    for node in graph.nodes:
+        target = node.target
+        if getattr(target, "namespace", None) == "c10d":
+            raise TypeError(
+                f"compile: the function calls torch.distributed's in-place collective "
+                f"{target.name()} (torch.distributed.all_reduce, all_gather, broadcast...), "
+                "which a compiled function cannot hold; use ivy_like.distributed's all_sum, "
+                "all_mean or all_gather inside dist.spmd (or torch.distributed."
+                "_functional_collectives), or call the function uncompiled"
+            )
 
 
 def _is_float(x: Any) -> bool:
