@@ -24,7 +24,7 @@ class Leaves:
     """The native leaves of several roots (the arguments of a call), the structure of each
     root, and each leaf's root index and key chain."""
 
-    __slots__ = ("backend", "chains", "leaves", "roots", "specs")
+    __slots__ = ("_paths", "backend", "leaves", "specs")
 
     def __init__(self, roots: tuple[Any, ...], who: str, backend: Backend | None = None) -> None:
         flat = _tree.Flat(who, strict=False)
@@ -34,14 +34,23 @@ class Leaves:
         self.specs = tuple(_tree.flatten(r, flat, i, True) for i, r in enumerate(roots))
         self.backend = _tree.resolve_backend(flat)
         self.leaves: list[Any] = flat.leaves
-        self.roots: list[int] = []
-        self.chains: list[str] = []
-        for path in flat.paths:
-            root = path
-            while isinstance(root, tuple):
-                root = root[0]
-            self.roots.append(root)
-            self.chains.append(chain_of(path))
+        self._paths = flat.paths
+
+    @property
+    def roots(self) -> list[int]:
+        """The index of the root each leaf belongs to."""
+        roots = []
+        for path in self._paths:
+            while isinstance(path, tuple):
+                path = path[0]
+            roots.append(path)
+        return roots
+
+    @property
+    def chains(self) -> list[str]:
+        """Each leaf's key chain in its root (read only where a spec is chosen: a call whose
+        structure and shapes were seen before does not need them)."""
+        return [chain_of(path) for path in self._paths]
 
     def rebuild(self, leaves: list[Any]) -> list[Any]:
         it = iter(leaves)

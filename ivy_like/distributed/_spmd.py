@@ -175,13 +175,15 @@ def spmd(
     def run(*args: Any) -> Any:
         with _backend.use_backend(mesh.backend):
             leaves = Leaves(args, "spmd")
-        same_backend(leaves, mesh, "spmd")
-        rules = _rules(in_specs, len(args), "spmd", "in_specs")
-        # every argument checked against its spec on every call, before any work
-        in_leaf_specs = leaf_specs(leaves, rules, mesh, "spmd", "argument")
-        key = (leaves.specs, tuple(in_leaf_specs))
+        # The specs and their checks depend on the structure and the shapes only: once per
+        # pair, before any work.
+        shape = mesh.backend.shape
+        key = (leaves.specs, tuple([tuple(shape(x)) for x in leaves.leaves]))
         hit = cache.get(key)
         if hit is None:
+            same_backend(leaves, mesh, "spmd")
+            rules = _rules(in_specs, len(args), "spmd", "in_specs")
+            in_leaf_specs = leaf_specs(leaves, rules, mesh, "spmd", "argument")
             hit = cache[key] = build(leaves, in_leaf_specs)
         call, outputs = hit
         flat = call(*leaves.leaves)

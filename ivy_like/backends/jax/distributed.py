@@ -43,7 +43,10 @@ def make_mesh(shape: tuple[int, ...], names: tuple[str, ...]) -> Any:
 
 
 def _pspec(spec: tuple[Any, ...]) -> PartitionSpec:
-    return PartitionSpec(*[None if e is None else e[0] if len(e) == 1 else e for e in spec])
+    entries = [None if e is None else e[0] if len(e) == 1 else e for e in spec]
+    while entries and entries[-1] is None:  # P(None, None) != P() for jax, though the same
+        entries.pop()
+    return PartitionSpec(*entries)
 
 
 def place(x: Any, mesh: Any, spec: tuple[Any, ...]) -> Any:
@@ -80,6 +83,11 @@ def spmd(
 
     state: dict[str, Any] = {}
     targets = [NamedSharding(mesh, p) for p in in_p]
+    # XLA's CPU client runs every device of a mesh on one thread pool of as many threads as
+    # cores: a step launched while the last one still runs can take the threads its devices'
+    # all-reduce waits for, and both wait forever (seen with 2 host devices on 2 cores, with
+    # plain jax.jit as well). On CPU, the arguments are ready before the next step starts.
+    wait = mesh.size > 1 and mesh.devices.flat[0].platform == "cpu"
 
     def call(*leaves: Any) -> list[Any]:
         # whole arrays (on one device, or placed otherwise) go where their spec puts them
@@ -87,6 +95,8 @@ def spmd(
             x if getattr(x, "sharding", None) == t else jax.device_put(x, t)
             for x, t in zip(leaves, targets)
         )
+        if wait:
+            jax.block_until_ready(leaves)
         built = state.get("fn")
         if built is None:
             # the outputs' specs are known once fn has been traced: trace it abstractly first
@@ -94,13 +104,12 @@ def spmd(
                 body, mesh=mesh, in_specs=in_p, out_specs=PartitionSpec(), check_vma=False
             )
             jax.eval_shape(probe, *leaves)
-            state["outs"] = tuple(_pspec(s) for s in out_specs())
-            built = state["fn"] = build(state["outs"])
+            state["outs"] = list(out_specs())
+            built = state["fn"] = build(tuple(_pspec(s) for s in state["outs"]))
         result = built(*leaves)
-        outs = tuple(_pspec(s) for s in out_specs())
-        if outs != state["outs"]:  # a retrace for new shapes gave outputs of other specs
-            state["outs"] = outs
-            built = state["fn"] = build(outs)
+        if out_specs() != state["outs"]:  # a retrace for new shapes gave other output specs
+            state["outs"] = list(out_specs())
+            built = state["fn"] = build(tuple(_pspec(s) for s in state["outs"]))
             result = built(*leaves)
         return list(result)
 
