@@ -4,7 +4,8 @@
 :data:`STATIC` to the rule that turns the equation's parameters into that function's keyword
 arguments (or refuses the use), both registered by the :func:`primitive` decorator. Calls
 whose body is inlined (:data:`INLINE`) and primitives that pass their operands through
-(:data:`IDENTITY`) have no handler. The handlers are in :mod:`.primitives` and, for the
+(:data:`IDENTITY`) have no handler, nor has control flow (:data:`CONTROL`), whose
+sub-jaxprs are written as nested functions. The handlers are in :mod:`.primitives` and, for the
 scatters, :mod:`.scatters`; no framework is imported: the table and the list of supported
 primitives in ``docs/convert.md`` come without jax.
 """
@@ -39,11 +40,11 @@ INLINE = frozenset(
     }
 )
 IDENTITY = frozenset({"copy", "copy_p", "sharding_constraint", "optimization_barrier"})
+# Control flow: each sub-jaxpr becomes a nested function of the generated code, run by
+# ivy_like.cond / while_loop / scan (``control.py``).
+CONTROL = frozenset({"cond", "while", "scan"})
 # Why some well-known primitives have no entry: said in the error.
 REASONS = {
-    "while": "a lax.while_loop / fori_loop: control flow is not converted",
-    "cond": "a lax.cond / switch: data-dependent control flow is not converted",
-    "scan": "a lax.scan (nn.scan, an RNN over time): control flow is not converted",
     "random_bits": "random numbers (dropout in training mode? trace with deterministic=True)",
     "random_wrap": "random numbers (dropout in training mode? trace with deterministic=True)",
     "threefry2x32": "random numbers (dropout in training mode? trace with deterministic=True)",
@@ -101,7 +102,7 @@ def supported_primitives() -> list[str]:
     >>> "conv_general_dilated" in supported_primitives()
     True
     """
-    return sorted(set(PRIMITIVES) | INLINE | IDENTITY)
+    return sorted(set(PRIMITIVES) | INLINE | IDENTITY | CONTROL)
 
 
 def supported_primitives_markdown() -> str:

@@ -388,9 +388,11 @@ def from_flax(
     nnx ``"linear1/kernel"``) in Flax's layouts; ``model.apply(params, *args)`` is pure and
     ``model(*args)`` runs on the backend of its inputs. Calls take the example's shapes
     (another shape is a ``ValueError``); arguments that are not arrays (``train=False`` given
-    positionally) are fixed at their example value. A jax primitive it cannot map (control
-    flow such as ``lax.while_loop``, random numbers) raises :class:`UnsupportedOpError`
-    naming it, the equation and the supported primitives.
+    positionally) are fixed at their example value. Control flow is kept: ``lax.cond`` /
+    ``switch``, ``while_loop`` and ``scan`` become ``ivy_like.cond``, ``while_loop`` and
+    ``scan``, so loops and branches follow the data when the model runs. A jax primitive it
+    cannot map (random numbers) raises :class:`UnsupportedOpError` naming it, the equation
+    and the supported primitives.
 
     **Sequential models.** Otherwise (no example inputs) it returns an
     ``ivy_like.nn.Sequential``, as follows.

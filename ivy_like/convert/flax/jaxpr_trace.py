@@ -6,7 +6,9 @@ eval mode), inlines the calls (``jit``, ``custom_jvp_call``, ``custom_vjp_call``
 ``closed_call``), folds what depends only on constants (``iota``, arithmetic on literals) with
 jax itself, and writes one Python function for the rest: a line per equation, calling the
 primitive's ivy_like function from the table in ``primitives.py``, with the primitive and the
-user code it came from in a comment. The source is compiled through ``core.codegen``, so
+user code it came from in a comment. Control flow (``cond``, ``while``, ``scan``) keeps its
+sub-jaxprs as nested functions run by ``ivy_like.cond``/``while_loop``/``scan``
+(``control.py``). The source is compiled through ``core.codegen``, so
 tracebacks show the equation. The result is a ``JaxprModel`` (``jaxpr_model.py``). Only
 :func:`trace` imports jax and Flax (when called).
 """
@@ -29,6 +31,7 @@ from .._weights import move
 from . import primitives  # noqa: F401 - imported for its registrations in the table
 from ._table import (
     ARITY,
+    CONTROL,
     IDENTITY,
     INLINE,
     PRIMITIVES,
@@ -39,6 +42,7 @@ from ._table import (
     Refused,
     supported_primitives,
 )
+from .control import run_cond, run_scan, run_while
 from .jaxpr_model import JaxprModel
 
 _FOLD_LIMIT = 1 << 16  # elements: larger constant results are computed at run time
@@ -227,6 +231,9 @@ def _walk(jaxpr: Any, env: dict[Any, Any], w: _Writer, where: str, used: set[str
             if folded is not None:
                 env.update(zip(eqn.outvars, folded))
                 continue
+        if name in CONTROL:
+            _control(eqn, ins, env, w, here, used)
+            continue
         fn = PRIMITIVES.get(name)
         if fn is None:
             raise _unsupported(name, here, eqn)
@@ -255,13 +262,109 @@ def _walk(jaxpr: Any, env: dict[Any, Any], w: _Writer, where: str, used: set[str
         w.emit(f"    {target} = {handler}({', '.join(args)})  {comment}", reads, outs)
 
 
-def _deaths(w: _Writer) -> list[str]:
+# -- control flow: sub-jaxprs as nested functions (control.py runs them) ------------------------
+def _get(v: Any, env: dict[Any, Any]) -> Any:
+    from jax.extend.core import Literal
+
+    return np.asarray(v.val, dtype=v.aval.dtype) if isinstance(v, Literal) else env[v]
+
+
+def _indent(line: str) -> str:
+    return "\n".join("    " + part for part in line.split("\n"))
+
+
+def _nested(
+    closed: Any, bound: list[Any], w: _Writer, where: str, used: set[str]
+) -> tuple[str, list[str], set[str]]:
+    """Write the closed jaxpr ``closed`` as a nested function: its first invars are the
+    enclosing values ``bound`` (closures), the others its arguments; it returns the list of
+    its outputs. The function's name, its lines, and the enclosing names it reads."""
+    jaxpr = closed.jaxpr
+    saved = w.lines, w.reads, w.targets
+    w.lines, w.reads, w.targets = [], [], []
+    try:
+        env: dict[Any, Any] = dict(zip(jaxpr.constvars, [np.asarray(c) for c in closed.consts]))
+        env.update(zip(jaxpr.invars, bound))
+        formals = [w.fresh() for _ in jaxpr.invars[len(bound) :]]
+        env.update(zip(jaxpr.invars[len(bound) :], formals))
+        _walk(jaxpr, env, w, where, used)
+        reads: set[str] = set()
+        results = [w.value(_get(v, env), False, reads) for v in jaxpr.outvars]
+        w.emit(f"    return [{', '.join(results)}]", reads)
+        w.prune()
+        own = set(formals).union(*w.targets)
+        body = _deaths(w, own)
+        outer = set().union(*w.reads) - own
+    finally:
+        w.lines, w.reads, w.targets = saved
+    name = f"f{w.fresh()}"
+    lines = [f"    def {name}({', '.join(formals)}):"] + [_indent(line) for line in body]
+    return name, lines, outer
+
+
+def _control(
+    eqn: Any, ins: list[Any], env: dict[Any, Any], w: _Writer, here: str, used: set[str]
+) -> None:
+    """The lines of a ``cond``, ``while`` or ``scan`` equation: its sub-jaxprs as nested
+    functions, then one call of the helper of ``control.py`` that runs them."""
+    name, p = eqn.primitive.name, eqn.params
+    inner = f"{here} ({name}) > "
+    if name == "cond" and isinstance(ins[0], np.ndarray):
+        # the branch is known at conversion: only it is written, inline
+        branches = p["branches"]
+        chosen = branches[min(max(int(ins[0]), 0), len(branches) - 1)]
+        sub = dict(zip(chosen.jaxpr.constvars, [np.asarray(c) for c in chosen.consts]))
+        sub.update(zip(chosen.jaxpr.invars, ins[1:]))
+        _walk(chosen.jaxpr, sub, w, inner, used)
+        env.update(zip(eqn.outvars, [_get(v, sub) for v in chosen.jaxpr.outvars]))
+        return
+    defs: list[str] = []
+    reads: set[str] = set()
+
+    def nested(closed: Any, bound: list[Any], what: str) -> str:
+        fn, lines, outer = _nested(closed, bound, w, f"{inner}{what} > ", used)
+        defs.extend(lines)
+        reads.update(outer)
+        return fn
+
+    if name == "cond":
+        fns = [nested(b, [], f"branch {i}") for i, b in enumerate(p["branches"])]
+        index = w.value(ins[0], False, reads)
+        head = f"{w.ref(run_cond, '__cond')}({index}, [{', '.join(fns)}]"
+        operands = ins[1:]
+    elif name == "while":
+        nc, nb = p["cond_nconsts"], p["body_nconsts"]
+        cond_fn = nested(p["cond_jaxpr"], ins[:nc], "cond_fun")
+        body_fn = nested(p["body_jaxpr"], ins[nc : nc + nb], "body_fun")
+        head = f"{w.ref(run_while, '__while')}({cond_fn}, {body_fn}"
+        operands = ins[nc + nb :]
+    else:  # scan
+        n = p["num_consts"]
+        fn = nested(p["jaxpr"], ins[:n], "f")
+        rest = f"{p['num_carry']}, {int(p['length'])}, {bool(p['reverse'])}"
+        head = f"{w.ref(run_scan, '__scan')}({fn}, {rest}"
+        operands = ins[n:]
+    args = "".join(", " + w.value(x, False, reads) for x in operands)
+    outs = [w.fresh() for _ in eqn.outvars]
+    env.update(zip(eqn.outvars, outs))
+    source = _source(eqn)
+    comment = f"# {name}, {source}" if source else f"# {name}"
+    lhs = "".join(o + ", " for o in outs) or "_"
+    call = f"    {lhs} = {head}{args})  {comment}"
+    used.add(name)
+    w.emit("\n".join([*defs, call]), reads, outs)
+
+
+def _deaths(w: _Writer, local: set[str] | None = None) -> list[str]:
     """The lines with ``del`` after each local's last read (but the ``return``), so
-    activations are freed as early as possible."""
+    activations are freed as early as possible; in a nested function, only its own
+    ``local`` names (deleting a name it reads from the enclosing function would make it a
+    local of its own, unbound)."""
     last: dict[str, int] = {}
     for i, reads in enumerate(w.reads[:-1]):
         for r in reads:
-            last[r] = i
+            if local is None or r in local:
+                last[r] = i
     for r in w.reads[-1]:
         last.pop(r, None)
     dead: dict[int, list[str]] = {}

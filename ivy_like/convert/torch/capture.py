@@ -13,8 +13,10 @@ nodes that change nothing on those shapes (a view to the same shape, a cast to t
 give their input back, reshapes and transposes get their static arguments, ``addmm`` runs as
 one ``linear`` (without the views around it), and attention with a constant mask and indexing
 with constant indices skip the work that only the values of the mask or indices decide. The
-result is a :class:`~ivy_like.convert.torch.graph_model.GraphModel`. Only :func:`capture`
-imports torch (when called).
+result is a :class:`~ivy_like.convert.torch.graph_model.GraphModel`. Control flow
+(``torch.cond``, ``torch.while_loop``, ``scan``) keeps its sub-graphs as nested functions run by
+``ivy_like.cond``/``while_loop``/``scan`` (``control.py``). Only :func:`capture` imports torch
+(when called).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from .._casts import cast
 from .._errors import UnsupportedOpError
 from .._weights import move
 from . import aten as _aten
+from .control import check_higher_order, emit_higher_order, is_higher_order
 from .graph_model import GraphModel, describe_tree
 
 
@@ -53,6 +56,8 @@ def _module_of(node: Any) -> str:
 def _op_name(target: Any) -> str:
     if target is operator.getitem:
         return "getitem"
+    if is_higher_order(target):
+        return f"higher_order.{target.name()}"
     return str(target) if hasattr(target, "_schema") else getattr(target, "__name__", repr(target))
 
 
@@ -117,8 +122,9 @@ def _export(
                 f"from_torch: {type(module).__name__}.forward has data-dependent control flow "
                 f"(a Python branch or loop on tensor values, or an output whose shape depends "
                 f"on them){_user_frame(err)}; torch.export cannot capture one graph for it. "
-                f"Compute both branches and select with torch.where, or move the decision "
-                f"out of the model."
+                f"Write it with torch.cond / torch.while_loop (converted to ivy_like.cond / "
+                f"while_loop), compute both branches and select with torch.where, or move "
+                f"the decision out of the model."
             ) from err
         unknown = re.search(r"Found (<class '[^']+'>|\S+) in (input|output)", str(err))
         if unknown is not None:
@@ -176,8 +182,15 @@ def _size_expression(target: Any) -> str | None:
         return None
 
 
+def _graphs(ep: Any) -> list[Any]:
+    """The exported program's graph and the sub-graphs of its control flow."""
+    import torch
+
+    return [m.graph for m in ep.graph_module.modules() if isinstance(m, torch.fx.GraphModule)]
+
+
 def _graph_ops(ep: Any) -> list[Any]:
-    return [n.target for n in ep.graph_module.graph.nodes if n.op == "call_function"]
+    return [n.target for g in _graphs(ep) for n in g.nodes if n.op == "call_function"]
 
 
 def _unknown(ep: Any) -> set[Any]:
@@ -185,6 +198,7 @@ def _unknown(ep: Any) -> set[Any]:
         t
         for t in _graph_ops(ep)
         if t is not operator.getitem
+        and not is_higher_order(t)
         and _op_name(t) not in _aten.ATEN
         and _size_expression(t) is None
     }
@@ -590,6 +604,8 @@ def _foldable_op(target: Any) -> bool:
 
     if target is operator.getitem:
         return True
+    if is_higher_order(target):
+        return False  # control flow is run, never folded
     tags = getattr(target, "tags", ())
     if torch.Tag.nondeterministic_seeded in tags or _is_mutating(target):
         return False
@@ -682,10 +698,14 @@ def capture(
     from torch.export.graph_signature import InputKind, OutputKind
 
     ep = _prepare(_export(module, args, kwargs, dynamic_shapes))
+    for g in _graphs(ep):
+        for node in g.nodes:
+            if node.op == "call_function" and is_higher_order(node.target):
+                check_higher_order(node, _module_of(node))
     sig = ep.graph_signature
     graph = ep.graph_module.graph
     target = current_backend() if backend is None else get_backend(backend)
-    w = _Writer({n.name for n in graph.nodes})
+    w = _Writer({n.name for g in _graphs(ep) for n in g.nodes})
     w.globals["__cast"] = cast
 
     # Tied weights are one tensor under several state_dict names: one leaf, the first name.
@@ -792,6 +812,14 @@ def capture(
     for value, user in last_use.items():
         if user.op != "output":
             dead[user].append(value.name)
+    for sub in _graphs(ep)[1:]:  # the ATen ops of control flow's sub-graphs
+        ops.update(
+            _op_name(n.target)
+            for n in sub.nodes
+            if n.op == "call_function"
+            and n.target is not operator.getitem
+            and _size_expression(n.target) is None
+        )
     for node in graph.nodes:
         if node.op != "call_function":
             continue
@@ -818,6 +846,8 @@ def capture(
             where = f"# aten.addmm.default as linear, {_module_of(node)}"
             handler = w.ref(_aten.addmm_as_linear, "addmm_as_linear")
             w.lines.append(f"    {node.name} = {handler}({x}, {weight}, {bias})  {where}")
+        elif is_higher_order(node.target):
+            emit_higher_order(node, ep.graph_module, w, _emit_call, _module_of(node))
         elif node not in folded and node not in skipped:
             _emit_call(node, w, known)
         if dead.get(node):
