@@ -15,6 +15,7 @@ from typing import Any
 from ..core.backend import Backend, activated
 from ..core.dtypes import Dtype
 from . import tree as _tree
+from .grad import GRADIENT_REDUCER, REDUCERS_LIVE
 from .tree import Flat, check_fun
 
 __all__ = ["checkpoint", "compile"]
@@ -154,6 +155,15 @@ def compile(fun: Callable[..., Any]) -> Callable[..., Any]:  # noqa: A001 - MLX'
         # already compiled by its engine as a whole (a distributed step on JAX or TensorFlow:
         # tf.function around strategy.run would compile it a second time, and break it)
         return fun
+    return _compiled(fun, reduced=False)
+
+
+def _compiled(fun: Callable[..., Any], reduced: bool) -> Callable[..., Any]:
+    """:func:`compile`'s function. ``reduced``: this is the compilation made for calls inside a
+    data-parallel step, whose gradients are reduced (see ``grad.GRADIENT_REDUCER``): a trace
+    made outside one has no mean in it, so a call inside one uses its own compilation, one
+    per step function (a silent missing mean otherwise)."""
+    variants: dict[Any, Callable[..., Any]] = {}  # reducer -> the compilation for its calls
     # (backend, spec) -> (compiled flat function, its traces' output specs)
     cache: dict[tuple[Any, Any], tuple[Callable[..., list[Any]], _Outputs]] = {}
     # (backend, static positions, static names) -> the backend's own tree-aware compilation
@@ -181,6 +191,13 @@ def compile(fun: Callable[..., Any]) -> Callable[..., Any]:  # noqa: A001 - MLX'
 
     @functools.wraps(fun)
     def compiled(*args: Any, **kwargs: Any) -> Any:
+        if REDUCERS_LIVE[0] and not reduced:  # (a list read: nothing for Dynamo to trace)
+            reducer = GRADIENT_REDUCER.get()
+            if reducer is not None:
+                variant = variants.get(reducer)
+                if variant is None:
+                    variant = variants[reducer] = _compiled(fun, reduced=True)
+                return variant(*args, **kwargs)
         types: tuple[Any, ...] = tuple(map(type, args))
         if kwargs:
             types += (*kwargs, *map(type, kwargs.values()))

@@ -76,6 +76,15 @@ for n in (1, 2, 8):
     inner = dist.spmd(ivy_like.compile(step_spmd), mesh, (dist.P(), dist.P(), dist.P("data")),
                       dist.P())
     close(run(inner, params, state, batch)[0], want)
+    # a gradient function compiled and traced outside the step, then called inside it: the
+    # step's mean still applies (its own compilation, not the trace made without it)
+    shared = ivy_like.compile(ivy_like.value_and_grad(loss_fn))
+    shared(init, X[: 16 // n], Y[: 16 // n])  # the shapes of a shard's block
+    def shared_step(params, state, batch):
+        loss, grads = shared(params, *batch)
+        params, state = opt.update(params, grads, state)
+        return params, state, loss
+    close(run(dist.data_parallel(shared_step, mesh), params, state, batch)[0], want)
     # parameters stored split along their first axis (whole numbers of rows per device)
     split = lambda chain, shape: dist.P("data") if shape and shape[0] % n == 0 else dist.P()
     fsdp = dist.data_parallel(step, mesh, shard_params=True)

@@ -103,6 +103,20 @@ train("data_parallel", dp, params, batch)
 # whole arrays (not placed) as arguments: each process takes its block of the batch
 train("data_parallel whole", dp, arrays(P0), (ivy_like.asarray(X), ivy_like.asarray(Y)))
 
+if COMPILE:
+    # a gradient function compiled and traced outside a step (on a block's shapes), then
+    # called inside one: the step's mean still applies, not the trace made without it
+    shared = ivy_like.compile(ivy_like.value_and_grad(loss_fn))
+    shared(arrays(P0), ivy_like.asarray(X[: 8 // n]), ivy_like.asarray(Y[: 8 // n]))
+
+    def shared_step(p, s, batch):
+        loss, g = shared(p, *batch)
+        p, s = opt.update(p, g, s)
+        return p, s, loss
+
+    train("data_parallel(compiled outside)", dist.data_parallel(shared_step, mesh), arrays(P0),
+          (ivy_like.asarray(X), ivy_like.asarray(Y)))
+
 
 def mean_step(p, s, batch):
     loss, g = ivy_like.value_and_grad(loss_fn)(p, *batch)
