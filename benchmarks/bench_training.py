@@ -62,18 +62,20 @@ WARMUP_STEPS = 5
 Run = Callable[[int], Any]
 
 
-def _data(label_dtype: Any) -> tuple[np.ndarray, np.ndarray]:
+def _data(
+    label_dtype: Any, sizes: list[int] = SIZES, batch: int = BATCH
+) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(0)
-    x = rng.standard_normal((BATCH, SIZES[0])).astype(np.float32)
-    y = rng.integers(0, SIZES[-1], BATCH).astype(label_dtype)
+    x = rng.standard_normal((batch, sizes[0])).astype(np.float32)
+    y = rng.integers(0, sizes[-1], batch).astype(label_dtype)
     return x, y
 
 
-def _numpy_init(seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
+def _numpy_init(seed: int = 0, sizes: list[int] = SIZES) -> list[tuple[np.ndarray, np.ndarray]]:
     """PyTorch-style uniform(+-1/sqrt(fan_in)) weights ``(in, out)`` and biases, float32."""
     rng = np.random.default_rng(seed)
     layers = []
-    for a, b in zip(SIZES, SIZES[1:]):
+    for a, b in zip(sizes, sizes[1:]):
         bound = 1.0 / np.sqrt(a)
         w = rng.uniform(-bound, bound, (a, b)).astype(np.float32)
         layers.append((w, rng.uniform(-bound, bound, b).astype(np.float32)))

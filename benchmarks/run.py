@@ -48,6 +48,7 @@ def main(argv: list[str]) -> None:
         ("bench_programs", "programs_benchmark", "Whole programs against native idioms"),
         ("bench_convert", "convert_benchmark", "Converted models"),
         ("bench_onnx", "onnx_benchmark", "Models from ONNX"),
+        ("bench_distributed", "distributed_benchmark", "Distributed step"),
     ]:
         try:
             mod = __import__(module)

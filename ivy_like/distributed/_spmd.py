@@ -11,6 +11,7 @@ from typing import Any
 from ..core import backend as _backend
 from ..transforms import tree as _tree
 from ..transforms.grad import reducing
+from ._collectives import sum_many
 from ._leaves import Leaves, chain_of, same_backend
 from ._mesh import CURRENT, Mesh
 from ._place import leaf_specs, shard
@@ -45,32 +46,30 @@ class _Outputs:
     """The outputs' structure and their leaves' specs, filled when the function first runs on
     a shard (``spmd``'s backend needs them only after that)."""
 
-    __slots__ = ("spec", "specs")
+    __slots__ = ("key", "spec", "specs")
 
     def __init__(self) -> None:
         self.spec: Any = None
         self.specs: list[Normal] = []
+        self.key: Any = None
 
 
-def _out_specs(out: Any, rules: Any, mesh: Mesh, backend: Any, leaves: list[Any]) -> Any:
-    """Flatten ``out`` (a shard's result) into ``leaves``; return its structure and specs."""
-    many = isinstance(out, tuple)
-    roots = out if many else (out,)
+def _out_specs(
+    roots: tuple[Any, ...], paths: list[Any], shapes: list[tuple[int, ...]], rules: Any, mesh: Mesh
+) -> list[Normal]:
+    """The specs of a shard's result leaves (``paths``: their owners, rooted at the output's
+    index; ``shapes``: their block shapes)."""
     outer = _rules(rules, len(roots), "spmd", "out_specs")
     specs: list[Normal] = []
-    structure = []
-    for i, root in enumerate(roots):
-        mine: list[Any] = []
-        paths: list[Any] = []
-        structure.append(_flatten_out(root, mine, paths, backend, i))
-        for x, path in zip(mine, paths):
-            shape = tuple(backend.shape(x))
-            chain = chain_of(path)
-            name = f"output {i}" + (f" at {chain!r}" if chain else "")
-            spec = spec_for(outer[i], chain, shape, "spmd")
-            specs.append(normalize(spec, shape, mesh.shape, "spmd", name, whole=False))
-        leaves.extend(mine)
-    return (many, tuple(structure)), specs
+    for path, shape in zip(paths, shapes):
+        root = path
+        while isinstance(root, tuple):
+            root = root[0]
+        chain = chain_of(path)
+        name = f"output {root}" + (f" at {chain!r}" if chain else "")
+        spec = spec_for(outer[root], chain, shape, "spmd")
+        specs.append(normalize(spec, shape, mesh.shape, "spmd", name, whole=False))
+    return specs
 
 
 def _flatten_out(obj: Any, leaves: list[Any], paths: list[Any], backend: Any, owner: Any) -> Any:
@@ -160,8 +159,19 @@ def spmd(
             mesh_token = CURRENT.set(mesh)
             try:
                 out = fun(*leaves.rebuild(list(local)))
+                many = isinstance(out, tuple)
+                roots = out if many else (out,)
                 flat: list[Any] = []
-                outputs.spec, outputs.specs = _out_specs(out, out_specs, mesh, backend, flat)
+                paths: list[Any] = []
+                structure = tuple(
+                    _flatten_out(r, flat, paths, backend, i) for i, r in enumerate(roots)
+                )
+                shapes = [tuple(backend.shape(x)) for x in flat]
+                key = (structure, tuple(shapes))
+                if key != outputs.key:  # the specs, once per structure and shapes
+                    outputs.specs = _out_specs(roots, paths, shapes, out_specs, mesh)
+                    outputs.key = key
+                outputs.spec = (many, structure)
                 return flat
             finally:
                 CURRENT.reset(mesh_token)
@@ -232,13 +242,12 @@ def data_parallel(
         return batch if shape and shape[0] % n == 0 else P()
 
     state_rule: Any = split_first if shard_params else P()
-    all_sum, all_gather, native = mesh.hooks.all_sum, mesh.hooks.all_gather, mesh.native
-
-    def mean(x: Any) -> Any:
-        return all_sum(x, axes, native) / n
+    all_gather, native = mesh.hooks.all_gather, mesh.native
 
     def reduce(value: Any, grads: list[Any]) -> tuple[Any, list[Any]]:
-        return mean(value), [mean(g) for g in grads]
+        # the loss and every gradient in one all-reduce (per dtype), then divided
+        total = sum_many([value, *grads], axes, mesh)
+        return total[0] / n, [g / n for g in total[1:]]
 
     split: list[bool] = []  # which state leaves come split (shard_params), in leaf order
 
