@@ -85,6 +85,9 @@ def _flat_function(
 ) -> Callable[..., list[Any]]:
     """``fun`` as a function of the native leaves; each trace's output spec goes to ``out``."""
     pos, kw = specs
+    # A backend's check of the Python values a traced function returns (TensorFlow: a
+    # tf.distribute per-replica result holds the graph's tensors, unusable after the trace).
+    refuse = backend.__dict__.get("refuse_static_output")
 
     def flat_fun(*leaves: Any) -> list[Any]:
         it = iter(leaves)
@@ -92,10 +95,26 @@ def _flat_function(
         kwargs = {k: _tree.rebuild(s, it, backend) for k, s in kw}
         result = fun(*args, **kwargs)
         native: list[Any] = []
-        out.traced(leaves, _tree.flatten_output(result, native, backend))
+        spec = _tree.flatten_output(result, native, backend)
+        if refuse is not None:
+            _check_statics(spec, refuse)
+        out.traced(leaves, spec)
         return native
 
     return flat_fun
+
+
+def _check_statics(spec: Any, refuse: Callable[[Any], None]) -> None:
+    if spec is _tree.N or spec is _tree.A or spec is _tree.P:
+        return
+    if spec[0] == "s":
+        refuse(spec[1])
+    elif spec[0] == "d":
+        for child in spec[3]:
+            _check_statics(child, refuse)
+    elif spec[0] == "l":
+        for child in spec[2]:
+            _check_statics(child, refuse)
 
 
 def _flatten_call(args: tuple, kwargs: dict, who: str) -> tuple[Flat, tuple[Any, Any], Backend]:

@@ -214,6 +214,22 @@ mesh = dist.Mesh({"data": 2, "model": 1})
 both = dist.spmd(lambda v: dist.all_sum(v, ("data", "model")), mesh, P(("data", "model")), P())
 close(both(ivy_like.arange(4.0)), [2.0, 4.0], "all_sum over two axes, one of size 1")
 assert dist.Mesh().size == DEVICES
+
+# the user's own strategy.run inside ivy_like.compile: a reduced result is right on every
+# call; the per-replica result itself (graph tensors, "out of scope" on the next call) is a
+# TypeError saying what to return
+strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(DEVICES)])
+reduced = ivy_like.compile(
+    lambda x: strategy.reduce("SUM", strategy.run(lambda v: v * 2, args=(x,)), axis=None)
+)
+for _ in range(2):
+    close(reduced(tf.ones(2)), [2.0 * DEVICES] * 2, "strategy.reduce in compile")
+try:
+    ivy_like.compile(lambda x: strategy.run(lambda v: v * 2, args=(x,)))(tf.ones(2))
+except TypeError as e:
+    assert "per-replica" in str(e) and "strategy.reduce" in str(e), e
+else:
+    raise AssertionError("a per-replica result left ivy_like.compile")
 print("ok")
 """
 

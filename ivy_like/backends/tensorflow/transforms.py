@@ -597,6 +597,19 @@ _EAGER_TENSOR = EagerTensor
 _functions_run_eagerly = tf.config.functions_run_eagerly
 
 
+def refuse_static_output(value: Any) -> None:
+    """``compile``'s check of a traced function's Python outputs: ``strategy.run``'s
+    per-replica result holds the tensors of the graph being traced, which no later call can
+    use (TensorFlow's "out of scope" error on the next call)."""
+    if isinstance(value, tf.distribute.DistributedValues):
+        raise TypeError(
+            "compile: the function returned a tf.distribute per-replica value (what "
+            "strategy.run returns), which holds the compiled graph's tensors: return "
+            "strategy.reduce(...) or strategy.experimental_local_results(...) of it, or write "
+            "the step with ivy_like.distributed.spmd, which does this"
+        )
+
+
 def _in_replica() -> bool:
     """Whether this is a replica of a ``tf.distribute`` strategy's ``run`` (not the default
     strategy, not its cross-replica scope)."""
