@@ -203,8 +203,7 @@ def spmd(
         if specs is not made["specs"]:
             made["specs"] = specs
             made["placements"] = [
-                None if all(e is None for e in spec) else _placements(mesh, spec)
-                for spec in specs
+                None if all(e is None for e in spec) else _placements(mesh, spec) for spec in specs
             ]
         return made["placements"]  # type: ignore[no-any-return]
 
