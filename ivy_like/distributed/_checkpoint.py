@@ -198,7 +198,8 @@ def _storage(dtype: _dtypes.Dtype) -> np.dtype:
 def load(path: str | os.PathLike[str], mesh: Mesh, spec: Any) -> Any:
     """The tree saved in ``path`` by :func:`save`, placed on ``mesh`` by ``spec`` (a ``P``, a
     layout or a function of ``(key chain, shape)``, as :func:`shard` takes), whatever mesh it
-    was saved from. Arrays come back in the types they were saved as (``Array`` or native) on
+    was saved from. A collective: every process calls it, and none returns before all have
+    read the files. Arrays come back in the types they were saved as (``Array`` or native) on
     the mesh's backend, with exactly their bits.
 
     Raises
@@ -225,6 +226,9 @@ def load(path: str | os.PathLike[str], mesh: Mesh, spec: Any) -> Any:
     path = os.fspath(path)
     index = _read_index(path)
     arrays = _assemble(path, index)
+    # every process has read the files before any returns: one may then replace or delete
+    # them (MLX's collectives are lazy, so a later step is no such guarantee)
+    mesh.hooks.barrier(mesh.native)
     backend = mesh.backend
     natives = [
         from_exact_numpy(a, _dtypes.as_dtype(info["dtype"]), backend)
