@@ -249,7 +249,6 @@ def _key(x: Any, key: Any) -> Any:
     return key
 
 
-# ``x[key]`` with NumPy's rules (lists are index arrays, out-of-range is an IndexError).
 def _sharded_lookup(x: Any, key: Any, error: Exception) -> Any:
     """``x[indices]`` with one integer index array split over explicit mesh axes (labels
     looked up in a replicated table): a take whose result is split as the indices. Any other
@@ -259,6 +258,7 @@ def _sharded_lookup(x: Any, key: Any, error: Exception) -> Any:
     raise error
 
 
+# ``x[key]`` with NumPy's rules (lists are index arrays, out-of-range is an IndexError).
 getitem = _hooks.getitem_for(_key, (_ShardingTypeError, _sharded_lookup))
 
 
