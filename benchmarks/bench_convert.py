@@ -11,19 +11,24 @@ Models (float32, random weights from small configs, eval mode, no download):
 Rows per model:
 
 1. *torch, eager*: ``model.apply(params, x)`` with torch tensors against the original module
-   under ``torch.no_grad()`` (target ≤ 1.1), torch on 1 thread;
-2. *dynamic batch*: the same call on a capture made with ``dynamic_shapes`` (axis 0 a
-   ``torch.export.Dim``: sizes read at run time, nothing folded that depends on them) against
-   the original module (target ≤ 1.1);
-3. *exported*: the capture written by ``ivy_like.export(format="torch")`` and loaded with
+   under ``torch.no_grad()`` (target ≤ 1.1), torch on 1 thread, for the default capture
+   (``from_torch(net, x)``: axis 0 a dynamic ``Dim("batch")``, sizes read at run time and what
+   depends on them alone computed once per size);
+2. *static*: the same call on a capture made with ``dynamic_shapes=False`` (every size the
+   example's, what depends on them folded at capture) against the original module (target
+   ≤ 1.1);
+3. *dynamic batch, explicit*: the same call on a capture made with ``dynamic_shapes=({0:
+   Dim("batch")},)`` (the default's dimension, given) against the original module (target
+   ≤ 1.1);
+4. *exported*: the static capture written by ``ivy_like.export(format="torch")`` and loaded with
    ``torch.export.load(path).module()`` (no ivy_like in the call) against the original module
    eager (target ≤ 1.1);
-4. *from ONNX*: the module exported by ``torch.onnx.export(dynamo=True)`` and read back by
+5. *from ONNX*: the module exported by ``torch.onnx.export(dynamo=True)`` and read back by
    ``ivy_like.convert.from_onnx``, on torch, against the original module (target ≤ 1.1) and
    against the same ONNX file in ONNX Runtime (1 intra-op thread; no target);
-5. *jax, compiled*: ``ivy_like.compile(model.apply)`` on jax against the same ivy_like model
+6. *jax, compiled*: ``ivy_like.compile(model.apply)`` on jax against the same ivy_like model
    run eagerly on jax;
-6. the same compiled model against ``torch.compile`` of the original module (no_grad, torch on
+7. the same compiled model against ``torch.compile`` of the original module (no_grad, torch on
    1 thread while JAX keeps its default threads; its compile time is reported, and a compilation that fails or takes over
    ``COMPILE_LIMIT`` seconds is reported instead of a timing).
 
@@ -143,6 +148,16 @@ class _Case:
         apply = il.compile(model.apply) if compiled else model.apply
         return lambda: jax.block_until_ready(apply(params, x))
 
+    def ivy_on_torch_static(self) -> Call:
+        """``model.apply`` of a capture with every size fixed (``dynamic_shapes=False``)."""
+        from ivy_like.convert import from_torch
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            model = from_torch(self.net, self.x_torch, dynamic_shapes=False)
+        params, x = model.params_on("torch"), self.x_torch
+        return lambda: model.apply(params, x)
+
     def ivy_on_torch_dynamic(self) -> Call:
         """``model.apply`` of a capture whose axis 0 is a ``torch.export.Dim``."""
         import torch
@@ -159,12 +174,17 @@ class _Case:
 
     def exported_torch(self) -> Call:
         """The capture written by ``ivy_like.export(format="torch")`` and loaded back with
-        ``torch.export.load(...).module()``, as a server without ivy_like runs it (shapes
-        fixed: a capture keeps its example's)."""
+        ``torch.export.load(...).module()``, as a server without ivy_like runs it: the static
+        capture (``dynamic_shapes=False``) exported with its shapes fixed (``dynamic=False``)."""
         import torch
 
+        from ivy_like.convert import from_torch
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            model = from_torch(self.net, self.x_torch, dynamic_shapes=False)
         path = os.path.join(tempfile.mkdtemp(), "model.pt2")
-        il.export(self.model, self.x_torch, format="torch", path=path, dynamic=False)
+        il.export(model, self.x_torch, format="torch", path=path, dynamic=False)
         served, x = torch.export.load(path).module(), self.x_torch
 
         def run() -> Any:
@@ -305,7 +325,7 @@ def convert_benchmark(
                 lines.append(
                     _row(
                         label,
-                        "`model.apply` on torch, eager",
+                        "`model.apply` on torch, eager (default capture: batch dynamic)",
                         "the original module, eager torch",
                         lambda case=case: (case.native_eager(), case.ivy_on_torch()),
                         target="torch",
@@ -314,7 +334,16 @@ def convert_benchmark(
                 lines.append(
                     _row(
                         label,
-                        "`model.apply` on torch, eager, batch captured as dynamic",
+                        "`model.apply` on torch, eager, `dynamic_shapes=False` (static)",
+                        "the original module, eager torch",
+                        lambda case=case: (case.native_eager(), case.ivy_on_torch_static()),
+                        target="torch",
+                    )
+                )
+                lines.append(
+                    _row(
+                        label,
+                        "`model.apply` on torch, eager, batch `Dim` given explicitly",
                         "the original module, eager torch",
                         lambda case=case: (case.native_eager(), case.ivy_on_torch_dynamic()),
                         target="torch",

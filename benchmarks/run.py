@@ -47,6 +47,7 @@ def main(argv: list[str]) -> None:
         # also writes docs/benchmarks_programs.png, the bar chart the section shows
         ("bench_programs", "programs_benchmark", "Whole programs against native idioms"),
         ("bench_convert", "convert_benchmark", "Converted models"),
+        ("bench_export", "export_benchmark", "Shipped artifacts"),
         ("bench_onnx", "onnx_benchmark", "Models from ONNX"),
         ("bench_distributed", "distributed_benchmark", "Distributed step"),
     ]:

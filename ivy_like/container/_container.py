@@ -419,9 +419,11 @@ class Container(dict):
                     f"cont_unflatten: {kc!r} lies under the leaf {'/'.join(chain[: depth + 1])!r}"
                 ),
             )
-            if _dict_contains(node, chain[-1]):
+            # dict's methods spelled out, not the module aliases: torch.compile (Dynamo)
+            # traces the attributes of dict but not a builtin bound to another name.
+            if dict.__contains__(node, chain[-1]):
                 raise ValueError(f"cont_unflatten: key chain {kc!r} is given twice or holds keys")
-            _dict_setitem(node, chain[-1], _as_value(leaf))
+            dict.__setitem__(node, chain[-1], _as_value(leaf))
         return out
 
     def cont_to_dict(self) -> dict[str, Any]:
@@ -640,10 +642,11 @@ def _parent(
     missing; ``under_leaf(depth)`` is raised where a leaf stands in the way."""
     node = root
     for depth, part in enumerate(chain[:-1]):
-        child = node.get(part) if _dict_contains(node, part) else None
+        # spelled out as in cont_unflatten, for torch.compile
+        child = node.get(part) if dict.__contains__(node, part) else None
         if child is None:
             child = _new()
-            _dict_setitem(node, part, child)
+            dict.__setitem__(node, part, child)
         elif not isinstance(child, Container):
             raise under_leaf(depth)
         node = child

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..container import Container
 from ..container._leaves import from_exact_numpy
-from ..core import dtypes
+from ..core import dtypes, tracing
 from ..core.backend import activate, backend_of, current_backend, deactivate, get_backend
 from ..core.codegen import compile_source
 from ..nn.models import Model
@@ -81,6 +81,38 @@ def _concrete(backend: Any, x: Any) -> bool:
     except Exception:  # noqa: BLE001 - every framework names its tracer errors differently
         return False
     return True
+
+
+class SizedValues:
+    """What a dynamic capture computes from its constants and sizes alone, cached per tuple
+    of sizes and backend (at most :attr:`LIMIT` tuples, the oldest dropped first).
+
+    ``function(constants, sizes)`` gives the values; it never reads an input, so the values
+    for the same sizes are the same on every call. They are kept only when they are values:
+    sizes that a trace holds as symbols (``torch.export``, ``jax.export``, a TensorFlow
+    graph), a compiler tracing Python (torch.compile's Dynamo), or arrays made inside a trace
+    (``jax.jit``, ``tf.function``, ``mx.compile``) are computed anew and not kept.
+    """
+
+    LIMIT = 8
+
+    def __init__(self, function: Any) -> None:
+        self._function = function
+        self._cache: dict[tuple[Any, ...], list[Any]] = {}
+
+    def __call__(self, constants: list[Any], sizes: tuple[Any, ...]) -> list[Any]:
+        if tracing.is_tracing() or any(type(s) is not int for s in sizes):
+            return self._function(constants, sizes)
+        backend = current_backend()
+        key = (backend.name, *sizes)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._function(constants, sizes)
+            if all(_concrete(backend, v) for v in hit if hasattr(v, "shape")):
+                if len(self._cache) >= self.LIMIT:
+                    del self._cache[next(iter(self._cache))]
+                self._cache[key] = hit
+        return hit
 
 
 class NativeGraphModel(Model):

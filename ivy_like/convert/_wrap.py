@@ -3,7 +3,8 @@
 
 Captured models (``GraphModel`` from ``torch/graph_model.py``, ``KerasGraphModel`` from
 ``keras/functional.py``, ``JaxprModel`` from ``flax/jaxpr_model.py``) have no layers to
-translate one by one, so :func:`to_keras` and :func:`to_flax` wrap them instead (and
+translate one by one, so :func:`to_flax` wraps them instead (as does :func:`to_keras`, with
+the helpers here, in ``keras/portable.py``; and
 :func:`to_torch` every model but a ``GraphModel``, which goes back as its captured graph, and
 a ``Sequential``, which becomes ``torch.nn`` layers): the native module owns every parameter
 as one of its own variables (named after the key chain) and its forward pass runs
@@ -95,51 +96,6 @@ def native_inputs(args: Any, backend: str) -> Any:
     return args
 
 
-# -- Keras ------------------------------------------------------------------------------------------
-def keras_model(model: Any, params: Any, where: str) -> Any:
-    """A ``keras.Model`` holding ``model``'s weights as Keras variables, running ``apply``."""
-    import keras
-    import tensorflow as tf
-
-    flat = flat_params(model, params, where)
-    buffers = buffer_keys(model, flat)
-    np_backend = get_backend("numpy")
-
-    class PortableKerasModel(keras.Model):
-        """A portable ivy_like model as a Keras model: ``call`` runs ``model.apply`` with
-        ivy_like on TensorFlow, on the values of this model's variables (one per key chain,
-        named with ``.`` for ``/``, which Keras forbids in names; trainable except buffers)."""
-
-        def __init__(self) -> None:
-            super().__init__(name=f"portable_{type(model).__name__.lower()}")
-            self._portable = model
-            self._key_chains = tuple(flat)
-            self._leaves = []
-            for kc, leaf in flat.items():
-                value = np.asarray(move(leaf, np_backend, kc))  # exact, bfloat16 included
-                self._leaves.append(
-                    self.add_weight(
-                        shape=value.shape,
-                        dtype=str(value.dtype),
-                        initializer=lambda shape, dtype=None, v=value: v,
-                        trainable=kc not in buffers,
-                        name=kc.replace("/", "."),
-                    )
-                )
-            self.built = True  # nothing to infer: Keras must not trace call symbolically
-
-        def call(self, *args: Any, **kwargs: Any) -> Any:
-            # The variables' current values, read here so that a GradientTape records them.
-            values = {
-                kc: tf.convert_to_tensor(v.value) for kc, v in zip(self._key_chains, self._leaves)
-            }
-            args, kwargs = native_inputs((args, kwargs), "tensorflow")
-            out = self._portable.apply(unflatten(values), *args, **kwargs)
-            return native(out)
-
-    return PortableKerasModel()
-
-
 # -- PyTorch ----------------------------------------------------------------------------------------
 def torch_module(model: Any, params: Any, where: str) -> Any:
     """A ``torch.nn.Module`` holding ``model``'s weights, running ``apply`` with ivy_like on
@@ -173,12 +129,16 @@ def torch_module(model: Any, params: Any, where: str) -> Any:
                     owner.register_parameter(name, torch.nn.Parameter(value))
 
         def forward(self, *args: Any, **kwargs: Any) -> Any:
-            values = {
-                kc: self.get_parameter(kc.replace("/", "."))
-                if kc not in buffers
-                else self.get_buffer(kc.replace("/", "."))
-                for kc in self._key_chains
-            }
+            # Each parameter as a view of type torch.Tensor (autograd flows through it): the
+            # dispatch's type table knows torch.Tensor, and a torch.nn.Parameter met there
+            # first under torch.compile would be a graph break.
+            values = {}
+            for kc in self._key_chains:
+                if kc in buffers:
+                    values[kc] = self.get_buffer(kc.replace("/", "."))
+                else:
+                    p = self.get_parameter(kc.replace("/", "."))
+                    values[kc] = p.view_as(p)
             args, kwargs = native_inputs((args, kwargs), "torch")
             return native(self._portable.apply(unflatten(values), *args, **kwargs))
 

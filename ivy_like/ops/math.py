@@ -185,7 +185,13 @@ def _check_einsum(subscripts: Any, *operands: Any) -> None:
     digits as labels, and JAX, torch and MLX sum the ``...`` dimensions away where NumPy
     refuses an output without ``...``."""
     if type(subscripts) is str:
-        einsum_checked(subscripts, tuple(map(shape_of, operands)))
+        shapes = tuple(map(shape_of, operands))
+        try:
+            einsum_checked(subscripts, shapes)
+        except TypeError:
+            # torch.export's sizes (SymInt) cannot be hashed: checked without the memo. A
+            # TypeError of the check itself is raised again from here.
+            einsum_labels(subscripts, list(shapes))
     else:
         einsum_labels(subscripts, [shape_of(o) for o in operands])  # the decided TypeError
 

@@ -101,9 +101,30 @@ def pow(x1: Any, x2: Any, /) -> Any:  # noqa: A001
 
 
 _torch_pow = _promoting(torch.pow)
-# Tensors only (or a scalar second only) in torch.
-maximum = _scalars_as_tensors(torch.maximum)  # propagates NaN
-minimum = _scalars_as_tensors(torch.minimum)
+
+
+def _tensors_only(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn``, which refuses every Python scalar, with a scalar made a 0-d tensor before the
+    call (what the ``TypeError`` path of :func:`_scalars_as_tensors` would do): torch.compile
+    cannot trace through that ``TypeError`` (a graph break, e.g. at every ReLU as
+    ``maximum(x, 0.0)``)."""
+
+    def op(x1: Any, x2: Any, /) -> Any:
+        if type(x1) is _Tensor and type(x2) is _Tensor:  # _mixed_ranks inlined: the common case
+            if x1.dtype is not x2.dtype and (x1.dim() == 0) is not (x2.dim() == 0):
+                x1, x2 = _promoted(x1, x2)
+        elif isinstance(x2, _SCALARS):
+            x2 = torch.as_tensor(x2, device=x1.device)
+        elif isinstance(x1, _SCALARS):
+            x1 = torch.as_tensor(x1, device=x2.device)
+        return fn(x1, x2)
+
+    return named(op, fn.__name__)
+
+
+# Tensors only in torch.
+maximum = _tensors_only(torch.maximum)  # propagates NaN
+minimum = _tensors_only(torch.minimum)
 # The other binary functions torch holds under the standard's meaning, scalars made tensors.
 _BINARY = (
     "equal not_equal less less_equal greater greater_equal logical_and logical_or atan2 bitwise_and"

@@ -240,6 +240,16 @@ def _verify(
         try:
             got = run(*inputs)
         except Exception as err:
+            if format == "mlx" and symbols:
+                # MLX has no named dimensions: one shapeless graph, whose ops must work out
+                # their shapes anew at each call (MLX's Slice, in a split, cannot)
+                raise ExportError(
+                    f"export(format='mlx'): MLX carries dynamic dimensions only as one "
+                    f"shapeless graph, and the one of {plan.what} fails at {label}: "
+                    f"{_reason(err)}; so {_names(symbols)} cannot be dynamic in an .mlxfn "
+                    f"(export with dynamic=False for the example's shapes, or in another "
+                    f"format)"
+                ) from err
             raise ExportError(
                 f"export(format={format!r}): the exported {plan.what} fails at {label}: "
                 f"{_reason(err)}; the trace fixed {_names(symbols)} (a reshape or a shape "

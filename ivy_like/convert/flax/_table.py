@@ -51,6 +51,17 @@ REASONS = {
 }
 
 
+def is_symbolic(d: Any) -> bool:
+    """Whether a size is one of jax's symbolic expressions (a dynamic dimension's)."""
+    return type(d).__name__ == "_DimExpr"
+
+
+def size(d: Any) -> Any:
+    """A size of an aval or a parameter: an int, or jax's symbolic expression kept as it is
+    (the generated code computes it at run time: ``symbolic.source``)."""
+    return d if is_symbolic(d) else int(d)
+
+
 class Refused(Exception):
     """Raised by a :data:`STATIC` rule: this use of the primitive is not supported (why)."""
 

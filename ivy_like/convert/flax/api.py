@@ -374,6 +374,7 @@ def from_flax(
     activation: str = "relu",
     backend: Any = None,
     input_shape: Any = None,
+    dynamic_shapes: Any = None,
 ) -> Any:
     """An ivy_like model computing what the Flax model computes at inference.
 
@@ -386,9 +387,21 @@ def from_flax(
     variables the jaxpr reads, keyed
     by their Flax paths (linen ``"params/Dense_0/kernel"``, ``"batch_stats/BatchNorm_0/mean"``;
     nnx ``"linear1/kernel"``) in Flax's layouts; ``model.apply(params, *args)`` is pure and
-    ``model(*args)`` runs on the backend of its inputs. Calls take the example's shapes
-    (another shape is a ``ValueError``); arguments that are not arrays (``train=False`` given
-    positionally) are fixed at their example value. Control flow is kept: ``lax.cond`` /
+    ``model(*args)`` runs on the backend of its inputs. Arguments that are not arrays
+    (``train=False`` given positionally) are fixed at their example value.
+
+    **Dynamic dimensions.** By default (``dynamic_shapes=None``) axis 0 of every array input
+    is one dimension ``"batch"`` (when the examples agree on it): the module is traced with
+    ``jax.export``'s symbolic dimensions and every size that depends on it is computed from
+    the inputs at run time, so the model takes any batch size. A module that cannot take it
+    (a reshape to the example's batch) is traced static, and a call at another shape says
+    why. ``dynamic_shapes=False`` traces every size static; otherwise give one entry per
+    example argument: None (static), a string of its axes (``"b, 16"``, ``"b, t, _"``: a
+    name, a size, or ``_`` for the example's size) or a mapping ``{axis: name}``; inputs
+    sharing a name share that size. Each call checks the sizes (another static size, a rank,
+    or a shared dimension that differs is a ``ValueError`` naming the argument and axis); a
+    module that cannot take a named dimension is a ``ValueError`` naming it and the line of
+    your code jax stopped at. Control flow is kept: ``lax.cond`` /
     ``switch``, ``while_loop`` and ``scan`` become ``ivy_like.cond``, ``while_loop`` and
     ``scan``, so loops and branches follow the data when the model runs. A jax primitive it
     cannot map (random numbers) raises :class:`UnsupportedOpError` naming it, the equation
@@ -449,9 +462,11 @@ def from_flax(
                     "from_flax: a linen module needs its variables and example inputs: "
                     "from_flax(module, variables, *example_args)"
                 )
-            return trace(params, module, example_args, backend)
+            return trace(params, module, example_args, backend, dynamic_shapes)
         args = example_args if module is None else (module, *example_args)
-        return trace(params, None, args, backend)
+        return trace(params, None, args, backend, dynamic_shapes)
+    if dynamic_shapes is not None:
+        raise TypeError("from_flax: dynamic_shapes needs a module and example inputs to trace")
     params, nnx_module = _unwrap(params)
     module = nnx_module if module is None else module
     if activation not in _ACTIVATIONS:

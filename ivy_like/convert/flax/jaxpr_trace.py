@@ -8,7 +8,9 @@ jax itself, and writes one Python function for the rest: a line per equation, ca
 primitive's ivy_like function from the table in ``primitives.py``, with the primitive and the
 user code it came from in a comment. Control flow (``cond``, ``while``, ``scan``) keeps its
 sub-jaxprs as nested functions run by ``ivy_like.cond``/``while_loop``/``scan``
-(``control.py``). The source is compiled through ``core.codegen``, so
+(``control.py``). With dynamic dimensions (``symbolic.py``) the module is traced with jax's
+symbolic shapes and every size that depends on them is computed from the inputs' sizes at run
+time; the model is then run once at larger sizes against jax before it is returned. The source is compiled through ``core.codegen``, so
 tracebacks show the equation. The result is a ``JaxprModel`` (``jaxpr_model.py``). Only
 :func:`trace` imports jax and Flax (when called).
 """
@@ -16,6 +18,7 @@ tracebacks show the equation. The result is a ``JaxprModel`` (``jaxpr_model.py``
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,7 +31,7 @@ from ...core.backend import current_backend, get_backend
 from .._captured import Generated, compile_generated
 from .._errors import UnsupportedOpError
 from .._weights import move
-from . import primitives  # noqa: F401 - imported for its registrations in the table
+from . import primitives, symbolic  # noqa: F401 - primitives: imported for its registrations
 from ._table import (
     ARITY,
     CONTROL,
@@ -40,6 +43,8 @@ from ._table import (
     STATIC,
     Eqn,
     Refused,
+    is_symbolic,
+    size,
     supported_primitives,
 )
 from .control import run_cond, run_scan, run_while
@@ -106,6 +111,8 @@ class _Writer:
             return "(" + "".join(self.literal(x) + ", " for x in v) + ")"
         if isinstance(v, il.Dtype):
             return self.ref(v, v.name)
+        if is_symbolic(v):  # a size of a dynamic dimension: computed from the inputs' sizes
+            return symbolic.source(v)
         return self.ref(v, f"__k{len(self.globals)}")
 
     def value(self, v: Any, scalar: bool, reads: set[str]) -> str:
@@ -189,7 +196,7 @@ def _fold(eqn: Any, known: list[np.ndarray]) -> list[np.ndarray] | None:
     """The equation's results computed by jax now, when they are small (None otherwise)."""
     import jax.numpy as jnp
 
-    if eqn.effects:
+    if eqn.effects or any(is_symbolic(d) for v in eqn.outvars for d in v.aval.shape):
         return None
     sizes = [math.prod(getattr(v.aval, "shape", ())) for v in eqn.outvars]
     if sum(sizes) > _FOLD_LIMIT and eqn.primitive.name in PRIMITIVES:
@@ -245,6 +252,11 @@ def _walk(jaxpr: Any, env: dict[Any, Any], w: _Writer, where: str, used: set[str
             kwargs = STATIC[name](info) if name in STATIC else {}
         except Refused as why:
             raise _unsupported(name, here, eqn, str(why)) from None
+        except Exception as err:
+            if type(err).__name__ != "InconclusiveDimensionOperation":
+                raise
+            why = f"a size that depends on a dynamic dimension: {str(err).splitlines()[0]}"
+            raise _unsupported(name, here, eqn, why) from None
         used.add(name)
         reads: set[str] = set()
         scalar = name in SCALARS and any(not isinstance(x, np.ndarray) for x in ins)
@@ -341,7 +353,7 @@ def _control(
     else:  # scan
         n = p["num_consts"]
         fn = nested(p["jaxpr"], ins[:n], "f")
-        rest = f"{p['num_carry']}, {int(p['length'])}, {bool(p['reverse'])}"
+        rest = f"{p['num_carry']}, {w.literal(size(p['length']))}, {bool(p['reverse'])}"
         head = f"{w.ref(run_scan, '__scan')}({fn}, {rest}"
         operands = ins[n:]
     args = "".join(", " + w.value(x, False, reads) for x in operands)
@@ -396,9 +408,16 @@ def _is_array(x: Any) -> bool:
     return hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, (bool, int, float))
 
 
-def trace(module: Any, variables: Any, args: tuple[Any, ...], backend: Any) -> JaxprModel:
+def trace(
+    module: Any, variables: Any, args: tuple[Any, ...], backend: Any, dynamic_shapes: Any = None
+) -> JaxprModel:
     """Trace a linen module applied to ``variables`` (or an nnx module, ``variables=None``)
-    on the example ``args`` and build its :class:`JaxprModel`."""
+    on the example ``args`` and build its :class:`JaxprModel`.
+
+    ``dynamic_shapes``: None makes axis 0 of every array input one dimension ``"batch"`` when
+    the examples agree on it and the module traces with it (static otherwise, and the model
+    says why); False traces every size static; otherwise one entry per argument
+    (:func:`symbolic.resolve`), and a module that cannot take them is a ``ValueError``."""
     import jax
     from flax import nnx
 
@@ -433,51 +452,163 @@ def trace(module: Any, variables: Any, args: tuple[Any, ...], backend: Any) -> J
             full[i] = a
         return call(jax.tree_util.tree_unflatten(treedef, leaves), *full)
 
-    closed, shapes = jax.make_jaxpr(fn, return_shape=True)(leaves, *[args[i] for i in traced])
-    jaxpr = closed.jaxpr
-    w = _Writer(name)
-    env: dict[Any, Any] = dict(zip(jaxpr.constvars, [np.asarray(c) for c in closed.consts]))
-    n_leaves = len(leaves)
-    env.update((v, _Param(keys[i])) for i, v in enumerate(jaxpr.invars[:n_leaves]))
-    for j, v in enumerate(jaxpr.invars[n_leaves:]):
-        env[v] = f"x{j}"
-    used: set[str] = set()
-    _walk(jaxpr, env, w, "", used)
+    shapes = [tuple(int(d) for d in a.shape) if _is_array(a) else None for a in args]
+    capture = _Capture(name, fn, leaves, keys, args, traced, backend, trainable)
+    capture.linen_module = None if variables is None else module
+    if dynamic_shapes is False:
+        return capture.build(None, "")
+    if dynamic_shapes is not None:
+        return capture.checked(symbolic.resolve(dynamic_shapes, shapes))
+    dims = symbolic.default_dims([shapes[i] for i in traced])
+    if dims is None:
+        ranked = any(shapes[i] for i in traced)
+        why = "the inputs' axis-0 sizes differ" if ranked else "no input has an axis 0"
+    else:
+        by_arg: list[symbolic.Dims] = [{} for _ in args]
+        for i, d in zip(traced, dims):
+            by_arg[i] = d
+        try:
+            return capture.checked(by_arg)
+        except Exception as err:  # noqa: BLE001 - any failure with "batch": traced static instead
+            if isinstance(err, symbolic.DimensionError):
+                why = err.reason
+            else:
+                why = str(err).splitlines()[0] if str(err) else type(err).__name__
+    return capture.build(None, why)
 
-    from jax.extend.core import Literal
 
-    reads: set[str] = set()
-    results = []
-    for v in jaxpr.outvars:
-        value = np.asarray(v.val, dtype=v.aval.dtype) if isinstance(v, Literal) else env[v]
-        results.append(w.value(value, False, reads))
-    w.emit(f"    return [{', '.join(results)}]", reads)
-    w.prune()
-    loads = [f"    x{j} = __U[{j}]" for j in range(len(traced))]
-    read = set().union(*w.reads)
-    param_keys = [kc for kc in w.params if w.param_names[kc] in read]  # dead code's are not
-    loads += [f"    {w.param_names[kc]} = __P[{i}]" for i, kc in enumerate(param_keys)]
-    body = loads + _deaths(w)
-    code = "def jaxpr(__P, __C, __U):\n" + "\n".join(body) + "\n"
-    where = f"from_flax {name} at {id(w):x}"
-    function = compile_generated(code, "jaxpr", w.globals, where)
+class _Capture:
+    """What a trace needs to build the model, static or with dynamic dimensions."""
 
-    inputs = [
-        ("array", tuple(int(d) for d in a.shape)) if i in traced else ("static", a)
-        for i, a in enumerate(args)
-    ]
-    target = current_backend() if backend is None else get_backend(backend)
-    by_key = dict(zip(keys, leaves))
-    weights = {kc: move(np.asarray(by_key[kc]), target, kc) for kc in sorted(param_keys)}
-    params = Container.cont_unflatten(weights) if weights else Container()
-    out_tree = jax.tree_util.tree_structure(shapes)
-    return JaxprModel(
-        Generated(function, code, param_keys, w.constants, where),
-        params,
-        inputs,
-        out_tree,
-        sorted(used),
-        name,
-        None if variables is None else module,
-        frozenset(kc for kc in param_keys if kc not in trainable),
-    )
+    def __init__(
+        self,
+        name: str,
+        fn: Any,
+        leaves: list[Any],
+        keys: list[str],
+        args: tuple[Any, ...],
+        traced: list[int],
+        backend: Any,
+        trainable: set[str],
+    ) -> None:
+        self.name, self.fn, self.leaves, self.keys = name, fn, leaves, keys
+        self.args, self.traced, self.backend, self.trainable = args, traced, backend, trainable
+        self.linen_module: Any = None
+
+    def _jaxpr(self, dims: list[symbolic.Dims] | None) -> tuple[Any, Any]:
+        import jax
+
+        arrays = [self.args[i] for i in self.traced]
+        if not dims:
+            return jax.make_jaxpr(self.fn, return_shape=True)(self.leaves, *arrays)
+        specs = symbolic.shape_structs(arrays, [dims[i] for i in self.traced])
+        try:
+            return jax.make_jaxpr(self.fn, return_shape=True)(self.leaves, *specs)
+        except Exception as err:
+            text = str(err)
+            named = [n for n in symbolic.names(dims) if re.search(rf"\b{n}\b", text)]
+            which = ", ".join(repr(n) for n in (named or symbolic.names(dims)))
+            reason = text.splitlines()[0] if text else type(err).__name__
+            said = f"jax says {reason!r}{symbolic.user_line(err)}"
+            raise symbolic.DimensionError(
+                f"from_flax: {self.name} cannot take dynamic dimension {which}: {said} (trace "
+                "it with that axis static: dynamic_shapes= without it, or False)",
+                said,
+            ) from err
+
+    def checked(self, dims: list[symbolic.Dims]) -> JaxprModel:
+        """The model with dynamic dimensions, run once with each of them one larger than in the
+        example (on NumPy) against jax running the module at that size: a size the code
+        would compute wrongly is a ``ValueError`` here, never a wrong answer later."""
+        import jax
+
+        model = self.build(dims, "")
+        if model.dynamic_dims is None:
+            return model
+        args, sizes = symbolic.resized(self.args, dims)
+        try:
+            want = jax.tree_util.tree_leaves(self.fn(self.leaves, *[args[i] for i in self.traced]))
+            with il.use_backend("numpy"):
+                got = model.apply(model.params_on("numpy"), *args)
+            model._moved = None  # the NumPy copy of the weights was for this check only
+            got = [np.asarray(il.to_numpy(g)) for g in jax.tree_util.tree_leaves(got)]
+            problem = symbolic.close(got, [np.asarray(w) for w in want])
+        except Exception as err:  # noqa: BLE001 - said below with the sizes it was run at
+            problem = f"it fails: {str(err).splitlines()[0] if str(err) else type(err).__name__}"
+        if problem:
+            at = ", ".join(f"{k}={v}" for k, v in sizes.items())
+            which = ", ".join(repr(n) for n in sizes)
+            raise symbolic.DimensionError(
+                f"from_flax: {self.name} cannot take dynamic dimension {which}: traced with "
+                f"it, it does not compute what the module does at {at}: {problem} (trace it "
+                "with that axis static: dynamic_shapes= without it, or False)",
+                f"traced with it, it does not compute what the module does at {at}: {problem}",
+            )
+        return model
+
+    def build(self, dims: list[symbolic.Dims] | None, why_static: str) -> JaxprModel:
+        """The model; ``dims`` (one ``{axis: name}`` per argument) for dynamic dimensions,
+        ``why_static`` says why the default "batch" could not be dynamic."""
+        import jax
+        from jax.extend.core import Literal
+
+        dims = dims if dims and any(dims) else None
+        closed, shapes = self._jaxpr(dims)
+        jaxpr = closed.jaxpr
+        w = _Writer(self.name)
+        env: dict[Any, Any] = dict(zip(jaxpr.constvars, [np.asarray(c) for c in closed.consts]))
+        n_leaves = len(self.leaves)
+        env.update((v, _Param(self.keys[i])) for i, v in enumerate(jaxpr.invars[:n_leaves]))
+        for j, v in enumerate(jaxpr.invars[n_leaves:]):
+            env[v] = f"x{j}"
+        used: set[str] = set()
+        _walk(jaxpr, env, w, "", used)
+
+        reads: set[str] = set()
+        results = []
+        for v in jaxpr.outvars:
+            value = np.asarray(v.val, dtype=v.aval.dtype) if isinstance(v, Literal) else env[v]
+            results.append(w.value(value, False, reads))
+        w.emit(f"    return [{', '.join(results)}]", reads)
+        w.prune()
+        loads = [f"    x{j} = __U[{j}]" for j in range(len(self.traced))]
+        read = set().union(*w.reads)
+        param_keys = [kc for kc in w.params if w.param_names[kc] in read]  # dead code's are not
+        loads += [f"    {w.param_names[kc]} = __P[{i}]" for i, kc in enumerate(param_keys)]
+        if dims:  # each dynamic size read from the first input that has it
+            reader, seen = w.ref(symbolic.size, "__size"), set()
+            for j, i in enumerate(self.traced):
+                for axis, dim in sorted(dims[i].items()):
+                    if dim not in seen:
+                        seen.add(dim)
+                        loads.append(f"    {symbolic.local(dim)} = {reader}(x{j}, {axis})")
+        body = loads + _deaths(w)
+        code = "def jaxpr(__P, __C, __U):\n" + "\n".join(body) + "\n"
+        where = f"from_flax {self.name} at {id(w):x}"
+        function = compile_generated(code, "jaxpr", w.globals, where)
+
+        inputs: list[tuple[str, Any]] = []
+        for i, a in enumerate(self.args):
+            if i not in self.traced:
+                inputs.append(("static", a))
+                continue
+            named = dims[i] if dims else {}
+            shape = tuple(None if ax in named else int(d) for ax, d in enumerate(a.shape))
+            inputs.append(("array", shape))
+        target = current_backend() if self.backend is None else get_backend(self.backend)
+        by_key = dict(zip(self.keys, self.leaves))
+        weights = {kc: move(np.asarray(by_key[kc]), target, kc) for kc in sorted(param_keys)}
+        params = Container.cont_unflatten(weights) if weights else Container()
+        out_tree = jax.tree_util.tree_structure(shapes)
+        return JaxprModel(
+            Generated(function, code, param_keys, w.constants, where),
+            params,
+            inputs,
+            out_tree,
+            sorted(used),
+            self.name,
+            self.linen_module,
+            frozenset(kc for kc in param_keys if kc not in self.trainable),
+            dims=dims,
+            why_static=why_static,
+        )

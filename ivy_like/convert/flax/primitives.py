@@ -16,12 +16,14 @@ import ivy_like as il
 
 from .. import _special
 from .._casts import cast
-from . import scatters  # noqa: F401 - imported for its registrations
+from . import scatters, symbolic  # noqa: F401 - scatters: imported for its registrations
 from ._table import (
     Eqn,
     Handler,
     Refused,
+    is_symbolic,
     primitive,
+    size,
     supported_primitives,
     supported_primitives_markdown,
 )
@@ -209,31 +211,72 @@ def reduce_precision(x: Any) -> Any:
 
 
 # -- shapes ----------------------------------------------------------------------------------------
+def _same(a: Sequence[Any], b: Sequence[Any]) -> bool:
+    """Equal shapes for every size of the dynamic dimensions (the same expressions)."""
+    return len(a) == len(b) and all(str(x) == str(y) for x, y in zip(a, b))
+
+
 def _broadcast(e: Eqn) -> dict[str, Any]:
-    shape = tuple(int(s) for s in e.outs[0].shape)
-    expanded = [1] * len(shape)
+    shape = tuple(size(s) for s in e.outs[0].shape)
+    expanded: list[Any] = [1] * len(shape)
     for i, d in enumerate(e.params["broadcast_dimensions"]):
-        expanded[d] = int(e.ins[0].shape[i])
-    same = tuple(expanded) == tuple(e.ins[0].shape)
-    return {"expanded": None if same else tuple(expanded), "shape": shape}
+        expanded[d] = size(e.ins[0].shape[i])
+    same = _same(expanded, e.ins[0].shape)
+    return {
+        "expanded": None if same else tuple(expanded),
+        "shape": None if _same(expanded, shape) else shape,
+    }
 
 
 @primitive("broadcast_in_dim", static=_broadcast, arity=1)
-def broadcast_in_dim(x: Any, *, expanded: tuple[int, ...] | None, shape: tuple[int, ...]) -> Any:
+def broadcast_in_dim(x: Any, *, expanded: tuple[Any, ...] | None, shape: Any) -> Any:
+    """``shape`` (None: the expanded shape is the result's) may hold sizes computed at run
+    time from the inputs' (a dynamic dimension)."""
     if expanded is not None:
-        x = il.reshape(x, expanded)
-    return x if tuple(x.shape) == shape else il.broadcast_to(x, shape)
+        x = symbolic.reshape(x, expanded)
+    return x if shape is None else symbolic.broadcast_to(x, shape)
+
+
+def _dim_as_value(e: Eqn) -> dict[str, Any]:
+    return {"value": size(e.params["dim"]), "dtype": il.as_dtype(_dtype_name(e.outs[0]))}
+
+
+@primitive("dim_as_value", static=_dim_as_value)
+def dim_as_value(*, value: Any, dtype: Any) -> Any:
+    """A size used as a number (``x.shape[0]`` in arithmetic, the count of a mean): computed
+    from the inputs' sizes at run time."""
+    return cast(symbolic.scalar(value), dtype)
+
+
+def _iota(e: Eqn) -> dict[str, Any]:
+    if e.params.get("sharding") is not None:
+        raise Refused("a sharded iota")
+    shape = tuple(size(s) for s in e.params["shape"])
+    return {
+        "shape": shape,
+        "axis": int(e.params["dimension"]),
+        "dtype": il.as_dtype(np.dtype(e.params["dtype"]).name),
+    }
+
+
+@primitive("iota", static=_iota)
+def iota(*, shape: tuple[Any, ...], axis: int, dtype: Any) -> Any:
+    """Positions along ``axis``, broadcast to ``shape`` (only an iota whose shape depends on a
+    dynamic dimension, or a large one, is not folded to a constant at conversion)."""
+    along = il.arange(shape[axis], dtype=dtype)
+    line = tuple(-1 if a == axis else 1 for a in range(len(shape)))
+    return symbolic.broadcast_to(il.reshape(along, line), shape)
 
 
 def _reshape(e: Eqn) -> dict[str, Any]:
     if e.params.get("dimensions") is not None:
         raise Refused("a reshape with dimensions= (a transposition first)")
-    return {"shape": tuple(int(s) for s in e.params["new_sizes"])}
+    return {"shape": tuple(size(s) for s in e.params["new_sizes"])}
 
 
 @primitive("reshape", static=_reshape, arity=1)
-def reshape(x: Any, *, shape: tuple[int, ...]) -> Any:
-    return il.reshape(x, shape)
+def reshape(x: Any, *, shape: tuple[Any, ...]) -> Any:
+    return symbolic.reshape(x, shape)
 
 
 @primitive("transpose", static=lambda e: {"axes": tuple(e.params["permutation"])})
@@ -261,8 +304,11 @@ def concatenate(*xs: Any, axis: int) -> Any:
 def _slice(e: Eqn) -> dict[str, Any]:
     steps = e.params.get("strides") or (None,) * len(e.params["start_indices"])
     index = tuple(
-        slice(int(a), int(b), None if s in (None, 1) else int(s))
-        for a, b, s in zip(e.params["start_indices"], e.params["limit_indices"], steps)
+        # a limit that is the whole axis is written None: no size to compute at run time
+        slice(size(a), None if _same([b], [n]) else size(b), None if s in (None, 1) else int(s))
+        for a, b, s, n in zip(
+            e.params["start_indices"], e.params["limit_indices"], steps, e.ins[0].shape
+        )
     )
     return {"index": index}
 
@@ -276,10 +322,12 @@ def _dynamic_slice(e: Eqn) -> dict[str, Any]:
     starts = e.known[1:]
     if any(s is None for s in starts):
         raise Refused("start indices computed at run time (data-dependent)")
+    if any(is_symbolic(d) for d in (*e.ins[0].shape, *e.params["slice_sizes"])):
+        raise Refused("a slice of an axis of a dynamic dimension (its clamped start)")
     index = []
-    for size, n, s in zip(e.params["slice_sizes"], e.ins[0].shape, starts):
-        start = min(max(int(np.asarray(s)), 0), int(n) - int(size))  # XLA clamps the start
-        index.append(slice(start, start + int(size)))
+    for extent, n, s in zip(e.params["slice_sizes"], e.ins[0].shape, starts):
+        start = min(max(int(np.asarray(s)), 0), int(n) - int(extent))  # XLA clamps the start
+        index.append(slice(start, start + int(extent)))
     return {"index": tuple(index)}
 
 
@@ -289,8 +337,10 @@ def dynamic_slice(x: Any, *, index: tuple[slice, ...]) -> Any:
 
 
 def _split(e: Eqn) -> dict[str, Any]:
-    axis, bounds = int(e.params["axis"]), np.cumsum([0, *e.params["sizes"]])
-    return {"axis": axis, "bounds": tuple(int(b) for b in bounds)}
+    bounds: list[Any] = [0]
+    for s in e.params["sizes"]:
+        bounds.append(bounds[-1] + size(s))
+    return {"axis": int(e.params["axis"]), "bounds": tuple(bounds)}
 
 
 @primitive("split", static=_split)
@@ -308,7 +358,7 @@ def _pad(e: Eqn) -> dict[str, Any]:
         raise Refused("interior padding")
     widths = tuple((max(int(lo), 0), max(int(hi), 0)) for lo, hi, _ in config)
     crop = tuple(
-        slice(max(-int(lo), 0), int(n) + max(int(lo), 0) + max(int(hi), 0) - max(-int(hi), 0))
+        slice(max(-int(lo), 0), size(n) + max(int(lo), 0) + max(int(hi), 0) - max(-int(hi), 0))
         for (lo, hi, _), n in zip(config, e.ins[0].shape)
     )
     needs_crop = any(int(lo) < 0 or int(hi) < 0 for lo, hi, _ in config)
@@ -382,6 +432,8 @@ def _sort(e: Eqn) -> dict[str, Any]:
     axis = int(e.params["dimension"])
     if len(e.ins) == 1:
         return {"axis": axis, "positions": None}
+    if any(is_symbolic(d) for d in e.ins[0].shape):
+        raise Refused("sorting along a dynamic dimension with positions")
     shape = tuple(int(d) for d in e.ins[0].shape)
     positions = e.known[1]
     if len(e.ins) == 2 and int(e.params["num_keys"]) == 1 and positions is not None:
@@ -628,7 +680,7 @@ def _gather(e: Eqn) -> dict[str, Any]:
     dn, p = e.params["dimension_numbers"], e.params
     shape, idx_shape = tuple(e.ins[0].shape), tuple(e.ins[1].shape)
     batching = tuple(dn.operand_batching_dims) + tuple(dn.start_indices_batching_dims)
-    sizes = tuple(int(s) for s in p["slice_sizes"])
+    sizes = tuple(size(s) for s in p["slice_sizes"])
     if (
         len(dn.start_index_map) != 1
         or tuple(dn.collapsed_slice_dims) != tuple(dn.start_index_map)
@@ -648,7 +700,7 @@ def _gather(e: Eqn) -> dict[str, Any]:
     if along:
         if any(s != 1 for s in sizes):
             raise Refused(f"slice_sizes={sizes} in a take_along_axis")
-    elif any(s != (1 if d == axis else int(n)) for d, (s, n) in enumerate(zip(sizes, shape))):
+    elif any(s != (1 if d == axis else size(n)) for d, (s, n) in enumerate(zip(sizes, shape))):
         raise Refused(f"slice_sizes={sizes}: only whole slices along the other axes")
     batch = idx_shape[:-1]
     perm = None  # take gives x.shape[:axis] + batch + x.shape[axis + 1:]; gather may permute
@@ -680,7 +732,7 @@ def _gather(e: Eqn) -> dict[str, Any]:
     return {
         "along": along,
         "axis": axis,
-        "size": int(shape[axis]),
+        "size": size(shape[axis]),
         "perm": perm,
         "fill": fill,
         "mask_shape": mask_shape,
@@ -704,5 +756,5 @@ def gather(
     out = take(x, il.clip(idx, 0, size - 1), axis=axis)
     if fill is not None:  # mode FILL_OR_DROP: out-of-range indices give the fill value
         valid = il.logical_and(il.greater_equal(idx, 0), il.less(idx, size))
-        out = il.where(il.reshape(valid, mask_shape), out, fill)
+        out = il.where(symbolic.reshape(valid, mask_shape), out, fill)
     return out if perm is None else il.permute_dims(out, perm)

@@ -4,7 +4,11 @@ Every path reads a built-in Keras layer through the one table in ``layers.py``: 
 ``keras.Sequential`` becomes an ``ivy_like.nn.Sequential`` (``api.py``), a functional model a
 ``KerasGraphModel`` read from its config (``functional.py``), and a subclassed model one traced
 from its ``call`` (``trace.py``). ``api.py`` holds the entry points (``from_keras``,
-``to_keras``, ``from_keras_weights``, ``to_keras_weights``). Importing this package imports
-nothing; the modules import Keras, only when a conversion is asked for through
-``ivy_like.convert``.
+``to_keras``, ``from_keras_weights``, ``to_keras_weights``); ``native.py`` rebuilds a
+functional model from its Keras config for ``to_keras``, and ``portable.py`` holds the
+saveable Keras model ``to_keras`` gives for every other model. Importing this package imports
+Keras and TensorFlow and registers that model's class with Keras, so that
+``keras.models.load_model`` finds it; ``import ivy_like.convert`` does not import it.
 """
+
+from . import portable as portable  # registers PortableKerasModel with Keras

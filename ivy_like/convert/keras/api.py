@@ -37,9 +37,11 @@ from .._specs import (
     to_channels_last_layout,
 )
 from .._weights import check_structure, load_params, target_backend, to_numpy_exact
-from .._wrap import check_portable, keras_model
+from .._wrap import check_portable
 from .functional import functional
 from .layers import At, gelu_tanh, lookup, one, supported
+from .native import rebuild_functional
+from .portable import keras_model
 from .trace import trace_model
 
 SUPPORTED_KERAS = supported(sequential=True)
@@ -271,21 +273,35 @@ def _input_shape(spec: Spec) -> tuple[Any, ...] | None:
 
 def to_keras(model: Any, params: Any = None, input_shape: Any = None) -> Any:
     """A Keras model with the weights of ``model`` (``params`` when given), computing what
-    ``model`` computes.
+    ``model`` computes, that ``model.save("m.keras")`` and ``keras.models.load_model``
+    round-trip (bit-exact weights, the same outputs) and ``model.export(path)`` writes as a
+    SavedModel serving without ivy_like.
 
-    An ``ivy_like.nn.Sequential`` becomes a ``keras.Sequential`` of Keras layers (below). Any
-    other portable model with ``params`` and a pure ``apply`` (a :class:`GraphModel` from
-    :func:`from_torch`, a ``KerasGraphModel`` from :func:`from_keras`) becomes a
-    ``keras.Model`` subclass that holds each weight as a Keras variable named after its key
-    chain (``"layer1.0.conv1.weight"``; buffers non-trainable) and whose ``call`` runs
-    ``model.apply`` on those variables with ivy_like on TensorFlow, so ``tf.GradientTape``
-    gives the gradients with respect to its ``trainable_variables``. It takes the inputs
-    ``model`` takes (``input_shape`` is not used).
+    * An ``ivy_like.nn.Sequential`` becomes a ``keras.Sequential`` of built-in Keras layers
+      (below), and a model :func:`from_keras` read from a functional Keras model the functional
+      model again, rebuilt from its Keras config with ``model``'s weights: built-in layers only,
+      so the saved file loads with Keras alone, where ivy_like cannot be imported.
+    * Any other portable model with ``params`` and a pure ``apply`` (a :class:`GraphModel` from
+      :func:`from_torch`, a ``JaxprModel`` from :func:`from_flax`, a traced subclassed Keras
+      model, an ``ivy_like.nn`` model; a functional model with a layer class of its own, or
+      ``params`` of another dtype than its layers hold) becomes a
+      :class:`~ivy_like.convert.keras.portable.PortableKerasModel`: each weight a Keras
+      variable named after its key chain (``"layer1.0.conv1.weight"``; buffers
+      non-trainable), ``call`` running ``model.apply`` on them with ivy_like on TensorFlow (so
+      ``tf.GradientTape`` gives the gradients with respect to ``trainable_variables``), and a
+      config that holds the TensorFlow graph of that call as data, traced for the inputs of the
+      model's first call (or ``input_shape``, float32, without the batch axis), with a dynamic
+      batch axis where ``model`` takes one. Loading it needs ivy_like imported
+      (``import ivy_like.convert.keras`` registers the class with Keras); a model whose graph
+      holds a Python function (``tf.numpy_function``) cannot be described, and its ``save``
+      raises a ``TypeError`` naming the op, leaving no file. It takes the inputs ``model``
+      takes.
 
-    The Keras model takes the same inputs as ``model`` (channels-first where ivy_like's layers
-    are): its convolutions and pools run channels-last between ``Permute`` layers, and
-    kernels are transposed to Keras's layouts. ``input_shape`` (without the batch axis) adds a
-    ``keras.Input``; by default it is known for models starting with Linear or Embedding.
+    A Sequential's Keras model takes the same inputs as ``model`` (channels-first where
+    ivy_like's layers are): its convolutions and pools run channels-last between ``Permute``
+    layers, and kernels are transposed to Keras's layouts. ``input_shape`` (without the batch
+    axis) adds a ``keras.Input``; by default it is known for models starting with Linear or
+    Embedding.
     Layers Keras cannot express (pooling with padding, LayerNorm over several axes) raise
     :class:`UnsupportedLayerError` naming the layer.
 
@@ -299,10 +315,21 @@ def to_keras(model: Any, params: Any = None, input_shape: Any = None) -> Any:
     >>> x = np.ones((1, 3), dtype=np.float32)
     >>> bool(np.array_equal(back(x), km(x)))
     True
+
+    Saved and loaded with Keras (a model of built-in layers: no ivy_like needed to load it):
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "m.keras")
+    >>> back.save(path)
+    >>> bool(np.array_equal(keras.models.load_model(path)(x), km(x)))
+    True
     """
-    if getattr(model, "layers", None) is None:  # no layers to translate: wrap apply
+    if getattr(model, "layers", None) is None:  # no layers to translate
         check_portable(model, "to_keras")
-        return keras_model(model, params, "to_keras")
+        rebuilt = rebuild_functional(model, params, "to_keras")
+        if rebuilt is not None:
+            return rebuilt
+        return keras_model(model, params, "to_keras", input_shape)
     layers = model_layers(model, "to_keras")
     specs = read_specs(model, params, "to_keras", SUPPORTED)
     # Wrap each channels-first spatial layer in permutations to and from channels-last, then

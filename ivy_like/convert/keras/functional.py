@@ -9,6 +9,7 @@ each layer call's inbound nodes), and each layer call becomes the function the l
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections.abc import Mapping
 from typing import Any
@@ -121,8 +122,11 @@ class KerasGraphModel(NativeGraphModel):
         outputs: Any,
         params: Container,
         buffers: frozenset[str] = frozenset(),
+        keras_config: dict[str, Any] | None = None,
     ) -> None:
         self.name = name
+        # a functional model's own config (built-in layers only): to_keras rebuilds it
+        self.keras_config = keras_config
         self._steps = steps  # (function, layer name, weight names, argument desc, output key)
         self._inputs = inputs
         self._outputs = outputs
@@ -262,7 +266,9 @@ def functional(model: Any, backend: Any) -> KerasGraphModel:
         steps.append((fn, name, names, args, (name, index, 0)))
     params = Container.cont_unflatten(weights) if weights else Container()
     name = config.get("name", model.name)
-    return KerasGraphModel(name, steps, inputs, outputs, params, frozenset(buffers))
+    return KerasGraphModel(
+        name, steps, inputs, outputs, params, frozenset(buffers), copy.deepcopy(config)
+    )
 
 
 def _rank_of(args: Any) -> int | None:

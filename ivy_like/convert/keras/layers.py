@@ -541,9 +541,44 @@ def _same_pool(pool: Fn, size: Any, strides: Any, channels_first: bool, average:
     return fn
 
 
-@layer("GlobalAveragePooling2D", "GlobalMaxPooling2D", sequential=False)
+_GLOBAL_POOLS = (
+    "GlobalAveragePooling1D",
+    "GlobalMaxPooling1D",
+    "GlobalAveragePooling2D",
+    "GlobalMaxPooling2D",
+)
+
+
+@layer(*_GLOBAL_POOLS, sequential=False)
 def global_pool(layer: Any, at: At) -> Translation:
-    reduce = il.mean if type(layer) is keras.layers.GlobalAveragePooling2D else il.max
+    name = type(layer).__name__
+    reduce = il.mean if name.startswith("GlobalAverage") else il.max
     keep = bool(layer.keepdims)
-    axes = (2, 3) if _channels_first(layer) else (1, 2)
+    n = 1 if name.endswith("1D") else 2
+    first = 2 if _channels_first(layer) else 1
+    axes = tuple(range(first, first + n))
     return Translation(lambda p, x: reduce(x, axis=axes, keepdims=keep))
+
+
+@layer("Attention", sequential=False)
+def attention(layer: Any, at: At) -> Translation:
+    """Keras's dot-product (Luong) or concat (Bahdanau-style) attention, ``[query, value]`` or
+    ``[query, value, key]``, without masks (a call with a mask is refused by its reader)."""
+    concat = layer.score_mode == "concat"
+    scaled = layer.use_scale
+
+    def fn(p: Any, xs: Any) -> Any:
+        q, v = xs[0], xs[1]
+        k = xs[2] if len(xs) > 2 else v
+        if concat:
+            summed = il.expand_dims(q, axis=-2) + il.expand_dims(k, axis=-3)
+            if scaled:
+                summed = p["scale"] * summed
+            scores = p["concat_score_weight"] * il.sum(il.tanh(summed), axis=-1)
+        else:
+            scores = il.matmul(q, il.matrix_transpose(k))
+            if scaled:
+                scores = scores * p["scale"]
+        return il.matmul(il.nn.softmax(scores, -1), v)
+
+    return Translation(fn)

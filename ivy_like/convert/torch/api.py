@@ -51,7 +51,11 @@ def from_torch(
     dynamic in the captured graph, so one capture runs at every size in their ranges (the
     call checks the ranges, and that inputs sharing a ``Dim`` agree). A model that fixes
     such a dimension (reads it as an int, reshapes to the example's sizes) is a
-    ``ValueError`` naming it. Without it every shape is the example's.
+    ``ValueError`` naming it. Without it (None) axis 0 of every tensor input is one
+    dynamic ``Dim("batch")`` (an input whose axis 0 differs from the first input's stays
+    static); a model that fixes the batch, or an example batch of 1, is captured static,
+    and a call at another shape says why. ``dynamic_shapes=False``: every shape is the
+    example's.
 
     **A** ``torch.nn.Sequential`` **without example inputs**: converted layer by layer into
     an ``ivy_like.nn.Sequential`` of Linear, Conv1d, Conv2d, MaxPool2d, AvgPool2d,
@@ -80,8 +84,11 @@ def from_torch(
         )
     if example_args or example_kwargs:
         args, kwargs = _torch_inputs(example_args), _torch_inputs(example_kwargs)
-        return capture(module, args, kwargs, backend, copy, dynamic_shapes)
-    if dynamic_shapes is not None:
+        if dynamic_shapes is None:
+            return _capture_batch(module, args, kwargs, backend, copy)
+        static = dynamic_shapes is False
+        return capture(module, args, kwargs, backend, copy, None if static else dynamic_shapes)
+    if dynamic_shapes is not None and dynamic_shapes is not False:
         raise TypeError("from_torch: dynamic_shapes needs example inputs to capture with")
     if not isinstance(module, torch.nn.Sequential):
         raise TypeError(
@@ -90,7 +97,55 @@ def from_torch(
             f"torch.nn.Sequential converts layer by layer without them"
         )
     specs = [layer_spec(i, m, copy) for i, m in enumerate(module)]
-    return build_model(specs, backend, "from_torch")
+    model = build_model(specs, backend, "from_torch")
+    # BatchNorm's step counters: unused at inference (so not parameters), kept for to_torch,
+    # whose state_dict then equals the module's
+    model.torch_counters = {
+        i: m.num_batches_tracked.detach().clone()
+        for i, m in enumerate(module)
+        if isinstance(m, torch.nn.BatchNorm2d) and m.num_batches_tracked is not None
+    }
+    return model
+
+
+def _capture_batch(
+    module: Any, args: tuple[Any, ...], kwargs: dict[str, Any], backend: Any, copy: bool
+) -> GraphModel:
+    """The default capture: axis 0 of every tensor input dynamic (one ``Dim("batch")``, for
+    the inputs whose axis 0 has the first one's size; the others stay static), else, when the
+    model fixes the batch (or torch.export or the converter refuses it dynamic), static."""
+    shapes, why = _batch_shapes(args, kwargs)
+    if shapes is not None:
+        try:
+            return capture(module, args, kwargs, backend, copy, shapes)
+        except Exception as err:  # noqa: BLE001 - the static capture raises its own errors
+            lines = str(err).strip().splitlines()
+            why = lines[0] if lines else type(err).__name__
+            why = why.removeprefix("from_torch: ").removeprefix("dynamic_shapes: ")
+    model = capture(module, args, kwargs, backend, copy, None)
+    model._why_static = why
+    return model
+
+
+def _batch_shapes(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, str]:
+    """``torch.export``'s ``dynamic_shapes`` with axis 0 of each tensor input of rank >= 1
+    that has the first one's size as ``Dim("batch")``, or None and why there is none."""
+    tensors = [
+        t
+        for t in torch.utils._pytree.tree_leaves((args, kwargs))
+        if isinstance(t, torch.Tensor) and t.dim() >= 1
+    ]
+    if not tensors:
+        return None, "the inputs have no axis 0"
+    size = int(tensors[0].shape[0])
+    if size < 2:
+        return None, f"the example's batch is {size} (torch.export fixes sizes 0 and 1)"
+    shapes = torch.export.ShapesCollection()
+    batch = torch.export.Dim("batch")
+    for t in tensors:
+        if int(t.shape[0]) == size:
+            shapes[t] = {0: batch}
+    return shapes, ""
 
 
 def _torch_inputs(value: Any) -> Any:
@@ -140,9 +195,12 @@ def to_torch(model: Any, params: Any = None) -> torch.nn.Module:
         check_portable(model, "to_torch")
         return torch_module(model, params, "to_torch")
     specs = read_specs(model, params, "to_torch", SUPPORTED + ("Permute",))
+    counters = getattr(model, "torch_counters", {})
     modules = []
-    for spec in specs:
+    for i, spec in enumerate(specs):
         m = layer_module(spec)
+        if isinstance(m, torch.nn.BatchNorm2d) and i in counters:
+            m.num_batches_tracked = counters[i].clone()
         for name, value in spec.weights.items():
             t = move(value, get_backend("torch"), name)
             t = leaf_info(t)[1].detach().clone()  # type: ignore[index]

@@ -12,7 +12,9 @@ parameter (GPT-2's causal mask and position ids) is computed once, then kept as 
 nodes that change nothing on those shapes (a view to the same shape, a cast to the same dtype)
 give their input back, reshapes and transposes get their static arguments, ``addmm`` runs as
 one ``linear`` (without the views around it), and attention with a constant mask and indexing
-with constant indices skip the work that only the values of the mask or indices decide. The
+with constant indices skip the work that only the values of the mask or indices decide. With
+dynamic dimensions, what depends on the sizes and constants alone is computed once per tuple
+of sizes instead (``sized.py``). The
 result is a :class:`~ivy_like.convert.torch.graph_model.GraphModel`. Control flow
 (``torch.cond``, ``torch.while_loop``, ``scan``) keeps its sub-graphs as nested functions run by
 ``ivy_like.cond``/``while_loop``/``scan`` (``control.py``). Only :func:`capture` imports torch
@@ -34,13 +36,14 @@ import ivy_like as il
 from ...container import Container
 from ...container._leaves import exact_numpy
 from ...core.backend import activate, current_backend, deactivate, get_backend
-from .._captured import Generated, compile_generated, constant
+from .._captured import Generated, SizedValues, compile_generated, constant
 from .._casts import cast
 from .._errors import UnsupportedOpError
 from .._weights import move
 from . import aten as _aten
 from .control import check_higher_order, emit_higher_order, is_higher_order
 from .graph_model import GraphModel, describe_tree
+from .sized import sized_nodes, write_sized
 
 
 # -- capture -----------------------------------------------------------------------------------
@@ -399,9 +402,9 @@ def _attention_rows_attend(node: Any, known: Mapping[Any, Any]) -> bool:
     q, k = _meta(bound["q"]), _meta(bound["k"])
     if q is None or k is None:
         return False
-    scores = _static((*q.shape[:-1], k.shape[-2]))
-    if scores is None:
-        return False
+    # A dynamic size counts as 1: a constant mask has size 1 there (torch.export would have
+    # fixed the size otherwise), and rows repeated along it attend as the one row does.
+    scores = tuple(1 if d is None else d for d in _sizes((*q.shape[:-1], k.shape[-2])))
     try:
         full = torch.broadcast_to(known[mask], scores)
     except RuntimeError:
@@ -447,6 +450,13 @@ def _static_call(node: Any, op: str, w: _Writer) -> str | None:
     shape = _static(m_out.shape)
     if op in _RESHAPES and shape is not None:
         return f"{w.ref(il.reshape, 'il_reshape')}({w.names[src]}, {shape!r})"
+    if op in _RESHAPES and len(node.args) > 1 and isinstance(node.args[1], (list, tuple)):
+        # The sizes the capture knows go with a reshape beside dynamic ones (a reshape to
+        # (batch, seq, -1) gives (batch, seq, 32)), for a TensorFlow graph, which cannot work
+        # out a -1 beside unknown sizes. The -1 stays: torch.export would otherwise guard on
+        # the strides of the batch (batch > 1).
+        handler = w.ref(_aten.ATEN[op], op.replace(".", "_"))
+        return f"{handler}({w.names[src]}, {w.literal(node.args[1])}, {_sizes(m_out.shape)!r})"
     ndim = len(m_out.shape)
     if op == "aten.transpose.int" and ndim:
         axes = list(range(ndim))
@@ -454,6 +464,21 @@ def _static_call(node: Any, op: str, w: _Writer) -> str | None:
         axes[a], axes[b] = axes[b], axes[a]
         return f"{w.ref(il.permute_dims, 'il_permute_dims')}({w.names[src]}, {tuple(axes)!r})"
     return None
+
+
+def _sized_mask(node: Any, sized_frontier: list[Any]) -> Any:
+    """The boolean mask of an attention node when it is computed once per size, else None."""
+    if node.op != "call_function" or _op_name(node.target) != (
+        "aten.scaled_dot_product_attention.default"
+    ):
+        return None
+    names = ("q", "k", "v", "attn_mask", "dropout_p", "is_causal")
+    bound = dict(zip(names, node.args)) | dict(node.kwargs)
+    mask = bound.get("attn_mask")
+    m = _meta(mask) if mask in sized_frontier else None
+    if bound.get("is_causal") or m is None or str(m.dtype) != "torch.bool":
+        return None
+    return mask
 
 
 def _linear_rewrites(graph: Any, folded: set[Any]) -> tuple[dict[Any, tuple[Any, ...]], set[Any]]:
@@ -532,8 +557,12 @@ def _known_index(node: Any, known: Mapping[Any, Any]) -> tuple[Any, int, int, An
     return flat.reshape(-1), first, k, tuple(int(s) for s in arrays[0].shape)
 
 
-def _emit_call(node: Any, w: _Writer, known: Mapping[Any, Any] | None = None) -> None:
-    """The line of ``node``; ``known`` gives the values of the nodes folded at capture."""
+def _emit_call(
+    node: Any, w: _Writer, known: Mapping[Any, Any] | None = None, rows: str = ""
+) -> None:
+    """The line of ``node``; ``known`` gives the values of the nodes folded at capture;
+    ``rows``, for an attention whose mask is computed once per size, names the flag saying
+    whether that mask lets every query attend (then the unguarded attention runs)."""
     op = _op_name(node.target)
     expression = _size_expression(node.target)
     if expression is not None:
@@ -589,6 +618,9 @@ def _emit_call(node: Any, w: _Writer, known: Mapping[Any, Any] | None = None) ->
 
     parts = [lit(a) for a in args] + [f"{k}={lit(v)}" for k, v in kwargs.items()]
     handler = w.ref(fn, name)
+    if rows and fn is _aten.scaled_dot_product_attention:
+        plain = w.ref(_aten.attention_rows_attend, "attention_rows_attend")
+        handler = f"({plain} if {rows} else {handler})"
     w.lines.append(f"    {node.name} = {handler}({', '.join(parts)})  {where}")
 
 
@@ -789,23 +821,82 @@ def capture(
             folded, frontier = {c[0] for c in graph_constants}, []
         else:
             known = dict(zip(frontier, values))
+    constant_of: dict[Any, int] = {}  # node -> its index in __C
     for node, arr, dtype in graph_constants:
         if any(u not in folded for u in node.users):
             w.lines.append(f"    {node.name} = __C[{len(constants)}]")
+            constant_of[node] = len(constants)
             constants.append((arr, dtype))
 
-    rewrites, skipped = _linear_rewrites(graph, folded)
+    # With dynamic dimensions, what depends on the sizes and constants alone is computed once
+    # per tuple of sizes (sized.py) rather than on every call.
+    symbols = list(dict.fromkeys(str(d[2]) for d in dynamic))
+    sizes, sized, sized_frontier = (
+        sized_nodes(
+            graph,
+            folded,
+            symbols,
+            _op_name,
+            lambda t: _size_expression(t) is not None,
+            _foldable_op,
+        )
+        if symbols
+        else ([], set(), [])
+    )
+    read_at: dict[str, tuple[Any, Any]] = {}  # symbol -> the (input, axis) the graph reads
+    for node in sizes:
+        if _op_name(node.target) == "aten.sym_size.int":
+            read_at.setdefault(str(node.meta["val"]), tuple(node.args[:2]))
+    symbols = [s for s in symbols if s in read_at]
+    flags: dict[Any, str] = {}  # attention node -> its flag (__s[k]): its mask's rows attend
+    if sized_frontier:
+        for node in graph.nodes:
+            mask = _sized_mask(node, sized_frontier)
+            if mask is not None:
+                flags[node] = f"__s[{len(sized_frontier) + len(flags)}]"
+                w.globals.setdefault("__rows_attend", _aten.rows_attend)
+        for node in graph.nodes:
+            if node in known and any(u in sized for u in node.users):
+                constant_of[node] = len(constants)
+                constants.append(exact[node])
+        lines = write_sized(
+            w,
+            sizes,
+            sized,
+            sized_frontier,
+            symbols,
+            constant_of,
+            lambda n, w: _emit_call(n, w, known),
+            graph,
+            [_sized_mask(node, sized_frontier) for node in flags],
+        )
+        name = f"from_torch {type(module).__name__} sizes at {id(w):x}"
+        function = compile_generated("\n".join(lines) + "\n", "sized", w.globals, name)
+        w.globals["__sized"] = SizedValues(function)
+        # each size read where the graph reads it (under torch.export two inputs' sizes of
+        # one Dim are two symbols: mixing them would add guards to the artifact)
+        read = w.ref(_aten.ATEN["aten.sym_size.int"], "aten_sym_size_int")
+        args = "".join(f"{read}({w.literal(read_at[s][0])}, {read_at[s][1]}), " for s in symbols)
+        w.lines.append(f"    __s = __sized(__C, ({args}))  # computed once per size")
+    else:
+        sized = set()
+
+    rewrites, skipped = _linear_rewrites(graph, folded | sized)
     reads: dict[Any, Any] = dict(rewrites)  # what a rewritten node reads instead of its inputs
     index_plans = {}
     for node in graph.nodes:
-        plan = None if node in folded or node in skipped else _known_index(node, known)
+        plan = (
+            None
+            if node in folded or node in skipped or node in sized
+            else _known_index(node, known)
+        )
         if plan is not None:
             index_plans[node] = plan
             reads[node] = (node.args[0],)
     ops: set[str] = set()
     last_use: dict[Any, Any] = {}
     for node in graph.nodes:
-        if node not in folded and node not in skipped:
+        if node not in folded and node not in skipped and node not in sized:
             for used in reads.get(node, node.all_input_nodes):
                 last_use[used] = node
     dead: dict[Any, list[str]] = collections.defaultdict(list)
@@ -831,6 +922,10 @@ def capture(
                 where = f"# {_op_name(node.target)}, {_module_of(node)}, folded at capture"
                 w.lines.append(f"    {node.name} = __C[{len(constants)}]  {where}")
                 constants.append(exact[node])
+        elif node in sized:
+            if node in sized_frontier:
+                where = f"# {_op_name(node.target)}, {_module_of(node)}, once per size"
+                w.lines.append(f"    {node.name} = __s[{sized_frontier.index(node)}]  {where}")
         elif node in index_plans:
             rows, axis, k, picked = index_plans[node]
             where = f"# aten.index.Tensor, {_module_of(node)}, its indices folded at capture"
@@ -849,7 +944,7 @@ def capture(
         elif is_higher_order(node.target):
             emit_higher_order(node, ep.graph_module, w, _emit_call, _module_of(node))
         elif node not in folded and node not in skipped:
-            _emit_call(node, w, known)
+            _emit_call(node, w, known, flags.get(node, ""))
         if dead.get(node):
             w.lines.append(f"    del {', '.join(sorted(dead[node]))}")
     outs = output.args[0]

@@ -152,6 +152,9 @@ class GraphModel(CapturedModel):
         self.aliases = aliases  # key chain -> every state_dict name of that tensor
         self.aten_ops = aten_ops
         self._exported = exported
+        # Why from_torch's default (axis 0 of every input dynamic) gave way to a static
+        # capture, said when a call brings another shape; "" when it was not tried.
+        self._why_static = ""
 
     def _config(self) -> dict[str, Any]:
         return {"aten_ops": self.aten_ops}
@@ -198,6 +201,8 @@ class GraphModel(CapturedModel):
                     if self._dynamic
                     else "an example of the new shape, or from_torch(..., dynamic_shapes=...)"
                 )
+                if self._why_static:
+                    how += f"; the batch (axis 0) could not be dynamic: {self._why_static}"
                 raise ValueError(
                     f"GraphModel: input {i} has shape {None if got is None else tuple(got)}; "
                     f"the model was captured for shape {captured} (capture it again with "

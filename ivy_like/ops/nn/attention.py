@@ -63,14 +63,16 @@ def scaled_dot_product_attention(
     ivy_like.array([[1., 0.]])
     """
     il = sys.modules["ivy_like"]  # the namespace, built after these declarations
-    d = int_shape(query)[-1]
+    d = int(query.shape[-1])  # the head size only: the other sizes may be dynamic
     scores = il.matmul(query, il.matrix_transpose(key)) * (
         (1.0 / math.sqrt(d)) if scale is None else scale
     )
     neg = il.full_like(scores, -math.inf)
     if is_causal:
         lq, lk = int_shape(scores)[-2:]
-        allowed = il.to_native(il.tril(il.ones((lq, lk)))) > 0  # creation gives an Array
+        # creation gives an Array: made native before tril, so that tril dispatches on a
+        # native type (an Array is looked up in the active table, which torch.compile cannot read)
+        allowed = il.tril(il.to_native(il.ones((lq, lk)))) > 0
         scores = il.where(allowed, scores, neg)
     if attn_mask is not None:
         if "bool" in str(attn_mask.dtype):

@@ -118,7 +118,8 @@ def _check_conv_geometry(
         check_ints(padding, n, "padding", who)
     _, pads, _ = conv_geometry(spatial, kernel, stride, padding, dilation)
     for size, k, (lo, hi), d in zip(spatial, kernel, pads, dilations):
-        if size + lo + hi < (k - 1) * d + 1:
+        # a dynamic axis (None, or symbolic while exporting) is checked by the kernel at run time
+        if isinstance(size, int) and size + lo + hi < (k - 1) * d + 1:
             raise ValueError(
                 f"{who}: the (padded) input of size {size + lo + hi} is smaller than the "
                 f"dilated kernel of size {(k - 1) * d + 1}"

@@ -29,9 +29,10 @@ def layer_norm(
     """
     il = sys.modules["ivy_like"]  # the namespace, built after these declarations
     dims = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
-    if int_shape(x)[len(int_shape(x)) - len(dims) :] != dims:
+    shape = tuple(x.shape)  # only the trailing sizes are read: the others may be dynamic
+    if tuple(shape[len(shape) - len(dims) :]) != dims:
         raise ValueError(
-            f"layer_norm: normalized_shape {dims} does not match the trailing axes of x {int_shape(x)}"
+            f"layer_norm: normalized_shape {dims} does not match the trailing axes of x {shape}"
         )
     axes = tuple(range(-len(dims), 0))
     mu = il.mean(x, axis=axes, keepdims=True)

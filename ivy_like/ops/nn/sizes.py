@@ -54,7 +54,18 @@ def conv_geometry(
     return strides, pads, dilations
 
 
-def _same_pad(size: int, k: int, s: int, d: int) -> tuple[int, int]:
+def _same_pad(size: Any, k: int, s: int, d: int) -> tuple[int, int]:
+    if not isinstance(size, int):
+        # A dynamic axis (None in a TF graph, a symbolic dimension in jax.export, a SymInt in
+        # torch.export): with stride 1 the padding does not depend on the size; with a larger
+        # stride it does, and a graph with it would be fixed at one size.
+        if s != 1:
+            raise ValueError(
+                f"'same' padding with stride {s} over an axis of dynamic size: the padding "
+                "depends on the size, so the axis cannot stay dynamic (make it static, or pad "
+                "explicitly)"
+            )
+        size = 1
     total = max((math.ceil(size / s) - 1) * s + (k - 1) * d + 1 - size, 0)
     return total // 2, total - total // 2
 

@@ -331,10 +331,13 @@ def test_other_shapes_and_static_arguments_are_checked():
     variables = Net().init(jax.random.key(0), x, True)
     model = from_flax(Net(), variables, x, True, backend="numpy")
     np.testing.assert_allclose(model(x, True), Net().apply(variables, x, True), **TOL)
+    # axis 0 is the dynamic dimension "batch" by default: another batch size is taken
+    other = _x(5, 4)
+    np.testing.assert_allclose(model(other, True), Net().apply(variables, other, True), **TOL)
     with pytest.raises(
-        ValueError, match=r"argument 0 has shape \(5, 4\).*traced for shape \(3, 4\)"
+        ValueError, match=r"argument 0 has shape \(3, 5\).*traced for shape \(batch, 4\)"
     ):
-        model(_x(5, 4), True)
+        model(_x(3, 5), True)
     with pytest.raises(TypeError, match="argument 1 was True when the model was traced"):
         model(x, False)
     with pytest.raises(TypeError, match="traced with 2 arguments, got 1"):

@@ -226,8 +226,8 @@ def test_calls_are_checked_against_the_capture():
     ids, mask = args[0].numpy(), kwargs["attention_mask"].numpy()
     with pytest.raises(TypeError, match="attention_mask"):
         model(ids)  # captured with attention_mask=
-    with pytest.raises(ValueError, match=r"captured for shape \(2, 7\)"):
-        model(ids[:1], attention_mask=mask[:1])
+    with pytest.raises(ValueError, match=r"captured for shape \(\w+, 7\)"):
+        model(ids[:, :3], attention_mask=mask[:, :3])  # only the batch is dynamic
 
 
 def test_generated_code_names_ops_and_modules():

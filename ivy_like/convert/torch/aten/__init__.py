@@ -20,7 +20,7 @@ from . import (
     reductions,
     shapes,
 )
-from .attention import attention_rows_attend, dropout, scaled_dot_product_attention
+from .attention import attention_rows_attend, dropout, rows_attend, scaled_dot_product_attention
 from .creation import identity, no_op
 from .indexing import index_rows
 from .products import addmm_as_linear
@@ -50,6 +50,7 @@ __all__ = [
     "arithmetic",
     "aten",
     "attention_rows_attend",
+    "rows_attend",
     "convolution",
     "creation",
     "dropout",

@@ -10,7 +10,7 @@ from typing import Any
 
 import ivy_like as il
 
-from .registry import _native, _ndim, aten
+from .registry import _native, _ndim, _shape_of, aten, broadcast_to, dim_size, dim_sizes
 
 
 # -- attention, dropout, recurrent layers ------------------------------------------------------
@@ -52,8 +52,8 @@ def _attention(name: str, guard_rows: bool, doc: str) -> Any:
             return il.nn.scaled_dot_product_attention(q, k, v, attn_mask, is_causal, scale)
         # A query that may attend to no key gives zeros in torch (its safe softmax), not NaN:
         # such rows attend everywhere here (finite values and gradients) and are zeroed after.
-        scores = (*q.shape[:-1], k.shape[-2])
-        mask = il.broadcast_to(attn_mask, tuple(int(s) for s in scores))
+        scores = (*dim_sizes(q)[:-1], dim_size(k, -2))
+        mask = broadcast_to(attn_mask, _shape_of(scores))
         if is_causal:
             causal = _native(il.tril(il.ones((scores[-2], scores[-1]), dtype=il.bool)))
             mask, is_causal = il.logical_and(mask, causal), False
@@ -75,6 +75,19 @@ attention_rows_attend = _attention(
     let every query attend to some key (a constant mask, as GPT-2's causal one): no row to
     guard, so the mask goes to ivy_like's attention as it is.""",
 )
+
+
+def rows_attend(mask: Any) -> bool:
+    """Whether every query of a boolean attention mask attends to some key (then
+    :func:`attention_rows_attend` computes the attention), read from a mask computed once per
+    size; False when it cannot be read (a mask traced in a compiled function): the guarded
+    attention then runs, which is right either way."""
+    try:
+        return bool(il.to_numpy(il.all(il.any(mask, axis=-1))))
+    except Exception:  # noqa: BLE001 - every framework names its tracer errors differently
+        return False
+
+
 scaled_dot_product_attention = aten("scaled_dot_product_attention.default", check=_check_attention)(
     _attention(
         "scaled_dot_product_attention",

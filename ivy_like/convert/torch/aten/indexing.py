@@ -13,7 +13,19 @@ import numpy as np
 
 import ivy_like as il
 
-from .registry import CHECKS, TensorMeta, _axis, _native, _ndim, aten
+from .registry import (
+    CHECKS,
+    TensorMeta,
+    _axis,
+    _native,
+    _ndim,
+    _shape_of,
+    aten,
+    dim_sizes,
+    reshape_to,
+    size_operand,
+    take_rows,
+)
 
 
 # -- indexing ------------------------------------------------------------------------------------
@@ -25,7 +37,11 @@ def embedding(
     scale_grad_by_freq: bool = False,
     sparse: bool = False,
 ) -> Any:
-    rows = il.nn.embedding(indices, weight)
+    # ivy_like.nn.embedding's steps, with the indices' sizes read as the trace gives them (a
+    # dynamic size stays one when ivy_like.export traces the graph)
+    sizes = dim_sizes(indices)
+    rows = il.take(weight, il.reshape(indices, (-1,)), axis=0)
+    rows = reshape_to(rows, (*sizes, weight.shape[1]))
     if padding_idx < 0:
         return rows
     # torch gives the padding row no gradient (its value still comes out)
@@ -65,18 +81,33 @@ def _check_index(x: Any, indices: Any) -> str | None:
     return None
 
 
+def _broadcast(arrays: list[Any]) -> list[Any]:
+    """The index arrays broadcast together; where a size is unknown (a TensorFlow graph's
+    ``None``, which TensorFlow's broadcast_to cannot take) by adding a zero of their common
+    shape, exact for integers."""
+    if len(arrays) == 1:
+        return arrays
+    if all(None not in tuple(a.shape) for a in arrays):
+        return list(il.broadcast_arrays(*arrays))
+    zero = il.multiply(arrays[0], 0)
+    for a in arrays[1:]:
+        zero = il.add(zero, il.multiply(a, 0))
+    return [il.add(a, zero) for a in arrays]
+
+
 def _indexed_rows(x: Any, indices: Any) -> tuple[Any, Any, tuple[int, ...], tuple[int, ...]]:
     """``x`` with its indexed axes (consecutive) moved first and flattened into rows, the row
     of every index (the index arrays broadcast), their shape and the shape of the rest."""
     used = [i for i, t in enumerate(indices) if t is not None]
     first, k = used[0], len(used)
-    dims = tuple(x.shape)[first : first + k]
-    arrays = il.broadcast_arrays(*[indices[i] for i in used]) if k > 1 else [indices[first]]
+    dims = dim_sizes(x)[first : first + k]
+    arrays = _broadcast([indices[i] for i in used])
     flat = None
     for arr, size in zip(arrays, dims):
+        size = size_operand(size, arr)
         arr = il.where(il.less(arr, 0), il.add(arr, size), arr)  # negative indices count back
         flat = arr if flat is None else il.add(il.multiply(flat, size), arr)
-    picked = tuple(int(s) for s in arrays[0].shape)
+    picked = tuple(_shape_of(dim_sizes(arrays[0])))
     rows, rest = _rows(x, first, k)
     return rows, il.reshape(flat, (-1,)), picked, rest
 
@@ -84,7 +115,7 @@ def _indexed_rows(x: Any, indices: Any) -> tuple[Any, Any, tuple[int, ...], tupl
 def _rows(x: Any, first: int, k: int) -> tuple[Any, tuple[int, ...]]:
     """``x`` with its ``k`` axes from ``first`` moved first and flattened into rows, and the
     shape of the other axes."""
-    shape = tuple(x.shape)
+    shape = dim_sizes(x)
     rest = shape[:first] + shape[first + k :]
     if first:
         order = (
@@ -93,7 +124,7 @@ def _rows(x: Any, first: int, k: int) -> tuple[Any, tuple[int, ...]]:
             + tuple(range(first + k, len(shape)))
         )
         x = il.permute_dims(x, order)
-    return il.reshape(x, (-1, *rest)), rest
+    return reshape_to(x, (-1, *rest)), rest
 
 
 def _block_back(first: int, p: int, ndim: int) -> tuple[int, ...]:
@@ -107,7 +138,7 @@ def index(x: Any, indices: Any) -> Any:
     """``x[i0, i1, ...]`` with integer index arrays on consecutive axes (None: a full slice):
     one ``take`` on the flattened indexed axes, so it runs on every backend."""
     rows, flat, picked, rest = _indexed_rows(x, indices)
-    out = il.reshape(il.take(rows, flat, axis=0), (*picked, *rest))
+    out = reshape_to(take_rows(rows, flat), (*picked, *rest))
     first = next(i for i, t in enumerate(indices) if t is not None)
     return out if first == 0 else il.permute_dims(out, _block_back(first, len(picked), _ndim(out)))
 
@@ -117,7 +148,7 @@ def index_rows(x: Any, flat: Any, first: int, k: int, picked: tuple[int, ...]) -
     ``k`` indexed axes from ``first`` flattened (broadcast, non-negative, one axis), ``picked``
     their broadcast shape; the converter works them out once instead of on every call."""
     rows, rest = _rows(x, first, k)
-    out = il.reshape(il.take(rows, flat, axis=0), (*picked, *rest))
+    out = reshape_to(take_rows(rows, flat), (*picked, *rest))
     return out if first == 0 else il.permute_dims(out, _block_back(first, len(picked), _ndim(out)))
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import ivy_like as il
 
 from ..._casts import cast
-from .registry import Handler, _axis, _dims, _ndim, aten
+from .registry import Handler, _axis, _dims, _ndim, aten, is_symbolic
 from .shapes import _slice_along
 
 
@@ -151,7 +151,16 @@ def cumsum(x: Any, dim: int, dtype: Any = None) -> Any:
 
 @aten("diff.default")
 def diff(x: Any, n: int = 1, dim: int = -1, prepend: Any = None, append: Any = None) -> Any:
-    return il.diff(x, axis=dim, n=n, prepend=prepend, append=append)
+    d = _axis(dim, _ndim(x))
+    if x.shape[d] is not None and not is_symbolic(x.shape[d]):
+        return il.diff(x, axis=dim, n=n, prepend=prepend, append=append)
+    # A dynamic size (ivy_like.diff reads it as an int): the differences written out, with
+    # the slices to the end left open
+    parts = [p for p in (prepend, x, append) if p is not None]
+    y = il.concat(parts, axis=d) if len(parts) > 1 else x
+    for _ in range(n):
+        y = il.subtract(_slice_along(y, d, slice(1, None)), _slice_along(y, d, slice(None, -1)))
+    return y
 
 
 @aten("tril.default")

@@ -135,8 +135,110 @@ def _is_float(x: Any) -> bool:
     return "float" in str(x.dtype)
 
 
-def _shape_of(size: Any) -> tuple[int, ...]:
-    return tuple(int(s) for s in size)
+def _shape_of(size: Any) -> tuple[Any, ...]:
+    """ATen's size list as a shape: ints, and each dynamic size as the trace gives it."""
+    return tuple(s if is_symbolic(s) else int(s) for s in size)
+
+
+def is_symbolic(size: Any) -> bool:
+    """Whether ``size`` is a dynamic size of a trace: torch's ``SymInt``, a symbolic dimension of
+    ``jax.export``, or a TensorFlow scalar tensor (read from ``tf.shape`` in a graph whose input
+    has a ``None`` dimension). ``int()`` would fix the first at the example's size and cannot
+    read the others, so such a size is passed on as it is."""
+    return not isinstance(size, (int, float)) and type(size).__name__ in _SYMBOLIC
+
+
+_SYMBOLIC = frozenset(("SymInt", "_DimExpr", "Tensor", "SymbolicTensor", "EagerTensor"))
+
+
+def dim_size(x: Any, axis: int) -> Any:
+    """The size of ``x`` along ``axis`` at run time: an int, or a dynamic size of the trace
+    (``SymInt`` under torch.export, a symbolic dimension under jax.export, and in a TensorFlow
+    graph with a ``None`` dimension the scalar ``tf.shape(x)[axis]``)."""
+    n = x.shape[axis]
+    if n is None:
+        import tensorflow as tf  # only a TensorFlow graph leaves a size unknown
+
+        return tf.shape(il.to_native(x))[axis]
+    return n
+
+
+def size_operand(size: Any, like: Any) -> Any:
+    """``size`` as an operand of an op with the array ``like``: an int as it is, a dynamic size
+    as a 0-d array of ``like``'s dtype (ivy_like's ops take arrays and Python numbers only)."""
+    if not is_symbolic(size):
+        return size
+    native = il.to_native(like)
+    kind = type(size).__name__
+    if kind == "SymInt":
+        import torch
+
+        return torch.full((), size, dtype=native.dtype)  # recorded with the symbol
+    if kind == "_DimExpr":
+        import jax.numpy as jnp
+
+        return jnp.asarray(size, dtype=native.dtype)
+    import tensorflow as tf
+
+    return tf.cast(size, native.dtype)
+
+
+def _tensor_sizes(shape: tuple[Any, ...]) -> Any:
+    """A shape holding TensorFlow scalars (sizes read in a graph) as one int32 tensor, or None
+    when it holds none (ivy_like's shape arguments take ints only)."""
+    if not any(type(s).__name__ in _TF_SIZES for s in shape):
+        return None
+    import tensorflow as tf
+
+    return tf.stack([tf.cast(s, tf.int32) for s in shape])
+
+
+_TF_SIZES = frozenset(("Tensor", "SymbolicTensor", "EagerTensor"))
+
+
+def reshape_to(x: Any, shape: tuple[Any, ...], known: Any = None) -> Any:
+    """``ivy_like.reshape``, also to a shape of sizes read in a TensorFlow graph, whose output
+    then gets the sizes ``known`` at capture (None for a dynamic one; else the ints of
+    ``shape``): TensorFlow cannot work out a -1 beside unknown sizes."""
+    sizes = _tensor_sizes(shape)
+    if sizes is None:
+        return il.reshape(x, shape)
+    import tensorflow as tf
+
+    y = tf.reshape(il.to_native(x), sizes)
+    if known is None:
+        known = [s if isinstance(s, int) and s >= 0 else None for s in shape]
+    y.set_shape(list(known))
+    return y
+
+
+def broadcast_to(x: Any, shape: tuple[Any, ...]) -> Any:
+    """``ivy_like.broadcast_to``, also to a shape of sizes read in a TensorFlow graph."""
+    sizes = _tensor_sizes(shape)
+    if sizes is None:
+        return il.broadcast_to(x, shape)
+    import tensorflow as tf
+
+    return tf.broadcast_to(il.to_native(x), sizes)
+
+
+def take_rows(rows: Any, flat: Any) -> Any:
+    """``ivy_like.take(rows, flat, axis=0)``; on a number of rows that is a ``jax.export``
+    dimension, JAX's own ``take`` (ivy_like's JAX kernel compares the size with an int, which
+    a symbolic size cannot answer). ``flat`` is in range (negative indices already wrapped)."""
+    if type(rows.shape[0]).__name__ == "_DimExpr":
+        import jax.numpy as jnp
+
+        return jnp.take(il.to_native(rows), il.to_native(flat), axis=0)
+    return il.take(rows, flat, axis=0)
+
+
+def dim_sizes(x: Any) -> tuple[Any, ...]:
+    """Every size of ``x`` as :func:`dim_size` reads it."""
+    shape = tuple(x.shape)
+    if None not in shape:
+        return shape
+    return tuple(dim_size(x, a) for a in range(len(shape)))
 
 
 def _dims(dim: Any, ndim: int) -> tuple[int, ...] | None:

@@ -6,6 +6,7 @@ Registered in the table of :mod:`.registry` by the ``@aten`` decorator.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,20 +14,34 @@ import numpy as np
 
 import ivy_like as il
 
-from .registry import _ALL, _axis, _native, _ndim, _shape_of, aten
+from .registry import (
+    _ALL,
+    _axis,
+    _native,
+    _ndim,
+    _shape_of,
+    aten,
+    broadcast_to,
+    dim_size,
+    dim_sizes,
+    is_symbolic,
+    reshape_to,
+)
 
 
 # -- shapes --------------------------------------------------------------------------------------
 @aten("view.default", "_unsafe_view.default", "reshape.default", "view_copy.default")
-def reshape(x: Any, shape: Any) -> Any:
-    return il.reshape(x, _shape_of(shape))
+def reshape(x: Any, shape: Any, known: Any = None) -> Any:
+    """``known``: the output's sizes the capture knows (None for a dynamic one)."""
+    return reshape_to(x, _shape_of(shape), known)
 
 
 @aten("sym_size.int")
 def sym_size(x: Any, dim: int) -> int:
     """A dimension captured as dynamic (``torch.export.Dim``): read from the array at run
-    time, a Python int, as every shape argument of the graph is."""
-    return int(x.shape[dim])
+    time, a Python int, or the framework's own dynamic size when the generated function is
+    traced for every size at once (``ivy_like.export``)."""
+    return dim_size(x, dim)
 
 
 @aten("reshape_as.default", "view_as.default")
@@ -73,8 +88,14 @@ def flatten(x: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
     if n == 0:
         return il.reshape(x, (1,))
     s, e = _axis(start_dim, n), _axis(end_dim, n)
-    shape = tuple(x.shape)
-    return il.reshape(x, (*shape[:s], -1, *shape[e + 1 :]))
+    shape = dim_sizes(x)
+    merged = shape[s : e + 1]
+    empty = any(isinstance(d, int) and d == 0 for d in shape)  # -1 beside a 0: ambiguous
+    if s and not empty and all(isinstance(d, int) for d in merged):
+        # the merged size as a number and axis 0 (the batch) as -1: a trace that holds the
+        # batch as a number (MLX's shapeless export) then does not fix it
+        return reshape_to(x, (-1, *shape[1:s], math.prod(merged), *shape[e + 1 :]))
+    return reshape_to(x, (*shape[:s], -1, *shape[e + 1 :]))
 
 
 @aten("unflatten.int")
@@ -86,10 +107,13 @@ def unflatten(x: Any, dim: int, sizes: Any) -> Any:
 
 @aten("expand.default")
 def expand(x: Any, size: Any, *, implicit: bool = False) -> Any:
-    shape = tuple(x.shape)
+    shape = dim_sizes(x)
     lead = len(size) - len(shape)
-    target = tuple((shape[i - lead] if s == -1 else int(s)) for i, s in enumerate(size))
-    return il.broadcast_to(x, target)
+    target = tuple(
+        shape[i - lead] if isinstance(s, int) and s == -1 else _shape_of((s,))[0]
+        for i, s in enumerate(size)
+    )
+    return broadcast_to(x, target)
 
 
 @aten("repeat.default")
@@ -117,6 +141,10 @@ def _slice_along(x: Any, dim: int, s: slice) -> Any:
 @aten("slice.Tensor")
 def slice_(x: Any, dim: int = 0, start: Any = None, end: Any = None, step: int = 1) -> Any:
     size = x.shape[_axis(dim, _ndim(x))]
+    if size is None or is_symbolic(size):  # a dynamic size: comparing it would fix it
+        if isinstance(end, int) and end >= 1 << 62:
+            end = None  # ATen's "to the end"
+        return _slice_along(x, dim, slice(start, end, step))
     # ATen writes "to the end" as 2**63 - 1, which some frameworks cannot take as an index
     if end is not None and end > size:
         end = size
