@@ -161,10 +161,11 @@ class _Shipped:
         import tensorflow as tf
 
         interpreter = tf.lite.Interpreter(model_path=self.path("tflite"))
-        interpreter.allocate_tensors()
         (inp,) = interpreter.get_input_details()
-        outputs = interpreter.get_output_details()
         x = self.x.astype(inp["dtype"])
+        interpreter.resize_tensor_input(inp["index"], x.shape)  # a dynamic batch: set it
+        interpreter.allocate_tensors()
+        outputs = interpreter.get_output_details()
 
         def run() -> Any:
             interpreter.set_tensor(inp["index"], x)

@@ -84,6 +84,30 @@ def _torch_graph():
     return from_torch(net, x, backend="numpy"), (x,), None, [serve], _torch_out(net, serve)
 
 
+def _torch_pooled_graph():
+    """A captured CNN with batch norm and adaptive pooling (the composites a dynamic batch
+    reaches inside a TensorFlow graph), its batch dynamic by default."""
+    import torch
+
+    from ivy_like.convert import from_torch
+
+    torch.manual_seed(1)
+    net = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 4, 3),
+        torch.nn.BatchNorm2d(4),
+        torch.nn.ReLU(),
+        torch.nn.AdaptiveAvgPool2d((2, 2)),
+        torch.nn.Flatten(),
+        torch.nn.Linear(16, 3),
+    ).eval()
+    with torch.no_grad():  # statistics that are not the identity
+        net[1].running_mean.uniform_(-0.5, 0.5)
+        net[1].running_var.uniform_(0.5, 2.0)
+    x = RNG.standard_normal((2, 3, 6, 6)).astype(np.float32)
+    serve = RNG.standard_normal((5, 3, 6, 6)).astype(np.float32)
+    return from_torch(net, x, backend="numpy"), (x,), None, [serve], _torch_out(net, serve)
+
+
 def _transformers_gpt2():
     """``from_torch`` of a transformers GPT-2 (a small config, random weights), its batch and
     tokens captured as dynamic, served at other sizes of both. Token ids are int32: JAX has no
@@ -150,6 +174,7 @@ INPUT_NAMES = {
     "function": ["x", "y"],
     "nn_sequential": ["x"],
     "torch_graph": ["input_0"],
+    "torch_pooled_graph": ["input_0"],
     "transformers_gpt2": ["input_0"],
     "flax_jaxpr": ["input_0"],
     "keras_functional": ["input_0"],
@@ -158,6 +183,7 @@ SOURCES = {
     "function": ((), _function),
     "nn_sequential": (("torch",), _nn_sequential),
     "torch_graph": (("torch",), _torch_graph),
+    "torch_pooled_graph": (("torch",), _torch_pooled_graph),
     "transformers_gpt2": (("torch", "transformers"), _transformers_gpt2),
     "flax_jaxpr": (("jax", "flax"), _flax_jaxpr),
     "keras_functional": (("tensorflow", "keras"), _keras_functional),

@@ -14,8 +14,9 @@ NN: dict[str, Any] = {"namespaces": ("nn",)}
 
 def int_shape(x: Any) -> tuple[int, ...]:
     """``x``'s sizes as ints; a symbolic size of an export trace (torch's ``SymInt``, a
-    ``jax.export`` dimension) is kept: ``int()`` would fix it at the example's size or fail."""
-    return tuple(s if type(s).__name__ in _SYMBOLIC else int(s) for s in x.shape)
+    ``jax.export`` dimension) and an unknown one (None, in a TensorFlow graph with a dynamic
+    dimension) are kept: ``int()`` would fix it at the example's size or fail."""
+    return tuple(s if s is None or type(s).__name__ in _SYMBOLIC else int(s) for s in x.shape)
 
 
 _SYMBOLIC = frozenset(("SymInt", "_DimExpr"))

@@ -461,6 +461,10 @@ def _adaptive(x: Any, output_size: Any, reduce: str) -> Any:
         n = shape[axis]
         if n % out == 0:  # equal windows: one reshape and one reduction
             split = (*shape[:axis], out, n // out, *shape[axis + 1 :])
+            if axis > 0 and all(isinstance(s, int) and s > 0 for s in split[1:]):
+                # the leading size inferred, not written: a dynamic batch (None in a TensorFlow
+                # graph, an MLX shapeless export) must not be fixed at the example's
+                split = (-1, *split[1:])
             x = getattr(il, reduce)(il.reshape(x, split), axis=axis + 1)
             continue
         index: list[Any] = [slice(None)] * len(shape)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import torch
+
 import ivy_like as il
 
 from .registry import _native, _ndim, _shape_of, aten, broadcast_to, dim_size, dim_sizes
@@ -50,6 +52,15 @@ def _attention(name: str, guard_rows: bool, doc: str) -> Any:
         k, v = _shared_heads(q, k, v, enable_gqa)
         if not guard_rows or attn_mask is None or "bool" not in str(attn_mask.dtype):
             return il.nn.scaled_dot_product_attention(q, k, v, attn_mask, is_causal, scale)
+        natives = [_native(a) for a in (q, k, v, attn_mask)]
+        if not is_causal and _torch_kernel_takes(*natives):
+            # On torch the captured op itself, whose zeros for such rows are the meaning asked
+            # for: one fused kernel, where the guard below is about ten ops per call (a mask
+            # that depends on a dynamic size is not folded at capture).
+            nq, nk, nv, mask = natives
+            return torch.nn.functional.scaled_dot_product_attention(
+                nq, nk, nv, attn_mask=mask, scale=scale
+            )
         # A query that may attend to no key gives zeros in torch (its safe softmax), not NaN:
         # such rows attend everywhere here (finite values and gradients) and are zeroed after.
         scores = (*dim_sizes(q)[:-1], dim_size(k, -2))
@@ -66,6 +77,23 @@ def _attention(name: str, guard_rows: bool, doc: str) -> Any:
     attention.__name__ = attention.__qualname__ = name
     attention.__doc__ = doc
     return attention
+
+
+def _torch_kernel_takes(q: Any, k: Any, v: Any, mask: Any) -> bool:
+    """Whether q, k, v and a boolean mask are torch tensors that torch's attention takes as
+    the graph gave them (one floating dtype, the same leading axes)."""
+    t = torch.Tensor  # subclasses too: torch.export and torch.func trace with them
+    return (
+        isinstance(q, t)
+        and isinstance(k, t)
+        and isinstance(v, t)
+        and isinstance(mask, t)
+        and mask.dtype == torch.bool
+        and q.dtype == k.dtype == v.dtype
+        and q.dtype.is_floating_point
+        and q.ndim == k.ndim == v.ndim >= 3
+        and not mask.requires_grad
+    )
 
 
 attention_rows_attend = _attention(
