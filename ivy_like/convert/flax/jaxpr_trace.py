@@ -255,8 +255,8 @@ def _walk(jaxpr: Any, env: dict[Any, Any], w: _Writer, where: str, used: set[str
         except Exception as err:
             if type(err).__name__ != "InconclusiveDimensionOperation":
                 raise
-            why = f"a size that depends on a dynamic dimension: {str(err).splitlines()[0]}"
-            raise _unsupported(name, here, eqn, why) from None
+            reason = f"a size that depends on a dynamic dimension: {str(err).splitlines()[0]}"
+            raise _unsupported(name, here, eqn, reason) from None
         used.add(name)
         reads: set[str] = set()
         scalar = name in SCALARS and any(not isinstance(x, np.ndarray) for x in ins)

@@ -43,7 +43,7 @@ class DimensionError(ValueError):
 
 
 # -- reading dynamic_shapes ----------------------------------------------------------------------
-def _entry(i: int, spec: Any, shape: tuple[int, ...]) -> Dims:
+def _entry(i: int, spec: Any, shape: tuple[int, ...] | None) -> Dims:
     where = f"from_flax: dynamic_shapes[{i}]"
     if spec is None:
         return {}

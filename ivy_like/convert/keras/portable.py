@@ -185,7 +185,8 @@ class PortableKerasModel(keras.Model):
             if kwargs:
                 raise TypeError(f"{self.name}: a loaded model takes its inputs positionally")
             flat = self._run(*values, *(tf.convert_to_tensor(a) for a in args))
-            return _rebuild(self._graph["outputs"], list(flat))
+            graph: dict = self._graph or {}  # a loaded model always has its graph
+            return _rebuild(graph["outputs"], list(flat))
         if self._inputs_seen is None and not kwargs:
             self._inputs_seen = [
                 (tuple(tf.convert_to_tensor(a).shape), tf.convert_to_tensor(a).dtype.name)

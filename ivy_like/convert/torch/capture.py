@@ -870,14 +870,14 @@ def capture(
             graph,
             [_sized_mask(node, sized_frontier) for node in flags],
         )
-        name = f"from_torch {type(module).__name__} sizes at {id(w):x}"
-        function = compile_generated("\n".join(lines) + "\n", "sized", w.globals, name)
+        title = f"from_torch {type(module).__name__} sizes at {id(w):x}"
+        function = compile_generated("\n".join(lines) + "\n", "sized", w.globals, title)
         w.globals["__sized"] = SizedValues(function)
         # each size read where the graph reads it (under torch.export two inputs' sizes of
         # one Dim are two symbols: mixing them would add guards to the artifact)
         read = w.ref(_aten.ATEN["aten.sym_size.int"], "aten_sym_size_int")
-        args = "".join(f"{read}({w.literal(read_at[s][0])}, {read_at[s][1]}), " for s in symbols)
-        w.lines.append(f"    __s = __sized(__C, ({args}))  # computed once per size")
+        at = "".join(f"{read}({w.literal(read_at[s][0])}, {read_at[s][1]}), " for s in symbols)
+        w.lines.append(f"    __s = __sized(__C, ({at}))  # computed once per size")
     else:
         sized = set()
 
