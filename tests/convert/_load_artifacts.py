@@ -8,7 +8,10 @@ module (pytest's doctest collection does) changes nothing.
 """
 
 import json
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -86,6 +89,21 @@ def main():
     except ImportError:
         return
     sys.exit("ivy_like was importable")
+
+
+def serve(jobs, folder):
+    """Run ``jobs`` (a list of the dicts ``main`` reads) in a fresh ``python -I`` process running
+    this file, where ``import ivy_like`` fails; raise AssertionError with its stderr if it fails.
+    The tests call this (with ivy_like importable); the process it starts never imports it."""
+    spec = Path(folder) / "jobs.json"
+    spec.write_text(json.dumps(jobs))
+    done = subprocess.run(
+        [sys.executable, "-I", str(Path(__file__).resolve()), str(spec)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": ""},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
 
 
 if __name__ == "__main__":

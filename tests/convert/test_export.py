@@ -1,25 +1,21 @@
 """``ivy_like.export``: every source (a function, an ``nn`` model, models converted from PyTorch,
-a transformers GPT-2, Flax and Keras) in every format, loaded in a process where ``import ivy_like`` fails, gives the
-source's outputs, at a batch size other than the example's where the source can take one; and
+a transformers GPT-2, Flax and Keras) in every format, loaded in a process where
+``import ivy_like`` fails, gives the source's outputs, at a batch size other than the example's where the source can take one; and
 what must fail fails clearly, leaving nothing at ``path``."""
 
 from __future__ import annotations
 
 import dataclasses
 import importlib.util
-import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from _load_artifacts import serve as serve_artifacts
 
 import ivy_like
 from ivy_like.convert import ExportError
 
-HERE = Path(__file__).parent
 FORMATS = {
     "torch": ("torch", "m.pt2"),
     "savedmodel": ("tensorflow", "m_savedmodel"),
@@ -217,15 +213,7 @@ def served(request, tmp_path_factory):
         jobs.append({"format": fmt, "path": str(path), "names": names, "inputs": str(inputs),
                      "outputs": str(outputs)})  # fmt: skip
         results[name] = ("served", outputs, want)
-    spec = folder / "jobs.json"
-    spec.write_text(json.dumps(jobs))
-    done = subprocess.run(
-        [sys.executable, "-I", str(HERE / "_load_artifacts.py"), str(spec)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": ""},
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    serve_artifacts(jobs, folder)
     return fmt, results
 
 

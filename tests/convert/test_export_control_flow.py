@@ -9,14 +9,12 @@ iterations and other branches than the example did."""
 from __future__ import annotations
 
 import importlib.util
-import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from _load_artifacts import serve as serve_artifacts
 
 import ivy_like
 from ivy_like.convert import ExportError
@@ -174,21 +172,8 @@ def served(request, tmp_path_factory):
                          "names": INPUT_NAMES.get(name, ["input_0"]), "outputs": str(got)})  # fmt: skip
             outputs.append(got)
         results[name] = ("served", outputs, wants)
-    _serve(folder, jobs)
+    serve_artifacts(jobs, folder)
     return fmt, results
-
-
-def _serve(folder, jobs):
-    """Run ``jobs`` in one process where ``import ivy_like`` fails."""
-    spec = folder / "jobs.json"
-    spec.write_text(json.dumps(jobs))
-    done = subprocess.run(
-        [sys.executable, "-I", str(HERE / "_load_artifacts.py"), str(spec)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": ""},
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
 
 
 @pytest.mark.parametrize("source", list(SOURCES))
@@ -223,7 +208,7 @@ def test_a_scan_over_a_dynamic_dimension_stays_dynamic(fmt, tmp_path):
         jobs.append({"format": fmt, "path": str(path), "names": ["x"],
                      "inputs": str(tmp_path / f"{i}_in.npz"),
                      "outputs": str(tmp_path / f"{i}_out.npz")})  # fmt: skip
-    _serve(tmp_path, jobs)
+    serve_artifacts(jobs, tmp_path)
     for i, x in enumerate(inputs):
         with np.load(tmp_path / f"{i}_out.npz") as data:
             got = [data[k] for k in sorted(data.files)]

@@ -11,9 +11,6 @@ is refused naming it (or, by default, traced static, saying why at another shape
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -30,7 +27,9 @@ import ivy_like  # noqa: E402
 from ivy_like.convert import from_flax  # noqa: E402
 
 TOL = {"rtol": 1e-5, "atol": 1e-5}
-HERE = Path(__file__).parent.parent  # tests/convert, where _load_artifacts.py is
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/convert: the loader
+from _load_artifacts import serve as serve_artifacts  # noqa: E402
+
 VOCAB = 40
 
 
@@ -313,15 +312,7 @@ def test_an_export_serves_other_sizes_without_ivy_like(traced, fmt, tmp_path):
             jobs.append({"format": fmt, "path": str(path), "names": ["input_0"],
                          "inputs": str(inputs), "outputs": str(outputs)})  # fmt: skip
             wanted[outputs] = np.asarray(module.apply(variables, x))
-    spec = tmp_path / "jobs.json"
-    spec.write_text(json.dumps(jobs))
-    done = subprocess.run(
-        [sys.executable, "-I", str(HERE / "_load_artifacts.py"), str(spec)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": ""},
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    serve_artifacts(jobs, tmp_path)
     for outputs, want in wanted.items():
         with np.load(outputs) as data:
             assert data.files == ["output_0"]

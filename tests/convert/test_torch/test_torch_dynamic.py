@@ -10,9 +10,6 @@ x.shape[1]``) is computed from the sizes of each call.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -244,7 +241,8 @@ ARTIFACTS = {  # format -> (framework, file name)
     "savedmodel": ("tensorflow", "gpt2_savedmodel"),
     "tflite": ("tensorflow", "gpt2.tflite"),
 }
-LOADER = Path(__file__).resolve().parents[1] / "_load_artifacts.py"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/convert: the loader
+from _load_artifacts import serve as serve_artifacts  # noqa: E402
 
 
 def _serve(fmt, path, sizes, folder):
@@ -258,15 +256,7 @@ def _serve(fmt, path, sizes, folder):
         jobs.append({"format": fmt, "path": str(path), "names": ["ids", "mask"],
                      "inputs": str(inputs), "outputs": str(outputs)})  # fmt: skip
         given.append((ids, mask, outputs))
-    spec = folder / "jobs.json"
-    spec.write_text(json.dumps(jobs))
-    done = subprocess.run(
-        [sys.executable, "-I", str(LOADER), str(spec)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": ""},
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    serve_artifacts(jobs, folder)
     out = []
     for ids, mask, outputs in given:
         with np.load(outputs) as data:
