@@ -303,3 +303,31 @@ def test_mlx_cannot_carry_the_dynamic_capture_and_says_so(tmp_path, gpt2):
     ((_, _, got),) = _serve("mlx", path, [(2, 16)], tmp_path)
     want = _torch_logits(net, *_inputs(2, 16, 10))
     assert_close(got[0], want, **TOL)
+
+
+def _calls(program) -> int:
+    return sum(n.op == "call_function" for n in program.graph.nodes)
+
+
+def test_the_dynamic_pt2_is_no_larger_than_torch_export_of_the_source(tmp_path):
+    """Eager ``.pt2`` time follows the number of ops: on torch the converted index, embedding
+    and slices are ATen's own ops (one node each), the attention mask is read only outside a
+    trace, so the artifact of the default capture (batch dynamic) has no more ops than what
+    ``torch.export`` makes of the original with the same ``Dim``."""
+    torch.manual_seed(0)
+    config = transformers.GPT2Config(
+        n_layer=2, n_embd=32, n_head=2, vocab_size=100, n_positions=64, use_cache=False
+    )
+    net = transformers.GPT2LMHeadModel(config).eval()
+    ids = torch.randint(0, 100, (2, 16))
+    path = str(tmp_path / "gpt2.pt2")
+    ivy_like.export(from_torch(net, ids), ids.numpy(), format="torch", path=path)
+    ours = torch.export.load(path)
+    theirs = torch.export.export(net, (ids,), dynamic_shapes=({0: Dim("batch")},))
+    assert _calls(ours) <= _calls(theirs), (_calls(ours), _calls(theirs))
+    names = {str(n.target) for n in ours.graph.nodes if n.op == "call_function"}
+    assert "aten.where.self" not in names  # no bounds arithmetic around the indexing
+    at = torch.randint(0, 100, (3, 16))
+    with torch.no_grad():
+        want = net(at).logits
+    assert_close(ours.module()(at)["logits"].numpy(), want.numpy(), **TOL)

@@ -110,10 +110,11 @@ def rows_attend(mask: Any) -> bool:
     :func:`attention_rows_attend` computes the attention), read from a mask computed once per
     size; False when it cannot be read (a mask traced in a compiled function): the guarded
     attention then runs, which is right either way."""
-    try:
-        return bool(il.to_numpy(il.all(il.any(mask, axis=-1))))
+    try:  # read first: a traced mask raises here, before any op is added to the trace
+        values = il.to_numpy(mask)
     except Exception:  # noqa: BLE001 - every framework names its tracer errors differently
         return False
+    return bool(values.any(axis=-1).all())
 
 
 scaled_dot_product_attention = aten("scaled_dot_product_attention.default", check=_check_attention)(

@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 import numpy as np
+import torch
 
 import ivy_like as il
 
@@ -25,6 +26,7 @@ from .registry import (
     reshape_to,
     size_operand,
     take_rows,
+    torch_natives,
 )
 
 
@@ -37,6 +39,9 @@ def embedding(
     scale_grad_by_freq: bool = False,
     sparse: bool = False,
 ) -> Any:
+    natives = torch_natives(weight, indices)
+    if natives is not None:  # on torch, the captured op (dense gradients, as below)
+        return torch.ops.aten.embedding.default(*natives, padding_idx)
     # ivy_like.nn.embedding's steps, with the indices' sizes read as the trace gives them (a
     # dynamic size stays one when ivy_like.export traces the graph)
     sizes = dim_sizes(indices)
@@ -136,7 +141,11 @@ def _block_back(first: int, p: int, ndim: int) -> tuple[int, ...]:
 @aten("index.Tensor", check=_check_index)
 def index(x: Any, indices: Any) -> Any:
     """``x[i0, i1, ...]`` with integer index arrays on consecutive axes (None: a full slice):
-    one ``take`` on the flattened indexed axes, so it runs on every backend."""
+    one ``take`` on the flattened indexed axes, so it runs on every backend (on torch, the
+    captured op itself)."""
+    natives = torch_natives(x, *indices)
+    if natives is not None:
+        return torch.ops.aten.index.Tensor(natives[0], natives[1:])
     rows, flat, picked, rest = _indexed_rows(x, indices)
     out = reshape_to(take_rows(rows, flat), (*picked, *rest))
     first = next(i for i, t in enumerate(indices) if t is not None)

@@ -30,6 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import torch
+
 import ivy_like as il
 
 Handler = Callable[..., Any]
@@ -121,6 +123,16 @@ _ALL = (0, 1)
 
 def _native(x: Any) -> Any:
     return il.to_native(x)  # creation functions give an Array; the graph carries natives
+
+
+def torch_natives(*xs: Any) -> list[Any] | None:
+    """The natives of ``xs`` (None stays None) when every one is a torch tensor, else None: a
+    handler then runs ATen's own op on torch, one node in an exported graph where the portable
+    lowering is several (and exact: it is the op that was captured)."""
+    natives = [None if x is None else il.to_native(x) for x in xs]
+    if all(n is None or isinstance(n, torch.Tensor) for n in natives):
+        return natives
+    return None
 
 
 def _ndim(x: Any) -> int:

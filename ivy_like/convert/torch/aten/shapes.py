@@ -134,8 +134,11 @@ def stack(tensors: Any, dim: int = 0) -> Any:
 
 
 def _slice_along(x: Any, dim: int, s: slice) -> Any:
-    index = (slice(None),) * _axis(dim, _ndim(x)) + (s,)
-    return x[index]
+    # the axes before ``dim`` as an Ellipsis: torch writes a full slice over a dynamic size as
+    # a slice node in an exported graph (it cannot prove it whole), over a static size nothing
+    n = _ndim(x)
+    d = _axis(dim, n)
+    return x[(..., s) + (slice(None),) * (n - d - 1)] if d else x[(s,)]
 
 
 @aten("slice.Tensor")
@@ -155,8 +158,9 @@ def slice_(x: Any, dim: int = 0, start: Any = None, end: Any = None, step: int =
 
 @aten("select.int")
 def select(x: Any, dim: int, index: int) -> Any:
-    index_tuple = (slice(None),) * _axis(dim, _ndim(x)) + (index,)
-    return x[index_tuple]
+    n = _ndim(x)
+    d = _axis(dim, n)  # an Ellipsis before it, as in _slice_along
+    return x[(..., index) + (slice(None),) * (n - d - 1)] if d else x[(index,)]
 
 
 def _scatter_along(x: Any, src: Any, dim: int, picked: range) -> Any:
