@@ -77,8 +77,10 @@ def from_keras(model: Any, *example_args: Any, backend: Any = None) -> Any:
     A functional model (``keras.Model(inputs, outputs)``) becomes a :class:`KerasGraphModel`:
     its graph, read from ``get_config()``, evaluated layer call by layer call with ivy_like
     ops, shared layers, several inputs and outputs (lists or dicts) included; its ``params``
-    are keyed ``"<layer name>/<weight name>"`` in Keras's layouts, and a layer it cannot
-    translate raises :class:`UnsupportedOpError` naming the layer (see ``docs/convert.md``).
+    are keyed ``"<layer name>/<weight name>"`` in Keras's layouts (the weights of a
+    ``MultiHeadAttention``, which sit in its sublayers, by their path in it:
+    ``"mha/query/kernel"``), and a layer or a setting it cannot translate raises
+    :class:`UnsupportedOpError` naming the layer (see ``docs/convert.md``).
 
     A subclassed model (a ``keras.Model`` or layer with its own ``call``) needs
     ``example_args``, one array per argument of ``call`` (the batch axis stays free): ``call``

@@ -21,9 +21,12 @@ from ...core.backend import activated, current_backend, get_backend
 from .._captured import NativeGraphModel
 from .._errors import UnsupportedOpError
 from .._weights import move
-from .layers import At, lookup, supported
+from .layers import At, Tensor, Translation, lookup, supported, weight_keys
 
+# The layers translated as a whole wherever they sit (a traced call reads them too) ...
 SUPPORTED_FUNCTIONAL = supported(sequential=False)
+# ... and those read only in a functional model (weights in sublayers: MultiHeadAttention).
+FUNCTIONAL_LAYERS = supported(sequential=False, nested=True)
 
 
 def _functional_error(layer: Any, why: str = "") -> Exception:
@@ -31,20 +34,39 @@ def _functional_error(layer: Any, why: str = "") -> Exception:
     reason = f" ({why})" if why else ""
     return UnsupportedOpError(
         f"from_keras: layer {layer.name!r} ({cls}) is not supported{reason}; supported "
-        f"layers: {', '.join(SUPPORTED_FUNCTIONAL)}"
+        f"layers: {', '.join(FUNCTIONAL_LAYERS)}"
     )
+
+
+def _translate(layer: Any, rank: int | None, args: Any = (), kwargs: Any = None) -> Translation:
+    fail = functools.partial(_functional_error, layer)
+    read = lookup(layer, sequential=False)
+    if read is None:
+        raise fail()
+    translation = read(layer, At(fail, lambda: rank, args=args, kwargs=kwargs or {}))
+    assert translation.fn is not None  # a functional entry has its function
+    return translation
 
 
 def layer_fn(layer: Any, rank: int | None) -> Any:
     """``f(params, *args)``: what ``layer`` computes at inference, with ivy_like ops on Keras's
     own layouts (channels-last, HWIO kernels); ``params`` holds its weights by their names."""
-    fail = functools.partial(_functional_error, layer)
-    read = lookup(layer, sequential=False)
-    if read is None:
-        raise fail()
-    fn = read(layer, At(fail, lambda: rank)).fn
-    assert fn is not None  # a functional entry has its function
-    return fn
+    return _translate(layer, rank).fn
+
+
+def _marked(v: Any) -> Any:
+    """A node's serialized argument with each Keras tensor replaced by a :class:`Tensor`."""
+    if isinstance(v, dict) and v.get("class_name") == "__keras_tensor__":
+        return Tensor(tuple(v["config"]["shape"]))
+    if isinstance(v, (list, tuple)):
+        return [_marked(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _marked(x) for k, x in v.items()}
+    return v
+
+
+def _by_keyword(fn: Any) -> Any:
+    return lambda p, args, kwargs: fn(p, *args, **kwargs)
 
 
 def _is_history(v: Any) -> bool:
@@ -127,7 +149,7 @@ class KerasGraphModel(NativeGraphModel):
         self.name = name
         # a functional model's own config (built-in layers only): to_keras rebuilds it
         self.keras_config = keras_config
-        self._steps = steps  # (function, layer name, weight names, argument desc, output key)
+        self._steps = steps  # (function, layer name, weight keys, argument desc, output keys)
         self._inputs = inputs
         self._outputs = outputs
         self.params = params
@@ -174,9 +196,13 @@ class KerasGraphModel(NativeGraphModel):
 
     def _run(self, params: Any, values: dict[Any, Any]) -> Any:
         empty: dict[str, Any] = {}
-        for fn, layer, weights, desc, out in self._steps:
-            p = {w: params[layer][w] for w in weights} if weights else empty
-            values[out] = fn(p, *resolve(desc, values))
+        for fn, layer, weights, desc, outs in self._steps:
+            p = {w: _leaf(params[layer], w) for w in weights} if weights else empty
+            out = fn(p, *resolve(desc, values))
+            if len(outs) == 1:
+                values[outs[0]] = out
+            else:
+                values.update(zip(outs, out))
         return resolve(self._outputs, values)
 
     def _call(self, params: Any, args: tuple[Any, ...]) -> Any:
@@ -249,26 +275,51 @@ def functional(model: Any, backend: Any) -> KerasGraphModel:
     for name, index in order:
         layer = ops[name]
         node = nodes[(name, index)]
-        extra = set(node["kwargs"]) - {"training", "mask"}
-        if extra or node["kwargs"].get("mask") is not None:
-            why = f"called with {', '.join(sorted(extra or {'mask'}))}"
-            raise _functional_error(layer, why)
-        args = _args(node["args"])
-        fn = layer_fn(layer, _rank_of(node["args"]))
+        if node["kwargs"].get("training") is True:  # batch statistics, random dropout
+            raise _functional_error(layer, "called with training=True")
+        if node["kwargs"].get("mask") is not None:
+            raise _functional_error(layer, "called with mask")
+        # keyword arguments left at their default (None) change nothing
+        kwargs = {
+            k: v
+            for k, v in node["kwargs"].items()
+            if k not in ("training", "mask") and v is not None
+        }
+        rank = _rank_of(node["args"])
+        translation = _translate(layer, rank, _marked(node["args"]), _marked(kwargs))
+        extra = set(kwargs) - translation.keywords
+        if extra:
+            raise _functional_error(layer, f"called with {', '.join(sorted(extra))}")
+        fn, args = translation.fn, _args(node["args"])
+        tensors = {k: v for k, v in kwargs.items() if _refs(_args(v), [])}
+        if tensors:  # the keyword arguments holding tensors, passed by keyword
+            fn, args = _by_keyword(fn), ("list", [args, _args(tensors)])
+        try:
+            keyed = weight_keys(layer)
+        except ValueError as err:
+            raise _functional_error(layer, str(err)) from err
         names = []
-        for w in layer.weights:
-            kc = f"{name}/{w.name}"
+        for key, w in keyed:
+            kc = f"{name}/{key}"
             if kc not in weights:
                 weights[kc] = move(np.asarray(w.numpy()), target, kc)
                 if not w.trainable:
                     buffers.add(kc)
-            names.append(w.name)
-        steps.append((fn, name, names, args, (name, index, 0)))
+            names.append(key)
+        outs = tuple((name, index, i) for i in range(translation.outputs))
+        steps.append((fn, name, names, args, outs))
     params = Container.cont_unflatten(weights) if weights else Container()
     name = config.get("name", model.name)
     return KerasGraphModel(
         name, steps, inputs, outputs, params, frozenset(buffers), copy.deepcopy(config)
     )
+
+
+def _leaf(tree: Any, chain: str) -> Any:
+    """The leaf at the key chain ``chain`` ("query/kernel") of nested mappings."""
+    for part in chain.split("/"):
+        tree = tree[part]
+    return tree
 
 
 def _rank_of(args: Any) -> int | None:

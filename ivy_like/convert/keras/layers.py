@@ -14,8 +14,8 @@ when a Keras conversion is asked for.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import keras
@@ -28,24 +28,41 @@ from .._specs import Spec, channels_first, channels_last, from_channels_last_lay
 Fn = Callable[..., Any]
 
 
+@dataclass(frozen=True)
+class Tensor:
+    """A tensor argument of a layer call, by its shape (None for an unknown size)."""
+
+    shape: tuple[int | None, ...]
+
+
 @dataclass
 class At:
     """Where a layer is read: ``fail(why)`` makes the error to raise (each path names the layer
     its own way), ``rank()`` the rank of its input (None when unknown), and whether the reading
-    is for a ``keras.Sequential`` (which checks what its ``ivy_like.nn`` layers can express)."""
+    is for a ``keras.Sequential`` (which checks what its ``ivy_like.nn`` layers can express).
+    A functional model's layer call also gives its positional and keyword arguments (``args``,
+    ``kwargs``; each tensor a :class:`Tensor`), for the readers that take call arguments."""
 
     fail: Callable[..., Exception]
     rank: Callable[[], int | None]
     sequential: bool = False
+    args: Sequence[Any] = ()
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class Translation:
-    """A Keras layer in the two forms: ``fn(params by weight name, *inputs)`` on Keras's layouts
-    (None: not in a functional model) and ``specs()`` (None: not in a Sequential)."""
+    """A Keras layer in the two forms: ``fn(params by weight key, *inputs)`` on Keras's layouts
+    (None: not in a functional model) and ``specs()`` (None: not in a Sequential).
+
+    ``keywords`` are the call's keyword arguments the reading took into account (any other is
+    refused by the functional path); those holding tensors are passed to ``fn`` by keyword.
+    ``outputs`` is the number of tensors ``fn`` returns (a tuple when more than one)."""
 
     fn: Fn | None = None
     specs: Callable[[], list[Spec]] | None = None
+    keywords: frozenset[str] = frozenset()
+    outputs: int = 1
 
 
 @dataclass(frozen=True)
@@ -54,6 +71,9 @@ class Entry:
     sequential: bool
     functional: bool
     subclasses: bool  # a subclass of the layer is read as the layer (it computes the same)
+    # Its weights sit in sublayers (keyed by their path inside the layer, "query/kernel"). Read
+    # only in a functional model: a traced call records the sublayers' own calls instead.
+    nested: bool = False
 
 
 LAYERS: dict[type, Entry] = {}
@@ -61,13 +81,18 @@ _NAMES: list[str] = ["InputLayer"]  # in the order of the messages; an input is 
 
 
 def layer(
-    *names: str, sequential: bool = True, functional: bool = True, subclasses: bool = False
+    *names: str,
+    sequential: bool = True,
+    functional: bool = True,
+    subclasses: bool = False,
+    nested: bool = False,
 ) -> Callable[[Callable[[Any, At], Translation]], Callable[[Any, At], Translation]]:
     """Register the decorated reader for the ``keras.layers`` classes ``names``."""
 
     def register(read: Callable[[Any, At], Translation]) -> Callable[[Any, At], Translation]:
         for name in names:
-            LAYERS[getattr(keras.layers, name)] = Entry(read, sequential, functional, subclasses)
+            entry = Entry(read, sequential, functional, subclasses, nested)
+            LAYERS[getattr(keras.layers, name)] = entry
             _NAMES.append(name)
         return read
 
@@ -87,14 +112,35 @@ def lookup(layer: Any, sequential: bool) -> Callable[[Any, At], Translation] | N
     return entry.read
 
 
-def supported(sequential: bool) -> tuple[str, ...]:
-    """The layer class names a Sequential (or a functional model) takes, for messages."""
+def supported(sequential: bool, nested: bool = False) -> tuple[str, ...]:
+    """The layer class names a Sequential (or a functional model) takes, for messages; for a
+    functional model, the layers with weights in sublayers only when ``nested``."""
     if sequential:
         names = [n for n in _NAMES[1:] if LAYERS[getattr(keras.layers, n)].sequential]
         return (*names, "ZeroPadding1D/2D (before a Conv)")
-    return tuple(
-        n for n in _NAMES if n == "InputLayer" or LAYERS[getattr(keras.layers, n)].functional
+    entries = {n: LAYERS[getattr(keras.layers, n)] for n in _NAMES[1:]}
+    return (
+        "InputLayer",
+        *(n for n, e in entries.items() if e.functional and (nested or not e.nested)),
     )
+
+
+def weight_keys(layer: Any) -> list[tuple[str, Any]]:
+    """(key, variable) of each weight of ``layer``: its path inside the layer, which is its
+    name (``"kernel"``) for a layer holding its own weights and ``"query/kernel"`` for one whose
+    weights sit in sublayers (where the names alone collide). A weight made outside the layer's
+    scope keeps its name; two weights with one key are a ``ValueError``."""
+    path = getattr(layer, "path", None)
+    prefix = f"{path}/" if path else None
+    keys = []
+    for w in layer.weights:
+        p = str(w.path)
+        keys.append((p[len(prefix) :] if prefix and p.startswith(prefix) else str(w.name), w))
+    names = [k for k, _ in keys]
+    if len(set(names)) != len(names):
+        twice = sorted({k for k in names if names.count(k) > 1})
+        raise ValueError(f"layer {layer.name!r} has several weights keyed {twice}")
+    return keys
 
 
 # -- activations ---------------------------------------------------------------------------------
@@ -582,3 +628,97 @@ def attention(layer: Any, at: At) -> Translation:
         return il.matmul(il.nn.softmax(scores, -1), v)
 
     return Translation(fn)
+
+
+# A masked attention logit: far below any real one, so its weight is 0 (Keras uses -1e9 in its
+# Softmax layer; its fused attention a larger negative number, which gives the same weights).
+_MASKED = -1e9
+_MHA_TENSORS = ("query", "value", "key", "attention_mask")
+
+
+@layer("MultiHeadAttention", sequential=False, nested=True)
+def multi_head_attention(layer: Any, at: At) -> Translation:
+    """Keras's MultiHeadAttention on ``(batch, sequence, features)`` inputs, attention over the
+    sequence axis (the default ``attention_axes``), at inference: the query, key and value
+    projections (``EinsumDense``, weights ``query/kernel`` (features, heads, key_dim) ...),
+    ``softmax(q k^T / sqrt(key_dim))`` with the causal, sliding-window and ``attention_mask``
+    masks, the optional sigmoid gate and the output projection. Keras computes a row whose keys
+    are all masked two ways: its fused attention (no scores returned, no dropout) averages
+    every value, its Softmax layer gives zeros; both are followed."""
+    kw = dict(at.kwargs)
+    names = ("query", "value", "key")
+    if len(at.args) > len(names):
+        raise at.fail(f"called with {len(at.args)} positional arguments; at most query, value, key")
+    kw.update(zip(names, at.args))
+    for name in _MHA_TENSORS:
+        if kw.get(name) is not None and not isinstance(kw[name], Tensor):
+            raise at.fail(f"{name} is not a tensor")
+    if not isinstance(kw.get("query"), Tensor) or not isinstance(kw.get("value"), Tensor):
+        raise at.fail("called without query and value")
+    axes = tuple(layer.attention_axes)
+    for name in ("query", "value", "key"):
+        if kw.get(name) is not None and len(kw[name].shape) != 3:
+            raise at.fail(
+                f"{name} of rank {len(kw[name].shape)} with attention_axes={axes}; only "
+                "(batch, sequence, features) inputs, attention over the sequence axis"
+            )
+    if axes != (1,):  # on (batch, sequence, features) inputs only the default is valid
+        raise at.fail(f"attention_axes={axes}; only the sequence axis (the default)")
+    dtype = keras.backend.standardize_dtype(layer.compute_dtype)
+    if dtype not in ("float32", "float64") or dtype != layer.variable_dtype:
+        raise at.fail(f"dtype policy {layer.dtype_policy.name!r}; only float32 or float64")
+    flags = {}
+    for name in ("use_causal_mask", "return_attention_scores"):
+        value = kw.get(name, False)
+        if not isinstance(value, bool):
+            raise at.fail(f"{name}={value!r}; only True or False")
+        flags[name] = value
+    causal, scores = flags["use_causal_mask"], flags["return_attention_scores"]
+    config = layer.get_config()
+    window, gate, bias = config.get("sliding_window"), config.get("use_gate"), layer.use_bias
+    scale = 1.0 / float(np.sqrt(float(layer.key_dim)))
+    # Keras's Softmax layer (dropout, or scores asked for) zeroes a row whose keys are all
+    # masked; its fused attention (otherwise) gives that row uniform weights.
+    zero_masked = scores or layer.dropout > 0
+    out_axes = "efgh"[: len(layer.output_dense.kernel.shape) - 2]
+
+    def project(p: Any, x: Any, name: str) -> Any:
+        y = il.einsum("btd,dnh->btnh", x, p[f"{name}/kernel"])
+        return y + p[f"{name}/bias"] if bias else y
+
+    def fn(p: Any, query: Any, value: Any, key: Any = None, attention_mask: Any = None) -> Any:
+        key = value if key is None else key
+        q = project(p, query, "query") * scale
+        k, v = project(p, key, "key"), project(p, value, "value")
+        logits = il.einsum("bsnh,btnh->bnts", k, q)
+        mask = None
+        t, s = int(query.shape[1]), int(value.shape[1])
+        rows, cols = np.arange(t)[:, None], np.arange(s)[None, :]
+        band = np.ones((t, s), dtype=bool)
+        if causal:
+            band &= rows >= cols
+        if window is not None:
+            band &= np.abs(rows - cols) < window
+        if causal or window is not None:
+            mask = il.asarray(band)
+        if attention_mask is not None:
+            # Keras casts the mask to bool: any nonzero value lets the key be attended
+            m = il.not_equal(attention_mask, il.zeros_like(attention_mask))
+            while len(m.shape) < 4:  # (B, T, S) -> (B, 1, T, S): one mask for every head
+                m = il.expand_dims(m, axis=-3)
+            mask = m if mask is None else il.logical_and(m, mask)
+        if mask is not None:
+            logits = il.where(mask, logits, il.full_like(logits, _MASKED))
+        probs = il.nn.softmax(logits, -1)
+        if mask is not None and zero_masked:
+            probs = il.where(mask, probs, il.zeros_like(probs))
+        y = il.einsum("bnts,bsnh->btnh", probs, v)
+        if gate:
+            y = y * il.nn.sigmoid(project(p, query, "gate"))
+        out = il.einsum(f"btnh,nh{out_axes}->bt{out_axes}", y, p["attention_output/kernel"])
+        if bias:
+            out = out + p["attention_output/bias"]
+        return (out, probs) if scores else out
+
+    keywords = frozenset({*names, "attention_mask", *flags})
+    return Translation(fn, keywords=keywords, outputs=2 if scores else 1)

@@ -13,6 +13,7 @@ import keras
 
 from .._weights import to_numpy_exact
 from .._wrap import flat_params
+from .layers import weight_keys
 
 
 def _built_in(entry: dict[str, Any]) -> bool:
@@ -33,17 +34,20 @@ def rebuild_functional(model: Any, params: Any, where: str) -> Any:
     flat = flat_params(model, params, where)
     values = {kc: to_numpy_exact(leaf, kc) for kc, leaf in flat.items()}
     rebuilt = keras.Model.from_config(copy.deepcopy(config))
-    pairs = []
+    pairs, keys = [], set()
     for layer in rebuilt.layers:
-        for w in layer.weights:
-            kc = f"{layer.name}/{w.name}"
+        try:
+            keyed = weight_keys(layer)  # the keys from_keras gave them ("mha/query/kernel")
+        except ValueError:
+            return None
+        for key, w in keyed:
+            kc = f"{layer.name}/{key}"
             value = values.get(kc)
             if value is None or tuple(value.shape) != tuple(w.shape) or value.dtype != w.dtype:
                 return None
             pairs.append((w, value))
-    if len({id(w) for w, _ in pairs}) != len(pairs) or {
-        f"{layer.name}/{w.name}" for layer in rebuilt.layers for w in layer.weights
-    } != set(values):
+            keys.add(kc)
+    if len({id(w) for w, _ in pairs}) != len(pairs) or keys != set(values):
         return None  # a weight read twice or left unread: no exact rebuild
     for w, value in pairs:
         w.assign(value)
