@@ -12,7 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import torch
+
+import ivy_like as il
 
 from ...container import Container
 from ...container._leaves import leaf_info
@@ -49,7 +52,9 @@ def from_torch(
     ``dynamic_shapes`` is ``torch.export``'s own (``{"input_ids": {0: Dim("batch"), 1:
     Dim("seq")}}``, or a tuple matching the example arguments): those dimensions stay
     dynamic in the captured graph, so one capture runs at every size in their ranges (the
-    call checks the ranges, and that inputs sharing a ``Dim`` agree). A model that fixes
+    call checks the ranges, that inputs sharing a ``Dim`` agree and that a derived one such
+    as ``2 * batch`` is that size; its errors, and ``model.dynamic_dims``, use the ``Dim``
+    names, not torch's symbols). A model that fixes
     such a dimension (reads it as an int, reshapes to the example's sizes) is a
     ``ValueError`` naming it. Without it (None) axis 0 of every tensor input is one
     dynamic ``Dim("batch")`` (an input whose axis 0 differs from the first input's stays
@@ -105,7 +110,16 @@ def from_torch(
         for i, m in enumerate(module)
         if isinstance(m, torch.nn.BatchNorm2d) and m.num_batches_tracked is not None
     }
+    # norms without affine parameters run as weight 1, bias 0; to_torch gives them back
+    # without (while those values are untouched), so the state_dict keeps the module's keys
+    model.torch_without_affine = frozenset(i for i, m in enumerate(module) if _no_affine(m))
     return model
+
+
+def _no_affine(m: torch.nn.Module) -> bool:
+    if isinstance(m, torch.nn.BatchNorm2d):
+        return not m.affine
+    return isinstance(m, torch.nn.LayerNorm) and not m.elementwise_affine
 
 
 def _capture_batch(
@@ -197,8 +211,13 @@ def to_torch(model: Any, params: Any = None) -> torch.nn.Module:
     specs = read_specs(model, params, "to_torch", SUPPORTED + ("Permute",))
     counters = getattr(model, "torch_counters", {})
     modules = []
+    without_affine = getattr(model, "torch_without_affine", frozenset())
     for i, spec in enumerate(specs):
-        m = layer_module(spec)
+        affine = i not in without_affine or not _identity_affine(spec.weights)
+        m = layer_module(spec, affine)
+        if not affine:
+            spec.weights.pop("weight")
+            spec.weights.pop("bias")
         if isinstance(m, torch.nn.BatchNorm2d) and i in counters:
             m.num_batches_tracked = counters[i].clone()
         for name, value in spec.weights.items():
@@ -211,6 +230,15 @@ def to_torch(model: Any, params: Any = None) -> torch.nn.Module:
                 setattr(m, name, t)  # a buffer (BatchNorm running statistics)
         modules.append(m)
     return torch.nn.Sequential(*modules).eval()
+
+
+def _identity_affine(weights: dict[str, Any]) -> bool:
+    """Whether a norm's weight is all 1 and its bias all 0 (as from_torch set them for a norm
+    without affine parameters; once trained away from that, to_torch keeps them)."""
+    w, b = weights.get("weight"), weights.get("bias")
+    if w is None or b is None:
+        return False
+    return bool(np.all(il.to_numpy(w) == 1)) and bool(np.all(il.to_numpy(b) == 0))
 
 
 # -- state_dict <-> Container ------------------------------------------------------------------------

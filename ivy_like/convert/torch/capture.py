@@ -42,6 +42,7 @@ from .._errors import UnsupportedOpError
 from .._weights import move
 from . import aten as _aten
 from .control import check_higher_order, emit_higher_order, is_higher_order
+from .dims import dynamic_dims, input_sizes, named_dims, readable_error, symbol_names
 from .graph_model import GraphModel, describe_tree
 from .sized import sized_nodes, write_sized
 
@@ -108,15 +109,16 @@ def _export(
             warnings.filterwarnings("ignore", "The tensor attributes .*_flat_weights")
             return torch.export.export(module, args, kwargs, dynamic_shapes=dynamic_shapes)
     except torch._dynamo.exc.UserError as err:
-        fixed = re.findall(r"You marked (\w+) as dynamic but your code specialized it", str(err))
-        if not fixed and "dynamic_shapes" not in str(err):
+        text = readable_error(str(err))
+        fixed = re.findall(r"You marked (\S+) as dynamic but your code specialized it", text)
+        if not fixed and "dynamic_shapes" not in text and "Constraints violated" not in text:
             raise
         what = (
             f"the model fixes the dynamic dimension(s) {', '.join(map(repr, fixed))} at the "
             f"example's size (a size read as an int, a reshape to fixed sizes, or a size of 1 "
             f"in the example, which torch specializes)"
             if fixed
-            else str(err).strip().splitlines()[0]
+            else text
         )
         raise ValueError(f"from_torch: dynamic_shapes: {what}") from None
     except Exception as err:
@@ -695,29 +697,6 @@ def _fold(
     return [il.to_native(v) for v in values]
 
 
-def _dynamic_dims(ep: Any, n_user: int, shape: Any, where: str) -> list[tuple[Any, ...]]:
-    """The dynamic dimensions of user input ``n_user``: (input, axis, symbol, min, max) each,
-    from ``torch.export``'s range constraints (max None when unbounded)."""
-    import torch
-
-    ranges = {str(k): v for k, v in ep.range_constraints.items()}
-    dims = []
-    for axis, d in enumerate(shape):
-        if not isinstance(d, torch.SymInt):
-            continue
-        symbol = str(d)
-        if symbol not in ranges:
-            raise UnsupportedOpError(
-                f"from_torch: {where} axis {axis} is the derived dimension {symbol}; "
-                f"dynamic dimensions that are expressions of others are not supported"
-            )
-        vr = ranges[symbol]
-        upper = vr.upper
-        hi = int(upper) if getattr(upper, "is_finite", True) and upper < 1 << 62 else None
-        dims.append((n_user, axis, symbol, int(vr.lower), hi))
-    return dims
-
-
 def capture(
     module: Any,
     args: tuple[Any, ...],
@@ -757,6 +736,7 @@ def capture(
     input_values: dict[int, Any] = {}
     input_shapes: dict[int, tuple[int | None, ...]] = {}
     dynamic: list[tuple[Any, ...]] = []
+    names = symbol_names(ep)  # torch's symbols (s43) -> the user's Dim names
     for node, spec in zip(placeholders, sig.input_specs):
         w.names[node] = node.name
         used = bool(node.users)
@@ -765,8 +745,8 @@ def capture(
                 input_values[n_user] = getattr(spec.arg, "value", None)
             elif _meta(node) is not None:
                 shape = _meta(node).shape
-                dynamic += _dynamic_dims(ep, n_user, shape, f"input {n_user}")
-                input_shapes[n_user] = _sizes(shape)
+                dynamic += dynamic_dims(ep, names, n_user, shape, f"input {n_user}")
+                input_shapes[n_user] = input_sizes(shape)
             w.lines.append(f"    {node.name} = __U[{n_user}]")
             n_user += 1
             continue
@@ -972,5 +952,5 @@ def capture(
         {kc: aliases.get(kc, [kc.replace("/", ".")]) for kc in param_keys},
         sorted(ops),
         ep,
-        dynamic,
+        *named_dims(ep, dynamic, names),
     )

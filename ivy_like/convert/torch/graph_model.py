@@ -103,7 +103,12 @@ class GraphModel(CapturedModel):
     (``out["logits"]``, ``out.logits``).
 
     ``model.code`` is the generated function (one line per graph node) and ``model.aten_ops``
-    the ATen ops it uses. Build one with :func:`ivy_like.convert.from_torch`.
+    the ATen ops it uses. ``model.dynamic_dims`` names the dimensions that may change from
+    call to call, ``{axis: name}`` per input (numbered as the call flattens them), with the
+    names of the ``Dim`` objects given to ``from_torch`` (``"batch"`` for the default batch, an
+    expression such as ``"2*batch"`` for a derived one); None when every size is the
+    example's. Errors about a call's sizes use the same names. Build one with
+    :func:`ivy_like.convert.from_torch`.
 
     Examples
     --------
@@ -120,6 +125,8 @@ class GraphModel(CapturedModel):
     >>> model = from_torch(net, torch.ones(2, 3), backend="numpy")
     >>> model.params.cont_all_key_chains()
     ['fc/weight', 'fc/bias']
+    >>> model.dynamic_dims
+    {0: {0: 'batch'}}
     >>> x = np.arange(6, dtype=np.float32).reshape(2, 3)
     >>> bool(np.allclose(model(x), net(torch.from_numpy(x)).detach().numpy(), atol=1e-6))
     True
@@ -137,6 +144,8 @@ class GraphModel(CapturedModel):
         aten_ops: list[str],
         exported: Any = None,
         dynamic: Sequence[tuple[int, int, str, int, int | None]] = (),
+        derived: Sequence[tuple[int, int, str, str, int, int]] = (),
+        roots: Mapping[str, tuple[int, int | None]] | None = None,
     ) -> None:
         self._capture(generated, params)
         self._inputs = inputs
@@ -144,10 +153,19 @@ class GraphModel(CapturedModel):
         # The graph is captured for these shapes (reshapes hold them as numbers): another
         # shape is refused rather than computed wrongly. A dimension captured as dynamic
         # (None here) may take any size in its range, the same for every input that shares
-        # its symbol.
+        # its Dim. Dimensions go by the user's Dim names (dims.py maps torch's symbols to
+        # them at capture): (input, axis, name, min, max) each.
         self._input_shapes = list(input_shapes.items())
         self._dynamic = list(dynamic)
-        self._symbols = {(i, axis): symbol for i, axis, symbol, _, _ in self._dynamic}
+        # A derived dimension (2*batch + 1): (input, axis, name, root name, a, c), its size
+        # a * root + c; a root no input has itself is found from them, in its range.
+        self._derived = list(derived)
+        self._roots = dict(roots or {})
+        names: dict[int, dict[int, str]] = {}
+        for i, axis, name, _, _ in self._dynamic:
+            names.setdefault(i, {})[axis] = name
+        # {axis: name} per flat input with dynamic dimensions; None when every size is static
+        self.dynamic_dims = names or None
         self._outputs_desc = outputs
         self.aliases = aliases  # key chain -> every state_dict name of that tensor
         self.aten_ops = aten_ops
@@ -194,7 +212,8 @@ class GraphModel(CapturedModel):
                 or len(got) != len(shape)
                 or any(s is not None and g != s for g, s in zip(got, shape))
             ):
-                dims = [str(self._symbols.get((i, axis), s)) for axis, s in enumerate(shape)]
+                named = self.dynamic_dims.get(i, {}) if self.dynamic_dims else {}
+                dims = [str(named.get(axis, s)) for axis, s in enumerate(shape)]
                 captured = f"({', '.join(dims)}{',' if len(dims) == 1 else ''})"
                 how = (
                     "from_torch(..., dynamic_shapes=...) with the dimension that changes"
@@ -214,9 +233,9 @@ class GraphModel(CapturedModel):
 
     def _check_dynamic(self, flat: list[Any]) -> None:
         """Each dynamic dimension within the range torch.export captured it for, and equal
-        wherever the graph has the same symbol (a mask's length and the tokens')."""
+        wherever it has the same Dim (a mask's length and the tokens')."""
         seen: dict[str, tuple[int, int, int]] = {}
-        for i, axis, symbol, lo, hi in self._dynamic:
+        for i, axis, name, lo, hi in self._dynamic:
             n = flat[i].shape[axis]
             if not isinstance(n, int):
                 continue  # a symbolic size: ivy_like.export traces for every size at once
@@ -224,15 +243,44 @@ class GraphModel(CapturedModel):
                 top = "" if hi is None else f" to {hi}"
                 raise ValueError(
                     f"GraphModel: input {i} axis {axis} has size {n}; the dynamic dimension "
-                    f"{symbol} was captured for sizes {lo}{top}"
+                    f"{name!r} was captured for sizes {lo}{top}"
                 )
-            first = seen.setdefault(symbol, (n, i, axis))
+            first = seen.setdefault(name, (n, i, axis))
             if first[0] != n:
                 raise ValueError(
                     f"GraphModel: input {i} axis {axis} has size {n} but input {first[1]} "
                     f"axis {first[2]} has size {first[0]}; both are the dynamic dimension "
-                    f"{symbol} of the capture and must be equal"
+                    f"{name!r} of the capture and must be equal"
                 )
+        if self._derived:
+            self._check_derived(flat, seen)
+
+    def _check_derived(self, flat: list[Any], seen: dict[str, tuple[int, int, int]]) -> None:
+        """Each derived dimension (``2*batch + 1``) the size its root gives: the root's size
+        where an input has it, else the size the first derived dimension of it implies."""
+        for i, axis, name, root, a, c in self._derived:
+            n = flat[i].shape[axis]
+            if not isinstance(n, int):
+                continue
+            have = seen.get(root)
+            if have is not None:
+                if n != a * have[0] + c:
+                    raise ValueError(
+                        f"GraphModel: input {i} axis {axis} has size {n}; it is the dynamic "
+                        f"dimension {name!r}, which is {a * have[0] + c} where {root!r} is "
+                        f"{have[0]} (input {have[1]} axis {have[2]})"
+                    )
+                continue
+            r, rest = divmod(n - c, a)
+            lo, hi = self._roots.get(root, (0, None))
+            if rest or r < lo or (hi is not None and r > hi):
+                top = "" if hi is None else f" to {hi}"
+                raise ValueError(
+                    f"GraphModel: input {i} axis {axis} has size {n}; it is the dynamic "
+                    f"dimension {name!r}, and no whole {root!r} in the captured range "
+                    f"{lo}{top} gives {n}"
+                )
+            seen[root] = (r, i, axis)
 
     def _outputs(self, flat: Any) -> Any:
         return _rebuild(self._outputs_desc, flat, [0])

@@ -158,15 +158,16 @@ def _float_dtype(m: torch.nn.Module) -> torch.dtype:
     return torch.get_default_dtype()
 
 
-def layer_module(spec: Spec) -> torch.nn.Module:
+def layer_module(spec: Spec, affine: bool = True) -> torch.nn.Module:
+    """The ``torch.nn`` layer of ``spec``; ``affine=False``: a norm without its weight and bias."""
     nn, c = torch.nn, spec.config
     kind = spec.kind
     if kind in ("Linear", "Conv1d", "Conv2d", "Embedding", "MaxPool2d", "AvgPool2d"):
         return getattr(nn, kind)(**c)
     if kind == "LayerNorm":
-        return nn.LayerNorm(c["normalized_shape"], eps=c["eps"])
+        return nn.LayerNorm(c["normalized_shape"], eps=c["eps"], elementwise_affine=affine)
     if kind == "BatchNorm2d":
-        return nn.BatchNorm2d(c["num_features"], eps=c["eps"])
+        return nn.BatchNorm2d(c["num_features"], eps=c["eps"], affine=affine)
     if kind == "Dropout":
         return nn.Dropout(c["p"])
     if kind == "GELU":
