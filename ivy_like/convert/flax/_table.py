@@ -6,7 +6,7 @@ arguments (or refuses the use), both registered by the :func:`primitive` decorat
 whose body is inlined (:data:`INLINE`) and primitives that pass their operands through
 (:data:`IDENTITY`) have no handler, nor has control flow (:data:`CONTROL`), whose
 sub-jaxprs are written as nested functions. The handlers are in :mod:`.primitives` and, for the
-scatters, :mod:`.scatters`; no framework is imported: the table and the list of supported
+gathers and dynamic slices, :mod:`.gathers`, for the scatters, :mod:`.scatters`; no framework is imported: the table and the list of supported
 primitives in ``docs/convert.md`` come without jax.
 """
 
@@ -22,7 +22,9 @@ Handler = Callable[..., Any]
 
 PRIMITIVES: dict[str, Handler] = {}
 STATIC: dict[str, Callable[[Eqn], dict[str, Any]]] = {}
-ARITY: dict[str, int] = {}  # how many leading operands go to the handler (the rest are static)
+# How many leading operands go to the handler (the rest are static): a number, or a rule that
+# decides it for the equation.
+ARITY: dict[str, int | Callable[[Eqn], int]] = {}
 SCALARS: set[str] = set()  # elementwise: a scalar constant operand is written as a Python number
 # Calls whose body is inlined; primitives that pass their operands through.
 INLINE = frozenset(
@@ -56,6 +58,11 @@ def is_symbolic(d: Any) -> bool:
     return type(d).__name__ == "_DimExpr"
 
 
+def same(a: Any, b: Any) -> bool:
+    """Equal shapes for every size of the dynamic dimensions (the same expressions)."""
+    return len(a) == len(b) and all(str(x) == str(y) for x, y in zip(a, b))
+
+
 def size(d: Any) -> Any:
     """A size of an aval or a parameter: an int, or jax's symbolic expression kept as it is
     (the generated code computes it at run time: ``symbolic.source``)."""
@@ -69,24 +76,30 @@ class Refused(Exception):
 @dataclass(frozen=True)
 class Eqn:
     """What a :data:`STATIC` rule sees of an equation: its parameters, the shapes and dtypes of
-    its operands and results, and the value of each operand known at conversion (else None)."""
+    its operands and results, the value of each operand known at conversion (else None),
+    whether each is computed at run time from the inputs' sizes only (never their values: a
+    size, an index counted from the end of a dynamic dimension), and the axis along which an
+    operand counts positions (an ``iota`` computed at run time; else None)."""
 
     params: dict[str, Any]
     ins: list[Any]  # avals: .shape, .dtype
     outs: list[Any]
     known: list[np.ndarray | None]
+    sized: tuple[bool, ...] = ()
+    iotas: tuple[int | None, ...] = ()
 
 
 def primitive(
     *names: str,
     static: Callable[[Eqn], dict[str, Any]] | None = None,
-    arity: int | None = None,
+    arity: int | Callable[[Eqn], int] | None = None,
     scalars: bool = False,
 ) -> Callable[[Handler], Handler]:
     """Register the decorated function for the jax primitives ``names``.
 
     ``static`` turns the equation's parameters into the handler's keyword arguments (or
-    raises :class:`Refused`); ``arity``: only that many leading operands are passed;
+    raises :class:`Refused`); ``arity``: only that many leading operands are passed (or a
+    rule that says how many for the equation);
     ``scalars``: the op is elementwise and takes Python numbers for scalar constants.
     """
 

@@ -80,6 +80,10 @@ class _Writer:
         self.keep: list[Any] = []  # the arrays whose ids key const_ids stay alive
         self.used: set[str] = set()
         self.count = 0
+        # locals computed from the inputs' sizes only (never their values), and the axis of
+        # the locals that are positions along it (an iota): what some handlers may rely on
+        self.sized: set[str] = set()
+        self.iotas: dict[str, int] = {}
 
     def fresh(self) -> str:
         self.count += 1
@@ -245,9 +249,10 @@ def _walk(jaxpr: Any, env: dict[Any, Any], w: _Writer, where: str, used: set[str
         if fn is None:
             raise _unsupported(name, here, eqn)
         known = [x if isinstance(x, np.ndarray) else None for x in ins]
-        info = Eqn(
-            dict(eqn.params), [v.aval for v in eqn.invars], [v.aval for v in eqn.outvars], known
-        )
+        sized = tuple(isinstance(x, np.ndarray) or x in w.sized for x in ins)
+        iotas = tuple(w.iotas.get(x) if isinstance(x, str) else None for x in ins)
+        avals = [v.aval for v in eqn.invars], [v.aval for v in eqn.outvars]
+        info = Eqn(dict(eqn.params), *avals, known, sized, iotas)
         try:
             kwargs = STATIC[name](info) if name in STATIC else {}
         except Refused as why:
@@ -260,13 +265,19 @@ def _walk(jaxpr: Any, env: dict[Any, Any], w: _Writer, where: str, used: set[str
         used.add(name)
         reads: set[str] = set()
         scalar = name in SCALARS and any(not isinstance(x, np.ndarray) for x in ins)
-        args = [w.value(x, scalar, reads) for x in ins[: ARITY.get(name, len(ins))]]
+        arity = ARITY.get(name, len(ins))
+        arity = arity if isinstance(arity, int) else arity(info)
+        args = [w.value(x, scalar, reads) for x in ins[:arity]]
         args += [f"{key}={w.literal(v)}" for key, v in kwargs.items()]
         outs = []
         for v in eqn.outvars:
             local = w.fresh()
             env[v] = local
             outs.append(local)
+        if all(sized) and not eqn.effects:  # sizes and constants only (dim_as_value, iota)
+            w.sized.update(outs)
+        if name == "iota":
+            w.iotas[outs[0]] = int(eqn.params["dimension"])
         target = outs[0] if not eqn.primitive.multiple_results else ", ".join(outs) + ","
         handler = w.ref(fn, "jax_" + name.replace("-", "_"))  # scatter-add: an identifier
         source = _source(eqn)
@@ -527,7 +538,9 @@ class _Capture:
             return model
         args, sizes = symbolic.resized(self.args, dims)
         try:
-            want = jax.tree_util.tree_leaves(self.fn(self.leaves, *[args[i] for i in self.traced]))
+            # jax arrays, as the trace saw: a module may use their methods (x.at[i].set)
+            inputs = [jax.numpy.asarray(args[i]) for i in self.traced]
+            want = jax.tree_util.tree_leaves(self.fn(self.leaves, *inputs))
             with il.use_backend("numpy"):
                 got = model.apply(model.params_on("numpy"), *args)
             model._moved = None  # the NumPy copy of the weights was for this check only

@@ -1,6 +1,6 @@
 """The handlers of the jax primitives :func:`from_flax` maps a jaxpr with, registered in the
-table of :mod:`._table` (re-exported here) by its :func:`primitive` decorator; the scatters
-are in :mod:`.scatters`. No framework is imported: the table and the list of supported
+table of :mod:`._table` (re-exported here) by its :func:`primitive` decorator; the gathers
+and dynamic slices are in :mod:`.gathers`, the scatters in :mod:`.scatters`. No framework is imported: the table and the list of supported
 primitives in ``docs/convert.md`` come without jax.
 """
 
@@ -16,13 +16,14 @@ import ivy_like as il
 
 from .. import _special
 from .._casts import cast
-from . import scatters, symbolic  # noqa: F401 - scatters: imported for its registrations
+from . import gathers, scatters, symbolic  # noqa: F401 - imported for their registrations
 from ._table import (
     Eqn,
     Handler,
     Refused,
     is_symbolic,
     primitive,
+    same,
     size,
     supported_primitives,
     supported_primitives_markdown,
@@ -211,20 +212,15 @@ def reduce_precision(x: Any) -> Any:
 
 
 # -- shapes ----------------------------------------------------------------------------------------
-def _same(a: Sequence[Any], b: Sequence[Any]) -> bool:
-    """Equal shapes for every size of the dynamic dimensions (the same expressions)."""
-    return len(a) == len(b) and all(str(x) == str(y) for x, y in zip(a, b))
-
-
 def _broadcast(e: Eqn) -> dict[str, Any]:
     shape = tuple(size(s) for s in e.outs[0].shape)
     expanded: list[Any] = [1] * len(shape)
     for i, d in enumerate(e.params["broadcast_dimensions"]):
         expanded[d] = size(e.ins[0].shape[i])
-    same = _same(expanded, e.ins[0].shape)
+    kept = same(expanded, e.ins[0].shape)
     return {
-        "expanded": None if same else tuple(expanded),
-        "shape": None if _same(expanded, shape) else shape,
+        "expanded": None if kept else tuple(expanded),
+        "shape": None if same(expanded, shape) else shape,
     }
 
 
@@ -305,7 +301,7 @@ def _slice(e: Eqn) -> dict[str, Any]:
     steps = e.params.get("strides") or (None,) * len(e.params["start_indices"])
     index = tuple(
         # a limit that is the whole axis is written None: no size to compute at run time
-        slice(size(a), None if _same([b], [n]) else size(b), None if s in (None, 1) else int(s))
+        slice(size(a), None if same([b], [n]) else size(b), None if s in (None, 1) else int(s))
         for a, b, s, n in zip(
             e.params["start_indices"], e.params["limit_indices"], steps, e.ins[0].shape
         )
@@ -315,24 +311,6 @@ def _slice(e: Eqn) -> dict[str, Any]:
 
 @primitive("slice", static=_slice)
 def slice_(x: Any, *, index: tuple[slice, ...]) -> Any:
-    return x[index]
-
-
-def _dynamic_slice(e: Eqn) -> dict[str, Any]:
-    starts = e.known[1:]
-    if any(s is None for s in starts):
-        raise Refused("start indices computed at run time (data-dependent)")
-    if any(is_symbolic(d) for d in (*e.ins[0].shape, *e.params["slice_sizes"])):
-        raise Refused("a slice of an axis of a dynamic dimension (its clamped start)")
-    index = []
-    for extent, n, s in zip(e.params["slice_sizes"], e.ins[0].shape, starts):
-        start = min(max(int(np.asarray(s)), 0), int(n) - int(extent))  # XLA clamps the start
-        index.append(slice(start, start + int(extent)))
-    return {"index": tuple(index)}
-
-
-@primitive("dynamic_slice", static=_dynamic_slice, arity=1)
-def dynamic_slice(x: Any, *, index: tuple[slice, ...]) -> Any:
     return x[index]
 
 
@@ -428,24 +406,38 @@ def cumprod(x: Any, *, axis: int, reverse: bool) -> Any:
 
 
 def _sort(e: Eqn) -> dict[str, Any]:
-    """One operand, or ``argsort``'s pair: the operand and the positions along the axis."""
+    """One operand; ``argsort``'s pair (the operand and the positions along the axis, known at
+    conversion or an iota computed at run time): a sort and an argsort; other operands sorted
+    by the first (one key): gathered at its stable argsort."""
     axis = int(e.params["dimension"])
     if len(e.ins) == 1:
-        return {"axis": axis, "positions": None}
-    if any(is_symbolic(d) for d in e.ins[0].shape):
-        raise Refused("sorting along a dynamic dimension with positions")
-    shape = tuple(int(d) for d in e.ins[0].shape)
-    positions = e.known[1]
-    if len(e.ins) == 2 and int(e.params["num_keys"]) == 1 and positions is not None:
-        along = np.arange(shape[axis]).reshape([-1 if d == axis else 1 for d in range(len(shape))])
-        if np.array_equal(positions, np.broadcast_to(along, shape)):
-            return {"axis": axis, "positions": il.as_dtype(_dtype_name(e.ins[1]))}
-    raise Refused("sorting several operands together; one operand, or argsort's pair")
+        return {"axis": axis, "positions": None, "carried": False}
+    if int(e.params["num_keys"]) != 1:
+        raise Refused("sorting by several keys together; one key (num_keys=1) only")
+    if len(e.ins) == 2 and _counts_along(e, axis):
+        return {"axis": axis, "positions": il.as_dtype(_dtype_name(e.ins[1])), "carried": False}
+    return {"axis": axis, "positions": None, "carried": True}
 
 
-@primitive("sort", static=_sort, arity=1)
-def sort(x: Any, *, axis: int, positions: Any) -> tuple[Any, ...]:
-    """A result per operand: the sorted values (and their positions, for an argsort)."""
+def _counts_along(e: Eqn, axis: int) -> bool:
+    """Whether the second operand is the positions along ``axis`` (argsort's iota)."""
+    if e.iotas and e.iotas[1] == axis and same(e.ins[1].shape, e.ins[0].shape):
+        return True
+    positions, shape = e.known[1], e.ins[0].shape
+    if positions is None or any(is_symbolic(d) for d in shape):
+        return False
+    shape = tuple(int(d) for d in shape)
+    along = np.arange(shape[axis]).reshape([-1 if d == axis else 1 for d in range(len(shape))])
+    return bool(np.array_equal(positions, np.broadcast_to(along, shape)))
+
+
+@primitive("sort", static=_sort, arity=lambda e: len(e.ins) if _sort(e)["carried"] else 1)
+def sort(x: Any, *others: Any, axis: int, positions: Any, carried: bool) -> tuple[Any, ...]:
+    """A result per operand: the sorted values (and their positions, for an argsort; or the
+    other operands in the order of the first)."""
+    if carried:
+        order = il.argsort(x, axis=axis, stable=True)
+        return tuple(il.take_along_axis(y, order, axis=axis) for y in (x, *others))
     if positions is None:
         return (il.sort(x, axis=axis),)
     return il.sort(x, axis=axis), cast(il.argsort(x, axis=axis, stable=True), positions)
@@ -672,89 +664,3 @@ def reduce_window_min(x: Any, **geometry: Any) -> Any:
 @primitive("reduce_window_sum", static=lambda e: {**_window(e), "fill": 0})
 def reduce_window_sum(x: Any, **geometry: Any) -> Any:
     return _reduce_window(x, how="sum", **geometry)
-
-
-def _gather(e: Eqn) -> dict[str, Any]:
-    """A ``take`` along one axis (an embedding lookup, ``x[idx]``, ``jnp.take``) or a
-    ``take_along_axis``; other gathers are refused."""
-    dn, p = e.params["dimension_numbers"], e.params
-    shape, idx_shape = tuple(e.ins[0].shape), tuple(e.ins[1].shape)
-    batching = tuple(dn.operand_batching_dims) + tuple(dn.start_indices_batching_dims)
-    sizes = tuple(size(s) for s in p["slice_sizes"])
-    if (
-        len(dn.start_index_map) != 1
-        or tuple(dn.collapsed_slice_dims) != tuple(dn.start_index_map)
-        or not idx_shape
-        or idx_shape[-1] != 1
-    ):
-        raise Refused(f"{dn}; only a take along one axis or a take_along_axis")
-    axis = int(dn.start_index_map[0])
-    others = tuple(d for d in range(len(shape)) if d != axis)
-    along = (
-        not dn.offset_dims
-        and tuple(dn.operand_batching_dims) == tuple(dn.start_indices_batching_dims) == others
-        and len(idx_shape) == len(shape) + 1
-    )
-    if batching and not along:
-        raise Refused(f"{dn}; only a take along one axis or a take_along_axis")
-    if along:
-        if any(s != 1 for s in sizes):
-            raise Refused(f"slice_sizes={sizes} in a take_along_axis")
-    elif any(s != (1 if d == axis else size(n)) for d, (s, n) in enumerate(zip(sizes, shape))):
-        raise Refused(f"slice_sizes={sizes}: only whole slices along the other axes")
-    batch = idx_shape[:-1]
-    perm = None  # take gives x.shape[:axis] + batch + x.shape[axis + 1:]; gather may permute
-    if not along:
-        taken = [("o", d) for d in range(axis)] + [("b", j) for j in range(len(batch))]
-        taken += [("o", d) for d in others if d > axis]
-        offsets, batches = iter(others), iter(range(len(batch)))
-        rank = len(batch) + len(shape) - 1
-        wanted = [
-            ("o", next(offsets)) if q in dn.offset_dims else ("b", next(batches))
-            for q in range(rank)
-        ]
-        perm = tuple(taken.index(w) for w in wanted)
-        perm = None if perm == tuple(range(rank)) else perm
-    mode = str(p.get("mode", "")).rsplit(".", 1)[-1].upper()
-    fill = None
-    if "FILL" in mode:
-        fill = p.get("fill_value")
-        if fill is None:
-            dt = np.dtype(e.ins[0].dtype)
-            if np.issubdtype(dt, np.inexact):
-                fill = math.nan
-            elif dt == np.bool_:
-                fill = True
-            else:
-                info = np.iinfo(dt)
-                fill = int(info.min if np.issubdtype(dt, np.signedinteger) else info.max)
-    mask_shape = batch if along else (1,) * axis + batch + (1,) * (len(shape) - axis - 1)
-    return {
-        "along": along,
-        "axis": axis,
-        "size": size(shape[axis]),
-        "perm": perm,
-        "fill": fill,
-        "mask_shape": mask_shape,
-    }
-
-
-@primitive("gather", static=_gather)
-def gather(
-    x: Any,
-    indices: Any,
-    *,
-    along: bool,
-    axis: int,
-    size: int,
-    perm: Any,
-    fill: Any,
-    mask_shape: Any,
-) -> Any:
-    idx = indices[..., 0]
-    take = il.take_along_axis if along else il.take
-    out = take(x, il.clip(idx, 0, size - 1), axis=axis)
-    if fill is not None:  # mode FILL_OR_DROP: out-of-range indices give the fill value
-        valid = il.logical_and(il.greater_equal(idx, 0), il.less(idx, size))
-        out = il.where(symbolic.reshape(valid, mask_shape), out, fill)
-    return out if perm is None else il.permute_dims(out, perm)

@@ -26,6 +26,7 @@ import numpy as np
 import ivy_like as il
 
 from ...core.backend import backend_of
+from .._casts import cast
 from ._table import is_symbolic
 
 Dims = dict[int, str]  # axis -> the dimension's name
@@ -302,6 +303,12 @@ def scalar(value: Any) -> Any:
 
         return il.asarray(torch.scalar_tensor(value, dtype=torch.int64))
     return il.asarray(value)
+
+
+def operand(value: Any, dtype: Any) -> Any:
+    """A size as an operand of integer arithmetic: an int as it is; a framework's symbolic
+    size (exporting, compiling) as a 0-d array of ``dtype``."""
+    return value if isinstance(value, int) else cast(scalar(value), dtype)
 
 
 def reshape(x: Any, shape: Sequence[Any]) -> Any:
