@@ -171,6 +171,16 @@ def _index_max(dt: Any) -> int:
     return top
 
 
+def _past_index_max(size: Any, dt: Any) -> bool:
+    """Whether an axis of ``size`` has positions past the integer dtype ``dt``'s maximum (then
+    JAX's wrap of negative indices would overflow). A symbolic size (``jax.export``) cannot
+    be compared with a number: an index dtype narrower than the default integer is widened
+    then (exact either way)."""
+    if type(size) is int:
+        return size > _index_max(dt)
+    return np.dtype(dt).itemsize < np.dtype(DEFAULT_INT).itemsize
+
+
 def _index_range(k: Any) -> tuple[int, int]:
     """``(min, max)`` of a concrete integer index array.
 
@@ -229,7 +239,7 @@ def _key(x: Any, key: Any) -> Any:
             dt is not None
             and getattr(k, "ndim", 0) > 0
             and jnp.issubdtype(dt, jnp.integer)
-            and shp[axis] > _index_max(dt)
+            and _past_index_max(shp[axis], dt)
         ):
             # JAX wraps negative indices with ``size`` in the index dtype, which overflows
             # (e.g. int8 indices into an axis of 300): widen to the default integer.

@@ -20,6 +20,7 @@ from . import (
     _index_max,
     _index_range,
     _key,
+    _past_index_max,
 )
 from ._helpers import ShardingTypeError as _ShardingTypeError
 from ._helpers import sharded_take as _sharded_take
@@ -77,7 +78,7 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     if size == 0 and indices.size == 0:
         # jnp.take from an empty axis drops the indices' shape ((0, 0) indices gave (0,))
         return jnp.zeros((*x.shape[:axis], *indices.shape, *x.shape[axis + 1 :]), x.dtype)
-    if size > _index_max(dt):
+    if _past_index_max(size, dt):
         # JAX wraps negative indices with ``size`` in the index dtype, which would overflow.
         indices = indices.astype(DEFAULT_INT)
     # jnp.take: one cached gather, where x[..., indices] dispatches several primitives. For

@@ -238,10 +238,10 @@ def test_a_start_computed_from_the_data_is_still_refused():
 
 
 class Served(fnn.Module):
-    """A lookup, sorts, a slice at a start from the batch size, an update along the batch and
-    scatter-adds: the uses jax.export takes with the batch symbolic (taking along the
-    symbolic batch itself is not among them: the jax backend's index-width check compares
-    that size with a number, which jax cannot decide)."""
+    """A lookup, sorts, takes along the symbolic batch and across it, a slice at a start from
+    the batch size, an update along the batch and scatter-adds: the uses jax.export takes
+    with the batch symbolic (the jax backend widens narrow indices into an axis whose size
+    it cannot compare with the index dtype's maximum)."""
 
     @fnn.compact
     def __call__(self, x, ids):
@@ -257,6 +257,8 @@ class Served(fnn.Module):
             patched,
             x.at[ids[:, 0] % b].add(x * 2.0),
             x.at[:, jnp.array([0, 2, 2])].add(1.0),
+            jnp.take_along_axis(x, ids % x.shape[1], axis=1),
+            x[-1] + x[ids[:, 0] % b],
         )
 
 
