@@ -16,16 +16,26 @@ Rows per model, each artifact loaded as a server without ivy_like loads it:
 3. ``"savedmodel"``: the ``serving_default`` signature of ``tf.saved_model.load(path)``, against the
    same two;
 4. ``"tflite"``: ``tf.lite.Interpreter`` (``invoke`` on a set input), against eager torch;
-5. ``"mlx"``: ``mx.import_function(path)`` (evaluated), against eager torch;
-6. the ResNet only: its SavedModel against the same network written natively in Keras
-   (channels-last, the converted weights copied in; checked to agree within 1e-4) and exported by
-   Keras's own ``model.export``, both served through their SavedModel signature.
+5. ``"mlx"``: ``mx.import_function(path)`` (evaluated), against eager torch, and against the same
+   model written natively in MLX (``benchmarks/_native_mlx.py``: ``mlx.nn`` modules, the ResNet
+   channels-last, GPT-2's attention by ``mx.fast.scaled_dot_product_attention``; the torch
+   weights copied in, checked to agree within 1e-4) served two ways: ``mx.compile`` of its call,
+   and its call written by ``mx.export_function`` and loaded by ``mx.import_function``;
+6. the SavedModel against the same model written natively in Keras 3
+   (``benchmarks/_native_keras.py``: ``keras.layers``, the ResNet channels-last, GPT-2's
+   attention by ``MultiHeadAttention``; the torch weights copied in, checked within 1e-4) and
+   exported by Keras's own ``model.export``, both served through their ``serving_default``
+   signature.
+
+The native rows ask whether ivy_like adds cost or the target framework's CPU kernels cost what
+they cost: the native models take their input as their users hold it (images NHWC, token ids
+int32), the artifacts the source's (NCHW, int64 token ids; int32 for JAX and MLX).
 
 Every framework uses its default threads (2 on the machines the docs figures come from): the rows
 compare frameworks, and pinning one of them to 1 thread would decide the result. Every timed call
 finishes its work (``block_until_ready``, ``.numpy()``, ``mx.eval``). Timing is
 ``bench_transforms._time`` (warm-up, paired rounds in a shuffled order); µs are medians, the
-ratio the median of the per-round ratios artifact / source (target ≤ 1.1).
+ratio the median of the per-round ratios artifact / the other (target ≤ 1.1).
 
 ``python benchmarks/bench_export.py [--quick] [--only NAME]``
 """
@@ -45,6 +55,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
 sys.path.insert(0, str(Path(__file__).parent))
 
+import _native_keras  # noqa: E402
+import _native_mlx  # noqa: E402
 import bench_convert as _convert  # noqa: E402
 import bench_programs as _programs  # noqa: E402
 import bench_transforms as _transforms  # noqa: E402
@@ -59,11 +71,12 @@ Call = Callable[[], Any]
 class _Shipped:
     """One model: the original module, its capture, and its artifacts (written once)."""
 
-    def __init__(self, build: Callable[[], tuple[Any, np.ndarray]]) -> None:
+    def __init__(self, name: str, build: Callable[[], tuple[Any, np.ndarray]]) -> None:
         import torch
 
         from ivy_like.convert import from_torch
 
+        self.name = name
         self.net, x = build()
         self.x = x
         self.x_torch = torch.from_numpy(x)
@@ -73,6 +86,7 @@ class _Shipped:
         self.folder = tempfile.mkdtemp(prefix="bench_export_")
         self._paths: dict[str, str] = {}
         self._compiled: dict[str, Any] = {}
+        self.native: dict[str, Any] = {}  # framework -> the model written natively in it
 
     def example(self, fmt: str) -> np.ndarray:
         """The input in ``fmt``'s terms: token ids as int32 for JAX (no int64 without 64-bit
@@ -188,75 +202,42 @@ class _Shipped:
         return run
 
 
-# -- the ResNet written natively in Keras ------------------------------------------------------
-def _keras_resnet(net: Any) -> Any:
-    """transformers' ``ResNetForImageClassification`` (basic blocks) written with Keras layers,
-    channels-last, holding ``net``'s weights. Explicit zero padding keeps torch's symmetric
-    padding (Keras's "same" pads the odd pixel on one side); max pooling pads with zeros, which
-    after a ReLU gives torch's -inf padding's result."""
-    import keras
-    import torch
-
-    layers = keras.layers
-    state = {k: v.detach().numpy() for k, v in net.state_dict().items()}
-    weights: list[tuple[Any, list[np.ndarray]]] = []
-
-    def conv(x: Any, prefix: str, stride: int, relu: bool) -> Any:
-        kernel = state[f"{prefix}.convolution.weight"]  # (out, in, kh, kw)
-        size = kernel.shape[-1]
-        if size // 2:
-            x = layers.ZeroPadding2D(size // 2)(x)
-        c = layers.Conv2D(kernel.shape[0], size, strides=stride, use_bias=False)
-        x = c(x)
-        weights.append((c, [kernel.transpose(2, 3, 1, 0)]))
-        bn = layers.BatchNormalization(epsilon=1e-5)
-        x = bn(x)
-        n = f"{prefix}.normalization"
-        stats = ("weight", "bias", "running_mean", "running_var")
-        weights.append((bn, [state[f"{n}.{s}"] for s in stats]))
-        return layers.ReLU()(x) if relu else x
-
-    config = net.config
-    inputs = keras.Input((64, 64, 3))
-    x = conv(inputs, "resnet.embedder.embedder", 2, relu=True)
-    x = layers.MaxPooling2D(3, strides=2)(layers.ZeroPadding2D(1)(x))
-    for s, depth in enumerate(config.depths):
-        for i in range(depth):
-            prefix = f"resnet.encoder.stages.{s}.layers.{i}"
-            stride = 2 if (s > 0 or config.downsample_in_first_stage) and i == 0 else 1
-            shortcut = x
-            if f"{prefix}.shortcut.convolution.weight" in state:
-                shortcut = conv(x, f"{prefix}.shortcut", stride, relu=False)
-            y = conv(x, f"{prefix}.layer.0", stride, relu=True)
-            y = conv(y, f"{prefix}.layer.1", 1, relu=False)
-            x = layers.ReLU()(layers.Add()([y, shortcut]))
-    x = layers.GlobalAveragePooling2D()(x)
-    dense = layers.Dense(state["classifier.1.weight"].shape[0])
-    out = dense(x)
-    weights.append((dense, [state["classifier.1.weight"].T, state["classifier.1.bias"]]))
-    model = keras.Model(inputs, out)
-    for layer, values in weights:
-        layer.set_weights(values)
-    with torch.no_grad():
-        want = net(torch.from_numpy(_NCHW_PROBE)).logits.numpy()
-    got = np.asarray(model(_NCHW_PROBE.transpose(0, 2, 3, 1)))
-    if not np.allclose(got, want, atol=1e-4):
-        raise AssertionError(f"the Keras ResNet differs by {np.abs(got - want).max():.2e}")
-    return model
+# -- the same models written natively in the target frameworks ---------------------------------
+def _native_input(name: str, x: np.ndarray) -> np.ndarray:
+    """The input as the native models take it: images channels-last, token ids as int32."""
+    if name == "ResNet":
+        return np.ascontiguousarray(x.transpose(0, 2, 3, 1))
+    return x.astype(np.int32)
 
 
-_NCHW_PROBE = np.random.default_rng(5).standard_normal((2, 3, 64, 64)).astype(np.float32)
+NATIVE_BUILDERS: dict[str, dict[str, Callable[[Any], Any]]] = {
+    "mlx": {"ResNet": _native_mlx.resnet, "GPT-2": _native_mlx.gpt2},
+    "keras": {"ResNet": _native_keras.resnet, "GPT-2": _native_keras.gpt2},
+}
 
 
-def keras_resnet_served(case: _Shipped) -> Call:
-    """The native Keras ResNet exported by ``model.export`` and served by its signature."""
-    import tensorflow as tf
+def _native(case: _Shipped, framework: str) -> Any:
+    """The case's model written natively in ``framework`` (built and checked once)."""
+    if framework not in case.native:
+        case.native[framework] = NATIVE_BUILDERS[framework][case.name](case.net)
+    return case.native[framework]
 
-    path = os.path.join(case.folder, "keras_resnet")
-    _keras_resnet(case.net).export(path, verbose=False)
-    serve = tf.saved_model.load(path).signatures["serving_default"]
-    x = tf.constant(case.x.transpose(0, 2, 3, 1))
-    return lambda: [v.numpy() for v in serve(x).values()]
+
+def mlx_native_compiled(case: _Shipped) -> Call:
+    """The native MLX model under ``mx.compile``."""
+    return _native_mlx.compiled(_native(case, "mlx"), _native_input(case.name, case.x))
+
+
+def mlx_native_exported(case: _Shipped) -> Call:
+    """The native MLX model written by ``mx.export_function``, read by ``mx.import_function``."""
+    x = _native_input(case.name, case.x)
+    return _native_mlx.exported(_native(case, "mlx"), x, case.folder, "native")
+
+
+def keras_native_served(case: _Shipped) -> Call:
+    """The native Keras model exported by ``model.export`` and served by its signature."""
+    x = _native_input(case.name, case.x)
+    return _native_keras.served(_native(case, "keras"), x, case.folder, "keras_native")
 
 
 # -- the table ----------------------------------------------------------------------------------
@@ -282,13 +263,13 @@ def export_benchmark(quick: bool = False, only: str = "") -> str:
     lines = [
         "The models of *Converted models* written by `ivy_like.export` in each format and "
         "served by their framework alone (`benchmarks/bench_export.py`), against the source "
-        "model in PyTorch: eager under `torch.no_grad()`, and `torch.compile`. Every framework "
-        "uses its default threads. µs per call are medians over "
-        f"{rounds} paired rounds, the ratio the median of the per-round ratios artifact / "
-        f"source (target ≤ {TARGET:g})"
+        "model in PyTorch (eager under `torch.no_grad()`, and `torch.compile`) and against the "
+        "same model written natively in the target framework. Every framework uses its default "
+        f"threads. µs per call are medians over {rounds} paired rounds, the ratio the median of "
+        f"the per-round ratios artifact / the other column (target ≤ {TARGET:g})"
         + (" -- *quick run: few short rounds, rough numbers*" if quick else "")
         + ".\n",
-        "| model | artifact | against | source µs | artifact µs | ratio | target |",
+        "| model | artifact | against | other µs | artifact µs | ratio | target |",
         "|---|---|---|---:|---:|---:|:---:|",
     ]
     eager, compiled = "the original module, eager torch", "`torch.compile` of the original"
@@ -297,7 +278,7 @@ def export_benchmark(quick: bool = False, only: str = "") -> str:
             if not _convert._matches(name, only):
                 continue
             try:
-                case = _Shipped(build)
+                case = _Shipped(name, build)
             except Exception as err:  # noqa: BLE001 -- reported in the row
                 lines.append(f"| {label} | capture | | {_convert._failed(err)} | | | |")
                 continue
@@ -326,15 +307,19 @@ def export_benchmark(quick: bool = False, only: str = "") -> str:
                      lambda c=case: (c.torch_eager(), c.served_tflite())),
                 ]  # fmt: skip
             if "mlx" in have:
-                rows.append(
-                    ("`.mlxfn`, `mx.import_function`", eager,
-                     lambda c=case: (c.torch_eager(), c.served_mlx()))
-                )  # fmt: skip
-            if name == "ResNet" and "tensorflow" in have:
+                mlxfn = "`.mlxfn`, `mx.import_function`"
+                rows += [
+                    (mlxfn, eager, lambda c=case: (c.torch_eager(), c.served_mlx())),
+                    (mlxfn, "the same model written in `mlx.nn`, under `mx.compile`",
+                     lambda c=case: (mlx_native_compiled(c), c.served_mlx())),
+                    (mlxfn, "the same model written in `mlx.nn`, `mx.export_function`'s `.mlxfn`",
+                     lambda c=case: (mlx_native_exported(c), c.served_mlx())),
+                ]  # fmt: skip
+            if "tensorflow" in have:
                 rows.append(
                     ("SavedModel `serving_default`",
-                     "the same ResNet written in Keras, `model.export`'s SavedModel",
-                     lambda c=case: (keras_resnet_served(c), c.served_savedmodel()))
+                     "the same model written in Keras, `model.export`'s SavedModel",
+                     lambda c=case: (keras_native_served(c), c.served_savedmodel()))
                 )  # fmt: skip
             for ours, other, pair in rows:
                 lines.append(_row(label, ours, other, pair))

@@ -416,3 +416,23 @@ def test_an_artifact_that_differs_from_the_function_is_not_written(tmp_path, mon
         ivy_like.export(ivy_like.tanh, np.ones((2, 3), np.float32), format="jax",
                         path=tmp_path / "f")  # fmt: skip
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_weight_stored_transposed_exports_to_mlx_with_its_values(tmp_path):
+    """A weight whose NumPy copy is not row-major (a transposed torch parameter) exports to MLX
+    with its values: MLX would write that strided constant's buffer as if it were row-major."""
+    if not (_have("mlx") and _have("torch")):
+        pytest.skip("needs mlx and torch")
+    import mlx.core as mx
+    import torch
+
+    from ivy_like.convert import from_torch
+
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(8, 4)).eval()
+    net[0].weight = torch.nn.Parameter(torch.randn(8, 4).t())  # (4, 8), not contiguous
+    x = RNG.standard_normal((3, 8)).astype(np.float32)
+    model = from_torch(net, torch.from_numpy(x))
+    path = ivy_like.export(model, x, format="mlx", path=tmp_path / "m.mlxfn", dynamic=False)
+    (got,) = mx.import_function(str(path))(mx.array(x))
+    np.testing.assert_allclose(np.array(got), _torch_out(net, x)["output_0"], atol=1e-5)

@@ -28,7 +28,10 @@ def write(plan: Plan, path: str) -> None:
     import mlx.core as mx
 
     f = plan.native("mlx")
-    weights = [mx.array(w) for w in plan.weights.values()]
+    # Row-major copies: mx.array keeps a NumPy view's strides (a transposed or Fortran-order
+    # weight), and mx.export_function writes a constant's buffer as if it were row-major, so
+    # the artifact would compute with scrambled weights (which the check after it refuses).
+    weights = [mx.array(np.ascontiguousarray(w)) for w in plan.weights.values()]
 
     def leaves(*inputs: Any) -> list[Any]:
         return [y for _, y in flat_outputs(f(weights, *inputs))]
