@@ -299,13 +299,13 @@ def functional(model: Any, backend: Any) -> KerasGraphModel:
         except ValueError as err:
             raise _functional_error(layer, str(err)) from err
         names = []
-        for key, w in keyed:
-            kc = f"{name}/{key}"
+        for wkey, w in keyed:
+            kc = f"{name}/{wkey}"
             if kc not in weights:
                 weights[kc] = move(np.asarray(w.numpy()), target, kc)
                 if not w.trainable:
                     buffers.add(kc)
-            names.append(key)
+            names.append(wkey)
         outs = tuple((name, index, i) for i in range(translation.outputs))
         steps.append((fn, name, names, args, outs))
     params = Container.cont_unflatten(weights) if weights else Container()

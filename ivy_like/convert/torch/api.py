@@ -211,7 +211,7 @@ def to_torch(model: Any, params: Any = None) -> torch.nn.Module:
     specs = read_specs(model, params, "to_torch", SUPPORTED + ("Permute",))
     counters = getattr(model, "torch_counters", {})
     modules = []
-    without_affine = getattr(model, "torch_without_affine", frozenset())
+    without_affine: frozenset[int] = getattr(model, "torch_without_affine", frozenset())
     for i, spec in enumerate(specs):
         affine = i not in without_affine or not _identity_affine(spec.weights)
         m = layer_module(spec, affine)

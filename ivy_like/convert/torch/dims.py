@@ -150,6 +150,7 @@ def named_dims(
                 f"from_torch: input {i} axis {axis} is the dynamic dimension {name}; only "
                 f"derived dimensions of the form a*dim + c are supported"
             )
+        assert a is not None and c is not None  # linear says so
         root_name = rename(str(root), known)
         derived.append((i, axis, name, root_name, int(a), int(c)))
         vr = ranges.get(str(root))
