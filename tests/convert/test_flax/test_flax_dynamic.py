@@ -104,8 +104,8 @@ def test_the_dimensions_are_symbolic_in_the_code(traced):
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
 @pytest.mark.parametrize("name", list(CASES))
 def test_one_trace_runs_at_other_sizes(backend, traced, name, compiled):
-    if compiled and backend.name not in ("jax", "torch", "tensorflow"):
-        pytest.skip("compiled on jax, torch and tensorflow")
+    if compiled and backend.name == "numpy":
+        pytest.skip("ivy_like.compile on numpy is the function itself: the eager run is that run")
     module, variables, model, make, sizes = traced[name]
     run = ivy_like.compile(model.apply) if compiled else model.apply
     params = model.params_on(backend)

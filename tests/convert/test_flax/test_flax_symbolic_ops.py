@@ -159,8 +159,8 @@ def test_sizes_are_expressions_over_the_inputs_sizes(traced):
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
 @pytest.mark.parametrize("name", list(CASES))
 def test_one_capture_runs_at_other_batch_sizes(backend, traced, name, compiled):
-    if compiled and backend.name not in ("jax", "torch", "tensorflow"):
-        pytest.skip("compiled on jax, torch and tensorflow")
+    if compiled and backend.name == "numpy":
+        pytest.skip("ivy_like.compile on numpy is the function itself: the eager run is that run")
     module, make, _, sizes = CASES[name]
     variables, model = traced[name]
     run = ivy_like.compile(model.apply) if compiled else model.apply
