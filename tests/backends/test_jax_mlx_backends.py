@@ -615,3 +615,29 @@ def test_jax_jitted_take_and_solve_match_the_eager_calls() -> None:
                 ivy_like.linalg.solve(jnp.ones((2, 3)), jnp.ones((2, 2)))
         half = ivy_like.linalg.solve(a.astype(jnp.float16), b.astype(jnp.float16))
         assert half.dtype == ivy_like.float16
+
+
+def test_jax_narrow_indices_into_a_symbolic_axis_export_and_wrap():
+    """Under ``jax.export`` an axis size is symbolic: ``take`` and integer-array indexing
+    cannot compare it with the index dtype's maximum, so narrow indices are widened (exact);
+    negative int8 indices still count back from the size of each call."""
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+
+    def f(x, i):
+        x, i = ivy_like.asarray(x), ivy_like.asarray(i)
+        return ivy_like.to_native(ivy_like.take(x, i, axis=0)), ivy_like.to_native(x[i])
+
+    (b,) = jax.export.symbolic_shape("b")
+    ivy_like.set_backend("jax")
+    try:
+        exported = jax.export.export(jax.jit(f))(
+            jax.ShapeDtypeStruct((b, 3), jnp.float32), jax.ShapeDtypeStruct((4,), jnp.int8)
+        )
+    finally:
+        ivy_like.unset_backend()
+    i = np.array([0, -1, 2, -5], np.int8)
+    for n in (5, 9):
+        x = np.arange(n * 3, dtype=np.float32).reshape(n, 3)
+        for got in exported.call(x, i):
+            np.testing.assert_array_equal(np.asarray(got), x[i.astype(np.int64)])
